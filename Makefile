@@ -1,0 +1,100 @@
+# rigid.h build: `make run` runs the demo, `make test` builds and runs every test with every
+# compiler. Determinism needs -ffp-contract=off (gcc ignores #pragma STDC FP_CONTRACT).
+
+CC       = gcc
+CXX      = g++
+STB      = /usr/include/stb
+BUILD    = build
+OPT      = -O2 -g
+DETERMINISM = -ffp-contract=off
+CWARN    = -std=c99 -Wall -Wextra -pedantic -Werror
+CXXWARN  = -std=c++11 -Wall -Wextra -pedantic -Werror
+INCLUDES = -I. -I$(STB)
+CFLAGS   = $(OPT) $(DETERMINISM) $(CWARN) $(INCLUDES)
+LDLIBS   = -lm
+SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+TEST_SOURCES = tests/main.c $(wildcard tests/test_*.c)
+TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h)
+EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
+
+# tcc 0.9.27 (Debian) miscompiles some nested calls that pass small float structs by value on
+# x86-64 (tests/build/tcc_struct_args.c shows it), so its test build is compiled, not run.
+TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clang \
+                $(BUILD)/tests_cpp $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds
+COMPILE_ONLY  = $(BUILD)/tests_tcc $(BUILD)/readme_example
+
+.PHONY: all test run bench sanitize examples deps clean soak fuzz
+
+all: $(TEST_BINARIES) examples
+
+deps:
+	@tools/ensure-deps
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+$(BUILD)/tests_gcc: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	$(CC) $(CFLAGS) $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+$(BUILD)/tests_gcc_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	$(CC) $(CFLAGS) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+$(BUILD)/tests_clang: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	clang $(CFLAGS) $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+$(BUILD)/tests_tcc: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	tcc -Wall -Werror $(INCLUDES) $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+$(BUILD)/tests_cpp: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	$(CXX) $(OPT) $(DETERMINISM) $(CXXWARN) $(INCLUDES) -x c++ $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+$(BUILD)/tests_sanitize: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+$(BUILD)/tests_sanitize_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
+	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(LDLIBS)
+
+# configuration macros: custom allocator and assert, RIGID_STATIC included twice
+$(BUILD)/overrides: tests/build/overrides.c rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/static_twice: tests/build/static_a.c tests/build/static_b.c rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) tests/build/static_a.c tests/build/static_b.c -o $@ $(LDLIBS)
+
+# a program that compiles stb_ds itself, with short names turned off
+$(BUILD)/no_stb_ds: tests/build/own_stb_ds.c tests/build/uses_rigid.c rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) tests/build/own_stb_ds.c tests/build/uses_rigid.c -o $@ $(LDLIBS)
+
+# the README's usage example, cut out of README.md, must compile and run
+$(BUILD)/readme_example.c: README.md | $(BUILD)
+	awk '/<!-- example -->/{getline; on=1; next} on && /^```/{on=0} on' README.md > $@
+
+$(BUILD)/readme_example: $(BUILD)/readme_example.c rigid.h
+	$(CC) $(CFLAGS) -Wno-unused-parameter $< -o $@ $(LDLIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory $(TEST_BINARIES) $(COMPILE_ONLY)
+	@$(BUILD)/readme_example > /dev/null
+	@tools/run-tests $(TEST_BINARIES)
+
+sanitize: deps
+	@$(MAKE) --no-print-directory $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double
+	@tools/run-tests $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double
+
+$(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+examples: $(EXAMPLES)
+
+run: deps $(BUILD)/demo
+	$(BUILD)/demo
+
+bench: deps $(BUILD)/bench
+	$(BUILD)/bench
+
+$(BUILD)/bench: tools/bench.c rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(LDLIBS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,86 @@
+/* The test runner: compiles the implementation and runs every suite. Usage: rigid_tests [filter]
+   runs the tests whose name contains filter. */
+#define RIGID_IMPLEMENTATION
+#include "rigid.h"
+#include "test.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static int tests_passed, tests_failed, current_failed;
+static const char *filter, *current_name;
+static unsigned long long random_state = 0x9e3779b97f4a7c15ull;
+
+int rg_test_begin(const char *name) {
+    if (filter && !strstr(name, filter)) return 0;
+    current_name = name;
+    current_failed = 0;
+    return 1;
+}
+
+void rg_test_end(void) {
+    if (current_failed) ++tests_failed; else ++tests_passed;
+    printf("%s %s\n", current_failed ? "FAIL" : "ok  ", current_name);
+    fflush(stdout);
+}
+
+void rg_test_fail(const char *file, int line, const char *message, double value, double expected,
+                  double tolerance) {
+    current_failed = 1;
+    if (tolerance < 0)
+        printf("  %s:%d: %s failed\n", file, line, message);
+    else
+        printf("  %s:%d: %s = %.9g, expected %.9g within %.3g\n", file, line, message, value,
+               expected, tolerance);
+}
+
+void rg_test_note(const char *format, ...) {
+    va_list args;
+    printf("  %s: ", current_name);
+    va_start(args, format);
+    vprintf(format, args);
+    va_end(args);
+    printf("\n");
+}
+
+void rg_test_seed(unsigned long long seed) { random_state = seed * 2654435761ull + 1; }
+
+double rg_test_random(void) {
+    /* xorshift64*: fixed sequence, the same on every compiler */
+    random_state ^= random_state >> 12;
+    random_state ^= random_state << 25;
+    random_state ^= random_state >> 27;
+    return (double)((random_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+double rg_test_uniform(double lo, double hi) { return lo + (hi - lo) * rg_test_random(); }
+
+void rg_tests_math(void);
+void rg_tests_hull(void);
+void rg_tests_body(void);
+void rg_tests_api(void);
+void rg_tests_quickhull(void);
+void rg_tests_collide(void);
+void rg_tests_broadphase(void);
+void rg_tests_solver(void);
+void rg_tests_reliability(void);
+
+int main(int argc, char **argv) {
+    filter = argc > 1 ? argv[1] : NULL;
+#ifdef RIGID_DOUBLE
+    printf("rigid.h %s tests, double precision\n", RIGID_VERSION_STRING);
+#else
+    printf("rigid.h %s tests, single precision\n", RIGID_VERSION_STRING);
+#endif
+    rg_tests_math();
+    rg_tests_hull();
+    rg_tests_body();
+    rg_tests_api();
+    rg_tests_quickhull();
+    rg_tests_collide();
+    rg_tests_broadphase();
+    rg_tests_solver();
+    rg_tests_reliability();
+    printf("%d passed, %d failed\n", tests_passed, tests_failed);
+    return tests_failed != 0;
+}

@@ -1,0 +1,5 @@
+/* Tests of the broadphase module. */
+#include "test.h"
+
+void rg_tests_broadphase(void) {
+}

@@ -1,0 +1,5 @@
+/* Tests of the collide module. */
+#include "test.h"
+
+void rg_tests_collide(void) {
+}

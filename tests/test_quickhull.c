@@ -1,0 +1,5 @@
+/* Tests of the quickhull module. */
+#include "test.h"
+
+void rg_tests_quickhull(void) {
+}

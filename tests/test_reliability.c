@@ -1,0 +1,5 @@
+/* Tests of the reliability module. */
+#include "test.h"
+
+void rg_tests_reliability(void) {
+}

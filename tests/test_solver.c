@@ -1,0 +1,5 @@
+/* Tests of the solver module. */
+#include "test.h"
+
+void rg_tests_solver(void) {
+}
