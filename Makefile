@@ -90,10 +90,14 @@ examples: $(EXAMPLES)
 run: deps $(BUILD)/demo
 	$(BUILD)/demo
 
-bench: deps $(BUILD)/bench
-	$(BUILD)/bench
+# every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
+# never asserted.
+BENCHES = $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/bench_*.c))
 
-$(BUILD)/bench: tools/bench.c rigid.h | $(BUILD)
+bench: deps $(BENCHES)
+	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+
+$(BUILD)/bench_%: tools/bench_%.c rigid.h $(wildcard tools/*.h) $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(LDLIBS)
 
 clean:
