@@ -467,13 +467,30 @@ typedef struct rg__body {
 } rg__body;
 
 /* ---- broad phase ---- */
+typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
+
 typedef struct rg__broadphase {
-    int unused;
+    rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
 } rg__broadphase;
 
 /* ---- narrow phase ---- */
+typedef struct rg__contact_point {
+    rg_vec3 point;                /* world space, on the surface of body b */
+    rg_real depth;                /* > 0 overlaps, < 0 gap within the margin */
+    uint32_t feature;             /* the same while the same features touch */
+    rg_real normal_impulse;       /* accumulated by the solver, carried over by feature id */
+    rg_vec3 friction_impulse;
+} rg__contact_point;
+
+typedef struct rg__pair_manifold {
+    int a, b;                     /* body indices; the normal points from b towards a */
+    rg_vec3 normal;
+    int count;
+    rg__contact_point points[RG_MANIFOLD_MAX];
+} rg__pair_manifold;
+
 typedef struct rg__narrowphase {
-    int unused;
+    rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
 } rg__narrowphase;
 
 /* ---- solver ---- */
@@ -1094,15 +1111,64 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
    ============================================================================================= */
 
-static void rg__broadphase_destroy(rg_world *w) { (void)w; }
+static void rg__broadphase_destroy(rg_world *w) { stbds_arrfree(w->broadphase.pairs); }
 static void rg__broadphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
-static void rg__broadphase_update(rg_world *w, rg_real dt) { (void)w; (void)dt; }
+
+/* World box of a body's hull, fattened by the contact margin and by the step's motion so the
+   box covers both x and x + v dt. */
+static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
+    rg_vec3 lo, hi, motion;
+    int i;
+    if (!body->hull) {
+        body->aabb_min = body->aabb_max = body->com;
+        return;
+    }
+    {
+        rg_vec3 origin = rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
+        lo = hi = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[0]));
+        for (i = 1; i < body->hull->vertex_count; ++i) {
+            rg_vec3 p = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[i]));
+            lo = rg_v3_min(lo, p);
+            hi = rg_v3_max(hi, p);
+        }
+    }
+    lo = rg_v3_sub(lo, rg_v3(margin, margin, margin));
+    hi = rg_v3_add(hi, rg_v3(margin, margin, margin));
+    motion = rg_v3_scale(body->linear_velocity, dt);
+    body->aabb_min = rg_v3_min(lo, rg_v3_add(lo, motion));
+    body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
+}
+
+/* Placeholder until the incremental sort-and-sweep lands: all pairs by brute force. */
+static void rg__broadphase_update(rg_world *w, rg_real dt) {
+    int i, j, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(w->broadphase.pairs, 0);
+    for (i = 0; i < n; ++i)
+        if (w->bodies[i].generation & 1) rg__body_compute_aabb(&w->bodies[i], w->def.contact_margin, dt);
+    for (i = 0; i < n; ++i) {
+        const rg__body *a = &w->bodies[i];
+        if (!(a->generation & 1)) continue;
+        for (j = i + 1; j < n; ++j) {
+            const rg__body *b = &w->bodies[j];
+            rg__body_pair pair;
+            if (!(b->generation & 1) || (a->type != RG_BODY_DYNAMIC && b->type != RG_BODY_DYNAMIC)) continue;
+            if (a->aabb_max.x < b->aabb_min.x || b->aabb_max.x < a->aabb_min.x ||
+                a->aabb_max.y < b->aabb_min.y || b->aabb_max.y < a->aabb_min.y ||
+                a->aabb_max.z < b->aabb_min.z || b->aabb_max.z < a->aabb_min.z)
+                continue;
+            pair.a = i;
+            pair.b = j;
+            stbds_arrput(w->broadphase.pairs, pair);
+        }
+    }
+    w->stats.pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+}
 
 /* =============================================================================================
    >>narrowphase: contact manifolds for the pairs of the broad phase
    ============================================================================================= */
 
-static void rg__narrowphase_destroy(rg_world *w) { (void)w; }
+static void rg__narrowphase_destroy(rg_world *w) { stbds_arrfree(w->narrowphase.manifolds); }
 static void rg__narrowphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
 static void rg__narrowphase_update(rg_world *w) { (void)w; }
 
