@@ -362,10 +362,12 @@ RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wmissing-field-initializers"
 #pragma clang diagnostic ignored "-Wsign-compare"
+#pragma clang diagnostic ignored "-Wtype-limits"
 #elif defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wtype-limits"
 #endif
 
 /* stb_ds: growable arrays and hash maps. Only the stbds_-prefixed names are used here, so a
