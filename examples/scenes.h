@@ -1,0 +1,236 @@
+/* The benchmark scenes of ../shared/scenes.md, described once as data (boxes with poses) so that
+   rigid.h's tests, examples and benchmark and the peer engines (Bullet, ODE) all build the same
+   scene. C99 and C++; header-only, every function static.
+
+   scene_build(&s, "pyramid") fills s; scene_free(&s) releases it. With rigid.h included first,
+   scene_create_world() builds the scene in a new rigid.h world. */
+#ifndef RIGID_SCENES_H
+#define RIGID_SCENES_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct scene_box {
+    double half[3];        /* half extents */
+    double position[3];    /* centre */
+    double rotation[4];    /* unit quaternion x, y, z, w */
+    int is_static;
+} scene_box;
+
+typedef struct scene {
+    const char *name;
+    double dt;
+    int steps;
+    int iterations;        /* solver iterations the peers use */
+    double friction;       /* static and dynamic */
+    double restitution;
+    double cube_mass;      /* mass of every dynamic box */
+    scene_box *boxes;      /* boxes[0] is the ground */
+    int count, capacity;
+} scene;
+
+static const char *const scene_names[] = {
+    "stack", "pyramid", "rain", "funnel", "funnel-bender", "rain-10k", "large-pyramid"
+};
+#define SCENE_COUNT 7
+
+static void scene__add(scene *s, double hx, double hy, double hz, double x, double y, double z,
+                       const double rotation[4], int is_static) {
+    scene_box *b;
+    if (s->count == s->capacity) {
+        s->capacity = s->capacity ? 2 * s->capacity : 64;
+        s->boxes = (scene_box *)realloc(s->boxes, sizeof(scene_box) * (size_t)s->capacity);
+    }
+    b = &s->boxes[s->count++];
+    b->half[0] = hx; b->half[1] = hy; b->half[2] = hz;
+    b->position[0] = x; b->position[1] = y; b->position[2] = z;
+    if (rotation) memcpy(b->rotation, rotation, sizeof b->rotation);
+    else { b->rotation[0] = b->rotation[1] = b->rotation[2] = 0; b->rotation[3] = 1; }
+    b->is_static = is_static;
+}
+
+static void scene__axis_angle(double ax, double ay, double az, double angle, double q[4]) {
+    double length = sqrt(ax * ax + ay * ay + az * az), s = sin(angle / 2);
+    q[0] = ax / length * s; q[1] = ay / length * s; q[2] = az / length * s; q[3] = cos(angle / 2);
+}
+
+static void scene__quat_mul(const double a[4], const double b[4], double r[4]) {
+    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+/* deterministic generator for the small random rotations of `rain` */
+static double scene__random(unsigned long long *state) {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+static void scene__pyramid(scene *s, int base) {
+    int i, j;
+    for (i = 0; i < base; ++i)
+        for (j = 0; j < base - i; ++j)
+            scene__add(s, 0.5, 0.5, 0.5, j - (base - i - 1) / 2.0, 0.5 + i, 0, NULL, 0);
+}
+
+static void scene__rain(scene *s, int nx, int ny, int nz, double spacing, double wall, double y0,
+                        double jitter_angle) {
+    unsigned long long state = 20261121ull;
+    int i, j, k;
+    scene__add(s, 0.5, 4, wall, wall, 4, 0, NULL, 1);
+    scene__add(s, 0.5, 4, wall, -wall, 4, 0, NULL, 1);
+    scene__add(s, wall, 4, 0.5, 0, 4, wall, NULL, 1);
+    scene__add(s, wall, 4, 0.5, 0, 4, -wall, NULL, 1);
+    for (k = 0; k < ny; ++k)
+        for (j = 0; j < nz; ++j)
+            for (i = 0; i < nx; ++i) {
+                double q[4], ax, ay, az, angle;
+                ax = scene__random(&state) * 2 - 1;
+                ay = scene__random(&state) * 2 - 1;
+                az = scene__random(&state) * 2 - 1;
+                angle = scene__random(&state) * jitter_angle;
+                if (ax * ax + ay * ay + az * az < 1e-6) ax = 1;
+                scene__axis_angle(ax, ay, az, angle, q);
+                scene__add(s, 0.5, 0.5, 0.5, (i - (nx - 1) / 2.0) * spacing, y0 + k * spacing,
+                           (j - (nz - 1) / 2.0) * spacing, q, 0);
+            }
+}
+
+static void scene__funnel(scene *s) {
+    const double pi = 3.14159265358979323846, c45 = cos(pi / 4), s45 = sin(pi / 4);
+    double tilt[4], turn[4], q[4];
+    int a, i, j, k;
+    /* each plate rises outwards: its long axis (local x) tilted up by 45 degrees about z */
+    scene__axis_angle(0, 0, 1, pi / 4, tilt);
+    for (a = 0; a < 4; ++a) {
+        double angle = a * pi / 2, r = 2 + 3.5 * c45;
+        scene__axis_angle(0, 1, 0, angle, turn);
+        scene__quat_mul(turn, tilt, q);
+        /* rotation about y by angle takes +x to (cos, 0, -sin) */
+        scene__add(s, 3.5, 0.25, 8, r * cos(angle), 6 + 3.5 * s45, -r * sin(angle), q, 1);
+    }
+    for (k = 0; k < 10; ++k)
+        for (j = 0; j < 10; ++j)
+            for (i = 0; i < 10; ++i)
+                scene__add(s, 0.5, 0.5, 0.5, (i - 4.5) * 1.3, 14 + k * 1.3, (j - 4.5) * 1.3, NULL, 0);
+}
+
+/* Fills s with the named scene; returns 0 for an unknown name. */
+static int scene_build(scene *s, const char *name) {
+    memset(s, 0, sizeof *s);
+    s->dt = 1.0 / 60;
+    s->steps = 600;
+    s->iterations = 10;
+    s->friction = 0.5;
+    s->restitution = 0;
+    s->cube_mass = 1;
+    scene__add(s, 50, 0.5, 50, 0, -0.5, 0, NULL, 1); /* the ground: top face at y = 0 */
+    if (strcmp(name, "stack") == 0) {
+        int i;
+        s->name = "stack";
+        for (i = 0; i < 20; ++i) scene__add(s, 0.5, 0.5, 0.5, 0, 0.5 + i, 0, NULL, 0);
+    } else if (strcmp(name, "pyramid") == 0) {
+        s->name = "pyramid";
+        scene__pyramid(s, 20);
+    } else if (strcmp(name, "large-pyramid") == 0) {
+        s->name = "large-pyramid";
+        s->friction = 0.6;
+        s->steps = 200;
+        scene__pyramid(s, 100);
+    } else if (strcmp(name, "rain") == 0) {
+        s->name = "rain";
+        scene__rain(s, 10, 10, 10, 1.2, 6.5, 2, 0.6);
+    } else if (strcmp(name, "rain-10k") == 0) {
+        s->name = "rain-10k";
+        s->steps = 300;
+        scene__rain(s, 20, 25, 20, 1.5, 20, 2, 0.6);
+    } else if (strcmp(name, "funnel") == 0) {
+        s->name = "funnel";
+        scene__funnel(s);
+    } else if (strcmp(name, "funnel-bender") == 0) {
+        s->name = "funnel-bender";
+        s->dt = 0.001;
+        s->steps = 6000;
+        s->restitution = 0.48;
+        s->friction = 0.1;
+        scene__funnel(s);
+    } else {
+        free(s->boxes);
+        memset(s, 0, sizeof *s);
+        return 0;
+    }
+    return 1;
+}
+
+static void scene_free(scene *s) {
+    free(s->boxes);
+    memset(s, 0, sizeof *s);
+}
+
+static int scene_dynamic_count(const scene *s) {
+    int i, n = 0;
+    for (i = 0; i < s->count; ++i) n += !s->boxes[i].is_static;
+    return n;
+}
+
+#ifdef RIGID_H_INCLUDED
+/* rigid.h side: one hull per distinct box size, kept in the scene_world so they can be freed
+   after the world. ids[i] is the body of s->boxes[i]. */
+typedef struct scene_world {
+    rg_world *world;
+    rg_body_id *ids;
+    rg_hull **hulls;       /* one per box, shared when sizes are equal */
+    int hull_count;
+} scene_world;
+
+static int scene_create_world(const scene *s, const rg_world_def *def, scene_world *out) {
+    rg_hull **unique = (rg_hull **)calloc((size_t)s->count, sizeof(rg_hull *));
+    int i, j;
+    memset(out, 0, sizeof *out);
+    out->world = rg_world_create(def, NULL);
+    out->ids = (rg_body_id *)calloc((size_t)s->count, sizeof(rg_body_id));
+    out->hulls = unique;
+    if (!out->world || !out->ids || !unique) return 0;
+    for (i = 0; i < s->count; ++i) {
+        const scene_box *b = &s->boxes[i];
+        rg_body_def bd = rg_body_default_def();
+        rg_hull *hull = NULL;
+        for (j = 0; j < out->hull_count && !hull; ++j) {
+            rg_vec3 h = rg_hull_vertex(unique[j], 7); /* the (+,+,+) corner */
+            if (h.x == (rg_real)b->half[0] && h.y == (rg_real)b->half[1] && h.z == (rg_real)b->half[2])
+                hull = unique[j];
+        }
+        if (!hull) {
+            hull = rg_hull_create_box(rg_v3((rg_real)b->half[0], (rg_real)b->half[1], (rg_real)b->half[2]), NULL);
+            if (!hull) return 0;
+            unique[out->hull_count++] = hull;
+        }
+        bd.type = b->is_static ? RG_BODY_STATIC : RG_BODY_DYNAMIC;
+        bd.hull = hull;
+        bd.position = rg_v3((rg_real)b->position[0], (rg_real)b->position[1], (rg_real)b->position[2]);
+        bd.orientation.x = (rg_real)b->rotation[0];
+        bd.orientation.y = (rg_real)b->rotation[1];
+        bd.orientation.z = (rg_real)b->rotation[2];
+        bd.orientation.w = (rg_real)b->rotation[3];
+        bd.mass = b->is_static ? 0 : (rg_real)s->cube_mass;
+        bd.static_friction = bd.dynamic_friction = (rg_real)s->friction;
+        bd.restitution = (rg_real)s->restitution;
+        out->ids[i] = rg_body_create(out->world, &bd, NULL);
+        if (out->ids[i].generation == 0) return 0;
+    }
+    return 1;
+}
+
+static void scene_destroy_world(scene_world *sw) {
+    int i;
+    rg_world_destroy(sw->world);
+    for (i = 0; i < sw->hull_count; ++i) rg_hull_destroy(sw->hulls[i]);
+    free(sw->hulls);
+    free(sw->ids);
+    memset(sw, 0, sizeof *sw);
+}
+#endif
+
+#endif
