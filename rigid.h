@@ -1170,10 +1170,10 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
 
    Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
    s = max|x| + max|y| + max|z| over the cloud:
-   - Heights above a triangle are computed in double, from its two shorter edges. For float
-     input that is exact up to a rounding or two, so a face counts as visible from the apex when
-     the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the triangles form the
-     exact hull of the points they use, however thin.
+   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
+     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
+     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
+     triangles form the exact hull of the points they use, even where it is thin.
    - A point joins an outside set, and can become a vertex, only when it stands more than
      `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
      64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
@@ -1188,7 +1188,8 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
      visibility (tolerance / 4); only then is the input called degenerate.
    After the triangles are built, adjacent triangles are merged greedily while all corners of
    the union stay within `tolerance` of its plane (the plane of the summed area vectors through
-   the area-weighted centroid); the two groups' normals must not point apart. A group whose
+   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
+   the groups' area vectors). A group whose
    boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
    the points where at least
    three polygons meet; a point between only two polygons lies on their common edge and is
@@ -1228,20 +1229,53 @@ static double rg__qh_height(const rg__quickhull *qh, const rg__qh_face *f, int p
     return rg__qh_dot(f->normal, d);
 }
 
-/* Outward unit normal of a triangle from its two shorter edges, which meet at the corner
-   opposite the longest edge: the cross product then loses least to rounding. 0 if the triangle
-   has no area. */
-static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
-    double p[3][3], e[3][3], length2[3], n[3], length;
-    int i, longest = 0;
-    for (i = 0; i < 3; ++i) rg__qh_point(qh, f->v[i], p[i]);
+/* a + b = sum + error exactly (Knuth's TwoSum). */
+static double rg__two_sum(double a, double b, double *error) {
+    double sum = a + b, b_part = sum - a, a_part = sum - b_part;
+    *error = (a - a_part) + (b - b_part);
+    return sum;
+}
+
+/* a b = product + error exactly (Dekker 1971, with Veltkamp's splitting into 26-bit halves). */
+static double rg__two_product(double a, double b, double *error) {
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double product = a * b, t, a_high, a_low, b_high, b_low;
+    t = split * a; a_high = t - (t - a); a_low = a - a_high;
+    t = split * b; b_high = t - (t - b); b_low = b - b_high;
+    *error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low;
+    return product;
+}
+
+/* (b - a) x (c - a), accurate to a few roundings of the result however thin the triangle: the
+   edges are kept exactly as two-term sums and their leading products exactly, so only terms
+   of order epsilon^2 |b - a| |c - a| are lost. With plain double arithmetic the rounding of the
+   edges alone tilts the normal of a triangle of height h and length L by epsilon L / h. */
+static void rg__qh_accurate_cross(const double a[3], const double b[3], const double c[3],
+                                  double out[3]) {
+    double u[3], u_low[3], v[3], v_low[3];
+    int i;
     for (i = 0; i < 3; ++i) {
-        rg__qh_sub(p[(i + 1) % 3], p[i], e[i]);
-        length2[i] = rg__qh_dot(e[i], e[i]);
-        if (length2[i] > length2[longest]) longest = i;
+        u[i] = rg__two_sum(b[i], -a[i], &u_low[i]);
+        v[i] = rg__two_sum(c[i], -a[i], &v_low[i]);
     }
-    /* e[i] x e[i+1] is twice the area vector for every i (counter-clockwise corners) */
-    rg__qh_cross(e[(longest + 1) % 3], e[(longest + 2) % 3], n);
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        double error1, error2, error3;
+        double first = rg__two_product(u[j], v[k], &error1);
+        double second = rg__two_product(u[k], v[j], &error2);
+        double difference = rg__two_sum(first, -second, &error3);
+        double small = (error1 - error2) + error3 + (u[j] * v_low[k] + u_low[j] * v[k]) -
+                       (u[k] * v_low[j] + u_low[k] * v[j]);
+        out[i] = difference + small;
+    }
+}
+
+/* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
+static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
+    double p[3][3], n[3], length;
+    int i;
+    for (i = 0; i < 3; ++i) rg__qh_point(qh, f->v[i], p[i]);
+    rg__qh_accurate_cross(p[0], p[1], p[2], n);
     length = sqrt(rg__qh_dot(n, n));
     if (!(length > 0)) return 0;
     for (i = 0; i < 3; ++i) f->normal[i] = n[i] / length;
@@ -1411,12 +1445,28 @@ static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
     }
 }
 
+/* Adds every face around point v, starting from face f which has it, to the visible set. */
+static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
+    int g = f, guard = (int)stbds_arrlen(qh->faces);
+    do {
+        int i;
+        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
+        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
+        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
+        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
+    } while (g != f && --guard > 0);
+}
+
 /* The faces the apex sees, and the horizon: the edges between a visible face and one that
    stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
    when the apex stands above that face by less than `visibility` and close to the edge, the
-   face's far corner ends up above the new triangle, amplified by the ratio of the distances. The
-   apex then effectively sees that face too, so it joins the visible set, until every horizon
-   edge is convex. */
+   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
+   The apex then effectively sees the face across, which joins the visible set. And the new
+   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
+   with it as far as the input can tell. If the edge's far end lies between the apex and the
+   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
+   apex stands on or above each of them, since the near end is below them all). Repeated until
+   every horizon edge passes. */
 static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
     int i, k, grown = 1;
     stbds_arrsetlen(qh->visible, 0);
@@ -1441,25 +1491,41 @@ static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
         for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
             rg__qh_horizon_edge edge = qh->horizon[k];
             const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
-            rg__qh_face cone;
+            double a[3], b[3], p[3], ab[3], n[3], length;
             int far = neighbor->v[0];
             if (neighbor->visible) continue;  /* joined through an earlier edge */
             for (i = 0; i < 3; ++i)
                 if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
-            cone.v[0] = edge.from;
-            cone.v[1] = edge.to;
-            cone.v[2] = apex;
-            if (rg__qh_face_plane(qh, &cone) && !(rg__qh_height(qh, &cone, far) > qh->visibility))
-                continue;
-            rg__qh_grow_visible(qh, edge.neighbor, apex);
+            rg__qh_point(qh, edge.from, a);
+            rg__qh_point(qh, edge.to, b);
+            rg__qh_point(qh, apex, p);
+            rg__qh_accurate_cross(a, b, p, n);
+            rg__qh_sub(b, a, ab);
+            length = sqrt(rg__qh_dot(n, n));
+            /* |n| / |ab| is the apex's distance from the edge's line */
+            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
+                double d[3], far_point[3];
+                rg__qh_point(qh, far, far_point);
+                rg__qh_sub(far_point, a, d);
+                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
+                rg__qh_grow_visible(qh, edge.neighbor, apex);
+            } else {
+                double d[3], along;
+                rg__qh_sub(p, a, d);
+                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
+                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
+                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
+                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+            }
             grown = 1;
+            break;  /* the horizon changed */
         }
     }
 }
 
 /* Orders the horizon edges into qh->loop, each starting where the previous one ends. Fails
    (0) unless they form one simple loop: each horizon point starts exactly one edge and the walk
-   visits every edge. */
+   visits every edge. Leaves horizon_from set for the horizon's points. */
 static int rg__qh_order_horizon(rg__quickhull *qh) {
     int n = (int)stbds_arrlen(qh->horizon), i, k, ok = n >= 3;
     stbds_arrsetlen(qh->loop, 0);
@@ -1473,8 +1539,32 @@ static int rg__qh_order_horizon(rg__quickhull *qh) {
         k = qh->horizon_from[qh->horizon[k].to];
         if (k < 0 || (k == 0) != (i == n - 1)) ok = 0;
     }
-    for (i = 0; i < n; ++i) qh->horizon_from[qh->horizon[i].from] = -1;
     return ok;
+}
+
+static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(qh->horizon); ++i) qh->horizon_from[qh->horizon[i].from] = -1;
+}
+
+/* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
+   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
+   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
+   the level of the input's rounding, which the merging flattens; anything larger means the
+   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
+    int n = (int)stbds_arrlen(qh->loop), k;
+    for (k = 0; k < n; ++k) {
+        rg__qh_face cone;
+        cone.v[0] = qh->loop[k].from;
+        cone.v[1] = qh->loop[k].to;
+        cone.v[2] = apex;
+        if (!rg__qh_face_plane(qh, &cone) ||
+            rg__qh_height(qh, &cone, qh->loop[(k + 1) % n].to) > qh->tolerance ||
+            rg__qh_height(qh, &cone, qh->loop[(k + n - 1) % n].from) > qh->tolerance)
+            return 0;
+    }
+    return 1;
 }
 
 /* One quickhull step with the furthest outside point of face f as the apex. 0 on a
@@ -1482,17 +1572,32 @@ static int rg__qh_order_horizon(rg__quickhull *qh) {
 static int rg__qh_add_apex(rg__quickhull *qh, int f) {
     int apex = qh->faces[f].furthest, i, k, n;
     rg__qh_find_horizon(qh, f, apex);
-    if (!rg__qh_order_horizon(qh)) return 0;
-    /* the visible faces go; their outside points are orphans until the cone takes them */
+    if (!rg__qh_order_horizon(qh) || !rg__qh_cone_is_convex(qh, apex)) {
+        rg__qh_clear_horizon_marks(qh);
+        return 0;
+    }
+    /* the visible faces go; their outside and coplanar points are orphans until the cone takes
+       them, and so are their corners inside the horizon: exactly, those are inside the new
+       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
+       leave one slightly outside, and no point may be lost */
     stbds_arrsetlen(qh->orphans, 0);
     for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
         int g = qh->visible[i], p;
         for (p = qh->faces[g].outside; p >= 0; p = qh->next[p])
             if (p != apex) stbds_arrput(qh->orphans, p);
         for (p = qh->faces[g].coplanar; p >= 0; p = qh->next[p]) stbds_arrput(qh->orphans, p);
+        for (k = 0; k < 3; ++k) {
+            int corner = qh->faces[g].v[k];
+            if (qh->horizon_from[corner] != -1) continue;  /* on the horizon or taken */
+            qh->horizon_from[corner] = -2;
+            stbds_arrput(qh->orphans, corner);
+        }
         qh->faces[g].alive = 0;
         stbds_arrput(qh->free_faces, g);
     }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        if (qh->horizon_from[qh->orphans[i]] == -2) qh->horizon_from[qh->orphans[i]] = -1;
+    rg__qh_clear_horizon_marks(qh);
     n = (int)stbds_arrlen(qh->loop);
     stbds_arrsetlen(qh->cone, 0);
     for (k = 0; k < n; ++k) {
@@ -1557,7 +1662,7 @@ static int rg__qh_recheck_coplanar(rg__quickhull *qh) {
 /* The triangulated hull: quickhull until no face has outside points left, and no coplanar point
    turns out to be outside. */
 static int rg__qh_build_triangles(rg__quickhull *qh) {
-    int i, status;
+    int i, status, steps = 0;
     stbds_arrsetlen(qh->next, qh->count);
     stbds_arrsetlen(qh->horizon_from, qh->count);
     for (i = 0; i < qh->count; ++i) qh->next[i] = qh->horizon_from[i] = -1;
@@ -1567,7 +1672,9 @@ static int rg__qh_build_triangles(rg__quickhull *qh) {
         while (stbds_arrlen(qh->pending) > 0) {
             int f = stbds_arrpop(qh->pending);
             if (!qh->faces[f].alive || qh->faces[f].outside < 0) continue;
-            if (!rg__qh_add_apex(qh, f)) return RG__QH_RETRY;
+            /* every step makes a vertex of an outside point; only orphaned corners (see
+               rg__qh_add_apex) can come back, so this bound is generous */
+            if (++steps > 2 * qh->count + 16 || !rg__qh_add_apex(qh, f)) return RG__QH_RETRY;
         }
     } while (rg__qh_recheck_coplanar(qh) > 0);
     return RG__QH_OK;
@@ -1606,8 +1713,11 @@ static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, 
         centre[k] = (a->moment[k] + b->moment[k]) / weight;
     }
     length = sqrt(rg__qh_dot(normal, normal));
-    /* faces turned away from each other (the rim of a thin slab) are never one face */
-    if (!(length > 0) || !(weight > 0) || !(rg__qh_dot(a->area, b->area) > 0)) return 0;
+    /* a merge must not cancel area: faces turned away from each other (the two sides of a thin
+       slab) are never one face, while a sliver of either orientation may join a large face */
+    if (!(weight > 0) || !(length >= sqrt(rg__qh_dot(a->area, a->area)) / 2) ||
+        !(length >= sqrt(rg__qh_dot(b->area, b->area)) / 2))
+        return 0;
     for (k = 0; k < 3; ++k) normal[k] /= length;
     both[0] = a;
     both[1] = b;
