@@ -467,9 +467,10 @@ typedef struct rg__qh_face {      /* a triangle of the hull under construction *
     int alive;                    /* 0: on the free list */
 } rg__qh_face;
 
+typedef struct rg__qh_dd { double hi, lo; } rg__qh_dd;  /* double-double: the value hi + lo */
+
 typedef struct rg__qh_horizon_edge {
     int from, to;                 /* edge of a visible face, counter-clockwise in that face */
-    int face;                     /* the visible face */
     int neighbor;                 /* the face across it, which stays */
 } rg__qh_horizon_edge;
 
@@ -484,7 +485,7 @@ typedef struct rg__quickhull {
     const rg_vec3 *points;
     int count;
     double tolerance;             /* outside-set threshold and flatness of merged faces */
-    double visibility;            /* a face is visible from an apex higher than this above it */
+    double rounding;              /* bound on the rounding of a computed height */
     int stamp;
     int *next;                    /* stb_ds, per point: the next point of its outside set */
     int *horizon_from;            /* stb_ds, per point: the horizon edge leaving it, -1 none */
@@ -1170,40 +1171,44 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
 
    Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
    s = max|x| + max|y| + max|z| over the cloud:
-   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
-     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
-     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
-     triangles form the exact hull of the points they use, even where it is thin.
+   - A face is visible from the apex when the apex lies strictly above its plane by an exact
+     orientation test (rg__qh_orientation: double-double, and exact expansions when that is in
+     doubt). Exact decisions keep the visible faces a disk and the new cone convex, however
+     thin or flat the hull; with a threshold the cone folds next to faces the apex stands a
+     tiny height above. The triangles are the exact hull of the points they use.
    - A point joins an outside set, and can become a vertex, only when it stands more than
-     `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
-     64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
+     `tolerance` above a face (heights in double, from normals accurate to a few roundings,
+     rg__qh_accurate_cross): 8 rounding units of the input, 8 FLT_EPSILON s for float and
+     64 DBL_EPSILON s for double. So duplicates and near-duplicates (within the tolerance of a
      hull vertex) are welded into it, and interior points and points on faces are dropped.
    - A point within the tolerance of its best face is kept in that face's coplanar set: near a
      sharp edge of a flat hull it can be within the tolerance of every plane and still far
      outside. Coplanar points are partitioned again when their face goes, and checked once more
      at the end, which resumes the hull if one turns out outside.
-   - The new triangle over a horizon edge must make a convex edge with the face across it
-     (rg__qh_find_horizon), and the horizon must be one simple loop. If it is not, or a later
-     check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance and a thick
-     visibility (tolerance / 4); only then is the input called degenerate.
-   After the triangles are built, adjacent triangles are merged greedily while all corners of
-   the union stay within `tolerance` of its plane (the plane of the summed area vectors through
-   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
-   the groups' area vectors). A group whose
-   boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
-   the points where at least
-   three polygons meet; a point between only two polygons lies on their common edge and is
-   dropped from both, so every edge appears once in each direction. The polygons go to
-   rg_hull_create_polyhedron, the one place that builds hulls (planes, edges, mass properties,
-   and the convexity and V - E + F = 2 checks).
+   - The horizon must be one simple loop and the cone convex (rg__qh_cone_is_convex). If not,
+     or a later check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance;
+     only then is the input called degenerate.
+   Then adjacent triangles are merged into polygons while all corners of the union stay within
+   `tolerance` of its plane (normal along the summed area vectors, through the area-weighted
+   centroid), the most nearly parallel first; a merge must not cancel area (|A + B| >=
+   max(|A|, |B|) / 2 for the area vectors). A polygon keeps only its corners, the points where
+   at least three polygons meet: a point between two polygons lies on their common edge and is
+   dropped from both, so every edge appears once in each direction. A group whose boundary is
+   not one convex loop, or whose corners do not make a strictly convex polygon, goes back to
+   its triangles. The polygons go to rg_hull_create_polyhedron, the one place that builds hulls
+   (planes, edges, mass properties, and the convexity and V - E + F = 2 checks).
    ============================================================================================= */
 
 enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
 
+static void rg__qh_point_of(rg_vec3 v, double out[3]) {
+    out[0] = (double)v.x;
+    out[1] = (double)v.y;
+    out[2] = (double)v.z;
+}
+
 static void rg__qh_point(const rg__quickhull *qh, int i, double out[3]) {
-    out[0] = (double)qh->points[i].x;
-    out[1] = (double)qh->points[i].y;
-    out[2] = (double)qh->points[i].z;
+    rg__qh_point_of(qh->points[i], out);
 }
 
 static void rg__qh_sub(const double a[3], const double b[3], double out[3]) {
@@ -1270,6 +1275,153 @@ static void rg__qh_accurate_cross(const double a[3], const double b[3], const do
     }
 }
 
+/* Double-double arithmetic: a value as an unevaluated sum hi + lo with |lo| <= ulp(hi) / 2,
+   about 106 bits (Dekker 1971). */
+static rg__qh_dd rg__qh_dd_make(double hi, double lo) {
+    rg__qh_dd r;
+    r.hi = rg__two_sum(hi, lo, &r.lo);
+    return r;
+}
+
+static rg__qh_dd rg__qh_dd_difference(double a, double b) {  /* exact */
+    rg__qh_dd r;
+    r.hi = rg__two_sum(a, -b, &r.lo);
+    return r;
+}
+
+static rg__qh_dd rg__qh_dd_add(rg__qh_dd a, rg__qh_dd b) {
+    double error, sum = rg__two_sum(a.hi, b.hi, &error);
+    return rg__qh_dd_make(sum, error + a.lo + b.lo);
+}
+
+static rg__qh_dd rg__qh_dd_mul(rg__qh_dd a, rg__qh_dd b) {
+    double error, product = rg__two_product(a.hi, b.hi, &error);
+    return rg__qh_dd_make(product, error + a.hi * b.lo + a.lo * b.hi + a.lo * b.lo);
+}
+
+static rg__qh_dd rg__qh_dd_neg(rg__qh_dd a) {
+    a.hi = -a.hi;
+    a.lo = -a.lo;
+    return a;
+}
+
+/* Exact arithmetic on expansions (Shewchuk 1997, "Adaptive precision floating-point arithmetic
+   and fast robust geometric predicates", §2): a number is the exact sum of doubles
+   e[0] + e[1] + ... that do not overlap, in increasing magnitude; zero components are dropped.
+   Its sign is the sign of its largest component. */
+
+/* h = e + b exactly (Shewchuk's Grow-Expansion, Theorem 10). Returns h's length (<= n + 1). */
+static int rg__qh_grow_expansion(const double *e, int n, double b, double *h) {
+    double q = b, error;
+    int i, length = 0;
+    for (i = 0; i < n; ++i) {
+        q = rg__two_sum(q, e[i], &error);
+        if (error != 0) h[length++] = error;
+    }
+    if (q != 0 || length == 0) h[length++] = q;
+    return length;
+}
+
+/* h = e + f exactly, by growing e with f's components (Shewchuk's Expansion-Sum, Theorem 12).
+   h must have room for n + m components and may not alias e or f. */
+static int rg__qh_expansion_sum(const double *e, int n, const double *f, int m, double *h) {
+    double scratch[192];
+    int i, length = n;
+    memcpy(h, e, sizeof(double) * (size_t)n);
+    for (i = 0; i < m; ++i) {
+        length = rg__qh_grow_expansion(h, length, f[i], scratch);
+        memcpy(h, scratch, sizeof(double) * (size_t)length);
+    }
+    return length;
+}
+
+/* h = e b exactly (Shewchuk's Scale-Expansion, Theorem 19). h has room for 2 n components. */
+static int rg__qh_scale_expansion(const double *e, int n, double b, double *h) {
+    double q, product, product_error, sum_error;
+    int i, length = 0;
+    q = rg__two_product(e[0], b, &product_error);
+    if (product_error != 0) h[length++] = product_error;
+    for (i = 1; i < n; ++i) {
+        product = rg__two_product(e[i], b, &product_error);
+        q = rg__two_sum(q, product_error, &sum_error);
+        if (sum_error != 0) h[length++] = sum_error;
+        q = rg__two_sum(product, q, &sum_error);
+        if (sum_error != 0) h[length++] = sum_error;
+    }
+    if (q != 0 || length == 0) h[length++] = q;
+    return length;
+}
+
+/* h = e f for a two-component f, exactly. */
+static int rg__qh_multiply_expansion(const double *e, int n, const double f[2], double *h) {
+    double low[64], high[64];
+    int low_length = rg__qh_scale_expansion(e, n, f[0], low);
+    int high_length = rg__qh_scale_expansion(e, n, f[1], high);
+    return rg__qh_expansion_sum(low, low_length, high, high_length, h);
+}
+
+/* The exact sign of det[u, v, w] for vectors given as two-component expansions (x[i][0] the
+   small part): -1, 0 or 1. */
+static int rg__qh_exact_determinant_sign(const double u[3][2], const double v[3][2],
+                                         const double w[3][2]) {
+    double det[192], term[64], minor[16], first[8], second[8], sum[192];
+    int i, k, det_length = 1;
+    det[0] = 0;
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, l = (i + 2) % 3, first_length, second_length, minor_length;
+        int term_length;
+        first_length = rg__qh_multiply_expansion(u[j], 2, v[l], first);
+        second_length = rg__qh_multiply_expansion(u[l], 2, v[j], second);
+        for (k = 0; k < second_length; ++k) second[k] = -second[k];
+        minor_length = rg__qh_expansion_sum(first, first_length, second, second_length, minor);
+        term_length = rg__qh_multiply_expansion(minor, minor_length, w[i], term);
+        det_length = rg__qh_expansion_sum(det, det_length, term, term_length, sum);
+        memcpy(det, sum, sizeof(double) * (size_t)det_length);
+    }
+    return det[det_length - 1] > 0 ? 1 : det[det_length - 1] < 0 ? -1 : 0;
+}
+
+/* det[b - a, c - a, d - a]: positive when d lies above the plane of the counter-clockwise
+   triangle a, b, c, exactly 0 when the four are coplanar. Quickhull needs exact visibility
+   decisions (Barber et al. §4): with a threshold, faces the apex stands above by less than it
+   stay, and next to them the new cone folds. First in double-double, with the differences
+   exact, whose rounding is below 1e-31 of the terms' size; only a result within 1e-29 of it is
+   decided again in exact expansion arithmetic (Shewchuk's adaptive scheme). That happens for
+   points coplanar up to rounding, e.g. points computed on the edges of a polyhedron. The value
+   is returned when certain, else just its exact sign (+-DBL_MIN or 0). */
+static double rg__qh_orientation(const rg__quickhull *qh, int a, int b, int c, int d) {
+    rg__qh_dd u[3], v[3], w[3], det;
+    double pa[3], pb[3], pc[3], pd[3], size = 0, value, eu[3][2], ev[3][2], ew[3][2];
+    int i, sign;
+    rg__qh_point(qh, a, pa);
+    rg__qh_point(qh, b, pb);
+    rg__qh_point(qh, c, pc);
+    rg__qh_point(qh, d, pd);
+    for (i = 0; i < 3; ++i) {
+        u[i] = rg__qh_dd_difference(pb[i], pa[i]);
+        v[i] = rg__qh_dd_difference(pc[i], pa[i]);
+        w[i] = rg__qh_dd_difference(pd[i], pa[i]);
+    }
+    det = rg__qh_dd_make(0, 0);
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        rg__qh_dd minor = rg__qh_dd_add(rg__qh_dd_mul(u[j], v[k]),
+                                        rg__qh_dd_neg(rg__qh_dd_mul(u[k], v[j])));
+        det = rg__qh_dd_add(det, rg__qh_dd_mul(w[i], minor));
+        size += fabs(w[i].hi) * (fabs(u[j].hi * v[k].hi) + fabs(u[k].hi * v[j].hi));
+    }
+    value = det.hi + det.lo;
+    if (fabs(value) > 1e-29 * size) return value;
+    for (i = 0; i < 3; ++i) {
+        eu[i][0] = u[i].lo; eu[i][1] = u[i].hi;
+        ev[i][0] = v[i].lo; ev[i][1] = v[i].hi;
+        ew[i][0] = w[i].lo; ew[i][1] = w[i].hi;
+    }
+    sign = rg__qh_exact_determinant_sign((const double(*)[2])eu, (const double(*)[2])ev,
+                                         (const double(*)[2])ew);
+    return sign * DBL_MIN;
+}
+
 /* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
 static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
     double p[3][3], n[3], length;
@@ -1330,7 +1482,7 @@ static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int fac
             best_height = height;
         }
     }
-    if (best >= 0 && best_height > -qh->visibility) {
+    if (best >= 0 && best_height > -qh->rounding) {
         qh->next[p] = qh->faces[best].coplanar;
         qh->faces[best].coplanar = p;
     }
@@ -1362,7 +1514,11 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
             rg__qh_point(qh, extreme[j], b);
             rg__qh_sub(b, a, d);
             distance2 = rg__qh_dot(d, d);
-            if (distance2 > best) { best = distance2; corner[0] = extreme[i]; corner[1] = extreme[j]; }
+            if (distance2 > best) {
+                best = distance2;
+                corner[0] = extreme[i];
+                corner[1] = extreme[j];
+            }
         }
     if (!(sqrt(best) > qh->tolerance)) return RG__QH_DEGENERATE; /* all points welded into one */
     rg__qh_point(qh, corner[0], a);
@@ -1412,7 +1568,8 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
             int from = f->v[i], to = f->v[(i + 1) % 3], g, e;
             for (g = 0; g < 4; ++g)
                 for (e = 0; e < 3; ++e)
-                    if (qh->faces[faces[g]].v[e] == to && qh->faces[faces[g]].v[(e + 1) % 3] == from)
+                    if (qh->faces[faces[g]].v[e] == to &&
+                        qh->faces[faces[g]].v[(e + 1) % 3] == from)
                         f->adj[i] = faces[g];
         }
     for (i = 0; i < n; ++i)
@@ -1423,11 +1580,17 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
     return RG__QH_OK;
 }
 
-/* Adds face f and every face reachable from it across edges that the apex sees (stands more
-   than `visibility` above) to the visible set, by a depth-first search. Faces tested in this
-   step carry its stamp. */
-static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
+/* The faces the apex sees, by a depth-first search from face f across edges, and the horizon:
+   the edges between a visible face and one that stays. A face is visible when the apex lies
+   strictly above its plane by the exact orientation test; faces the apex is coplanar with
+   stay, and the new triangles next to them lie in their plane (merged later). With exact
+   decisions the visible faces form a disk and the cone over its rim is convex. */
+static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
     int i;
+    stbds_arrsetlen(qh->visible, 0);
+    stbds_arrsetlen(qh->search, 0);
+    stbds_arrsetlen(qh->horizon, 0);
+    ++qh->stamp;
     qh->faces[f].stamp = qh->stamp;
     qh->faces[f].visible = 1;
     stbds_arrput(qh->search, f);
@@ -1439,87 +1602,21 @@ static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
             rg__qh_face *neighbor = &qh->faces[h];
             if (neighbor->stamp == qh->stamp) continue;
             neighbor->stamp = qh->stamp;
-            neighbor->visible = rg__qh_height(qh, neighbor, apex) > qh->visibility;
+            neighbor->visible =
+                rg__qh_orientation(qh, neighbor->v[0], neighbor->v[1], neighbor->v[2], apex) > 0;
             if (neighbor->visible) stbds_arrput(qh->search, h);
         }
     }
-}
-
-/* Adds every face around point v, starting from face f which has it, to the visible set. */
-static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
-    int g = f, guard = (int)stbds_arrlen(qh->faces);
-    do {
-        int i;
-        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
-        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
-        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
-        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
-    } while (g != f && --guard > 0);
-}
-
-/* The faces the apex sees, and the horizon: the edges between a visible face and one that
-   stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
-   when the apex stands above that face by less than `visibility` and close to the edge, the
-   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
-   The apex then effectively sees the face across, which joins the visible set. And the new
-   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
-   with it as far as the input can tell. If the edge's far end lies between the apex and the
-   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
-   apex stands on or above each of them, since the near end is below them all). Repeated until
-   every horizon edge passes. */
-static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
-    int i, k, grown = 1;
-    stbds_arrsetlen(qh->visible, 0);
-    stbds_arrsetlen(qh->search, 0);
-    ++qh->stamp;
-    rg__qh_grow_visible(qh, f, apex);
-    while (grown) {
-        grown = 0;
-        stbds_arrsetlen(qh->horizon, 0);
-        for (k = 0; k < (int)stbds_arrlen(qh->visible); ++k) {
-            const rg__qh_face *g = &qh->faces[qh->visible[k]];
-            for (i = 0; i < 3; ++i)
-                if (!qh->faces[g->adj[i]].visible) {
-                    rg__qh_horizon_edge edge;
-                    edge.from = g->v[i];
-                    edge.to = g->v[(i + 1) % 3];
-                    edge.face = qh->visible[k];
-                    edge.neighbor = g->adj[i];
-                    stbds_arrput(qh->horizon, edge);
-                }
-        }
-        for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
-            rg__qh_horizon_edge edge = qh->horizon[k];
-            const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
-            double a[3], b[3], p[3], ab[3], n[3], length;
-            int far = neighbor->v[0];
-            if (neighbor->visible) continue;  /* joined through an earlier edge */
-            for (i = 0; i < 3; ++i)
-                if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
-            rg__qh_point(qh, edge.from, a);
-            rg__qh_point(qh, edge.to, b);
-            rg__qh_point(qh, apex, p);
-            rg__qh_accurate_cross(a, b, p, n);
-            rg__qh_sub(b, a, ab);
-            length = sqrt(rg__qh_dot(n, n));
-            /* |n| / |ab| is the apex's distance from the edge's line */
-            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
-                double d[3], far_point[3];
-                rg__qh_point(qh, far, far_point);
-                rg__qh_sub(far_point, a, d);
-                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
-                rg__qh_grow_visible(qh, edge.neighbor, apex);
-            } else {
-                double d[3], along;
-                rg__qh_sub(p, a, d);
-                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
-                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
-                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
-                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+    for (f = 0; f < (int)stbds_arrlen(qh->visible); ++f) {
+        const rg__qh_face *g = &qh->faces[qh->visible[f]];
+        for (i = 0; i < 3; ++i)
+            if (!qh->faces[g->adj[i]].visible) {
+                rg__qh_horizon_edge edge;
+                edge.from = g->v[i];
+                edge.to = g->v[(i + 1) % 3];
+                edge.neighbor = g->adj[i];
+                stbds_arrput(qh->horizon, edge);
             }
-            grown = 1;
-            break;  /* the horizon changed */
-        }
     }
 }
 
@@ -1548,10 +1645,9 @@ static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
 }
 
 /* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
-   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
-   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
-   the level of the input's rounding, which the merging flattens; anything larger means the
-   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+   tolerance above the triangles over the horizon edges next to it. With exact visibility the
+   cone over the horizon is convex; this guards that, and a failure rebuilds the hull with a
+   thicker tolerance. */
 static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
     int n = (int)stbds_arrlen(qh->loop), k;
     for (k = 0; k < n; ++k) {
@@ -1577,9 +1673,8 @@ static int rg__qh_add_apex(rg__quickhull *qh, int f) {
         return 0;
     }
     /* the visible faces go; their outside and coplanar points are orphans until the cone takes
-       them, and so are their corners inside the horizon: exactly, those are inside the new
-       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
-       leave one slightly outside, and no point may be lost */
+       them, and so are their corners inside the horizon (those are inside the new hull; a
+       safety net, so that no point is ever lost silently) */
     stbds_arrsetlen(qh->orphans, 0);
     for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
         int g = qh->visible[i], p;
@@ -1704,7 +1799,8 @@ static int rg__qh_find(int *parent, int t) {
 
 /* Whether two groups of triangles together stay flat: every corner within the tolerance of the
    plane through their area-weighted centroid, normal to their summed area vectors. */
-static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, const rg__qh_group *b) {
+static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a,
+                                const rg__qh_group *b) {
     double normal[3], centre[3], length, weight = a->weight + b->weight, p[3], d[3];
     int i, k;
     const rg__qh_group *both[2];
@@ -1730,11 +1826,23 @@ static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, 
     return 1;
 }
 
+/* 1 - cos of the angle between two groups' normals. */
+static double rg__qh_normal_gap(const rg__qh_group *a, const rg__qh_group *b) {
+    double la = sqrt(rg__qh_dot(a->area, a->area)), lb = sqrt(rg__qh_dot(b->area, b->area));
+    if (!(la > 0) || !(lb > 0)) return 2;
+    return 1 - rg__qh_dot(a->area, b->area) / (la * lb);
+}
+
 /* Greedy merging of adjacent triangles into flat groups: passes over the edges in triangle
    order, joining the two groups on either side whenever their union stays flat, until a pass
-   joins nothing. Writes each triangle's group into pg->group. */
+   joins nothing. The most nearly parallel groups go first (passes with a growing bound on the
+   angle between the normals): on a thin slab the sides are nearly parallel to the big faces
+   and flat with a piece of them within the tolerance, and must not take that piece before the
+   face's own, exactly coplanar, triangles have come together. Writes each triangle's group into
+   pg->group. */
 static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) {
-    int m = (int)stbds_arrlen(pg->triangles), t, k, changed;
+    static const double gap_bounds[8] = {0, 1e-14, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 2};
+    int m = (int)stbds_arrlen(pg->triangles), t, k, changed, bound;
     int *parent = NULL;
     rg__qh_group *groups = NULL;
     stbds_arrsetlen(parent, m);
@@ -1757,7 +1865,7 @@ static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) 
             stbds_arrput(g->vertices, f->v[k]);
         }
     }
-    do {
+    for (bound = 0; bound < 8; ++bound) do {
         changed = 0;
         for (t = 0; t < m; ++t)
             for (k = 0; k < 3; ++k) {
@@ -1765,7 +1873,9 @@ static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) 
                 if (u < t) continue;  /* each edge once */
                 a = rg__qh_find(parent, t);
                 b = rg__qh_find(parent, u);
-                if (a == b || !rg__qh_union_is_flat(qh, &groups[a], &groups[b])) continue;
+                if (a == b || rg__qh_normal_gap(&groups[a], &groups[b]) > gap_bounds[bound] ||
+                    !rg__qh_union_is_flat(qh, &groups[a], &groups[b]))
+                    continue;
                 /* the group with more corners absorbs the other */
                 root = stbds_arrlen(groups[a].vertices) >= stbds_arrlen(groups[b].vertices) ? a : b;
                 other = root == a ? b : a;
@@ -1867,6 +1977,34 @@ static int rg__qh_trace_boundaries(const rg__quickhull *qh, rg__qh_polygons *pg)
     return invalid_count;
 }
 
+/* Whether a polygon turns left at every corner, strictly, about its Newell normal. */
+static int rg__qh_polygon_is_strictly_convex(const rg_vec3 *vertices, const int *indices,
+                                             int count) {
+    double normal[3] = {0, 0, 0}, o[3];
+    int i, k;
+    rg__qh_point_of(vertices[indices[0]], o);
+    for (i = 0; i < count; ++i) {
+        double p[3], q[3];
+        rg__qh_point_of(vertices[indices[i]], p);
+        rg__qh_point_of(vertices[indices[(i + 1) % count]], q);
+        for (k = 0; k < 3; ++k) { p[k] -= o[k]; q[k] -= o[k]; }
+        normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    for (i = 0; i < count; ++i) {
+        double a[3], b[3], c[3], u[3], v[3], turn[3];
+        rg__qh_point_of(vertices[indices[(i + count - 1) % count]], a);
+        rg__qh_point_of(vertices[indices[i]], b);
+        rg__qh_point_of(vertices[indices[(i + 1) % count]], c);
+        rg__qh_sub(b, a, u);
+        rg__qh_sub(c, b, v);
+        rg__qh_cross(u, v, turn);
+        if (!(rg__qh_dot(turn, normal) > 0)) return 0;
+    }
+    return 1;
+}
+
 typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
 
 /* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
@@ -1881,8 +2019,11 @@ static int rg__qh_compare_faces(const void *a, const void *b) {
 /* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
    to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
    edge between its neighbours and is dropped; that can turn more points into non-corners, so
-   the count repeats until nothing changes. */
-static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, rg_result *result) {
+   the count repeats until nothing changes. A polygon that is not strictly convex on its corners
+   (possible when the tolerance is coarse next to the shape's details) gets its group marked
+   invalid and counted in *nonconvex, and no hull is built. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, int *nonconvex,
+                                 rg_result *result) {
     int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
     rg_vec3 *vertices = NULL;
     rg__qh_face_ref *refs = NULL;
@@ -1903,7 +2044,8 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
             int kept = 0;
             g = pg->order[i];
             if (!alive[i]) continue;
-            for (j = 0; j < pg->loop_count[g]; ++j) kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
+            for (j = 0; j < pg->loop_count[g]; ++j)
+                kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
             if (kept >= 3) continue;
             alive[i] = 0;
             changed = 1;
@@ -1926,11 +2068,16 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
             if (v >= 0) stbds_arrput(indices, v);
         }
         count = (int)stbds_arrlen(indices) - first;
+        if (!rg__qh_polygon_is_strictly_convex(vertices, indices + first, count)) {
+            pg->invalid[g] = 1;
+            ++*nonconvex;
+        }
         stbds_arrput(sizes, count);
         for (j = 1; j < count; ++j)
             if (indices[first + j] < indices[first + smallest]) smallest = j;
         /* rotate the polygon to start at its smallest index */
-        for (j = 0; j < count; ++j) stbds_arrput(canonical, indices[first + (smallest + j) % count]);
+        for (j = 0; j < count; ++j)
+            stbds_arrput(canonical, indices[first + (smallest + j) % count]);
         for (j = 0; j < count; ++j) indices[first + j] = canonical[j];
         stbds_arrsetlen(canonical, 0);
     }
@@ -1947,8 +2094,9 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
         sizes[i] = refs[i].count;
         for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
     }
-    hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
-                                     canonical, result);
+    if (*nonconvex == 0)
+        hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
+                                         canonical, result);
     stbds_arrfree(index);
     stbds_arrfree(alive);
     stbds_arrfree(sizes);
@@ -1971,19 +2119,30 @@ static int rg__qh_triangles_are_closed(const rg__quickhull *qh) {
             other = &qh->faces[face->adj[i]];
             if (!other->alive) return 0;
             for (j = 0; j < 3; ++j)
-                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i]) break;
+                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i])
+                    break;
             if (j == 3 || other->adj[j] != f) return 0;
         }
     }
     return 1;
 }
 
+/* Groups marked invalid go back to their triangles. */
+static void rg__qh_split_invalid_groups(rg__qh_polygons *pg) {
+    int t, m = (int)stbds_arrlen(pg->triangles);
+    for (t = 0; t < m; ++t)
+        if (pg->invalid[pg->group[t]]) pg->group[t] = -1 - t;  /* marked: becomes a triangle */
+    for (t = 0; t < m; ++t)
+        if (pg->group[t] < 0) pg->group[t] = -1 - pg->group[t];
+}
+
 /* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
-   boundary is not one convex loop back into their triangles, and emit. */
+   boundary is not one convex loop or whose polygon is not strictly convex back into their
+   triangles, and emit. */
 static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     rg__qh_polygons pg;
     rg_hull *hull = NULL;
-    int f, t, m;
+    int f, m, round;
     memset(&pg, 0, sizeof pg);
     if (!rg__qh_triangles_are_closed(qh)) {
         rg__set_result(result, RG_ERR_DEGENERATE);
@@ -2005,18 +2164,17 @@ static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     stbds_arrsetlen(pg.loop_count, m);
     stbds_arrsetlen(pg.invalid, m);
     rg__qh_merge_coplanar(qh, &pg);
-    if (rg__qh_trace_boundaries(qh, &pg) > 0) {
-        for (t = 0; t < m; ++t)
-            if (pg.invalid[pg.group[t]]) pg.group[t] = -1 - t;  /* marked: becomes a triangle */
-        for (t = 0; t < m; ++t)
-            if (pg.group[t] < 0) pg.group[t] = -1 - pg.group[t];
+    rg__set_result(result, RG_ERR_DEGENERATE);
+    for (round = 0; round < 16; ++round) {
+        int nonconvex = 0;
         if (rg__qh_trace_boundaries(qh, &pg) > 0) {
-            rg__set_result(result, RG_ERR_DEGENERATE);
-            goto done;
+            rg__qh_split_invalid_groups(&pg);
+            if (rg__qh_trace_boundaries(qh, &pg) > 0) break;
         }
+        hull = rg__qh_emit_hull(qh, &pg, &nonconvex, result);
+        if (nonconvex == 0) break;  /* built, or refused for another reason */
+        rg__qh_split_invalid_groups(&pg);
     }
-    hull = rg__qh_emit_hull(qh, &pg, result);
-done:
     stbds_arrfree(pg.triangles);
     stbds_arrfree(pg.triangle_of);
     stbds_arrfree(pg.group);
@@ -2060,15 +2218,13 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
         memset(&qh, 0, sizeof qh);
         qh.points = points;
         qh.count = count;
-        /* the heights in double are nearly exact (for float input, exact up to one rounding):
-           visibility is tested at their rounding level, the outside sets at 8 rounding units of
-           the input. The retries thicken both. */
-        qh.visibility = 16 * DBL_EPSILON * scale;
-        qh.tolerance = (8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON : 64 * DBL_EPSILON) * scale;
-        if (attempt > 0) {
-            qh.tolerance *= attempt == 1 ? 8 : 64;
-            qh.visibility = qh.tolerance / 4;
-        }
+        /* heights in double are accurate to a few roundings; the outside sets take points 8
+           rounding units of the input above a face; the retries take 8 and 64 times that */
+        qh.rounding = 16 * DBL_EPSILON * scale;
+        qh.tolerance = 8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON
+                                                                  : 64 * DBL_EPSILON;
+        qh.tolerance *= scale;
+        if (attempt > 0) qh.tolerance *= attempt == 1 ? 8 : 64;
         built = rg__qh_build_triangles(&qh);
         if (built == RG__QH_OK) hull = rg__qh_make_hull(&qh, &status);
         rg__qh_free(&qh);
