@@ -323,6 +323,13 @@ typedef struct rg_world_stats {
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
 
+/* The broad phase's candidate pairs of the last step: bodies whose rg_body_aabb boxes overlap
+   (closed intervals, touching boxes count) and of which at least one is dynamic, in ascending
+   order of (a.index, b.index) with a.index < b.index. Writes at most capacity pairs to a[i], b[i]
+   (either array may be NULL) and returns the total; pairs with a body destroyed since the step
+   are left out. 0 for a NULL world. */
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity);
+
 #ifdef __cplusplus
 }
 #endif
@@ -471,8 +478,43 @@ typedef struct rg__body {
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
+/* One end of a body's interval on one axis of the sweep. tag = 2 * body + 1 for the end of the
+   interval, 2 * body for its begin; the endpoints of a destroyed body keep their value and get
+   tag -1 (end) or -2 (begin) until the array is compacted, so the array stays sorted. */
+typedef struct rg__sap_endpoint {
+    rg_real value;
+    int tag;
+} rg__sap_endpoint;
+
+/* What the sweep knows of one body slot, indexed like rg_world.bodies. */
+typedef struct rg__sap_proxy {
+    rg_real lo[3], hi[3];         /* the box as written into the endpoint arrays */
+    int at[3][2];                 /* positions of the begin [0] and the end [1] on each axis */
+    int mover;                    /* slot in rg__broadphase.movers; -1 for static bodies */
+    unsigned char state;          /* RG__SAP_FREE, _PENDING, _IN_SWEEP or _REMOVED */
+    unsigned char dynamic;        /* pairs need at least one dynamic body */
+    unsigned char dirty;          /* static body moved by rg_body_set_transform */
+} rg__sap_proxy;
+
+typedef struct rg__pair_entry { uint64_t key; int value; } rg__pair_entry; /* key (a << 32) | b */
+
 typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
+    rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
+    rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
+    rg__sap_proxy *proxies;       /* stb_ds array, one per body slot */
+    int *movers;                  /* kinematic and dynamic bodies in the sweep */
+    int *pending;                 /* bodies created since the last update, not yet in the sweep */
+    int *dirty_statics;           /* static bodies moved since the last update */
+    int *removed;                 /* destroyed bodies whose pairs are still listed */
+    uint64_t *touched;            /* keys inserted into or deleted from pair_set in this update */
+    uint64_t *key_scratch;        /* scratch arrays of the sorts and merges */
+    rg__sap_endpoint *endpoint_scratch;
+    rg__body_pair *pair_scratch;
+    int live_bodies;              /* bodies with endpoints in the arrays */
+    int dead_bodies;              /* destroyed bodies whose endpoints wait for compaction */
+    int exchanges;                /* endpoint swaps of this update */
+    int built;                    /* the arrays hold a sweep (0 before the first update) */
 } rg__broadphase;
 
 /* ---- narrow phase ---- */
@@ -1111,10 +1153,164 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
+
+   Every body has a box. On each axis the 2n endpoints of the boxes' intervals lie in one array
+   sorted by value, a begin before an end of the same value (closed intervals: boxes that touch
+   overlap). The arrays are kept from step to step. When a box changes, each endpoint that moved
+   is carried to its new place by insertion sort (§7.2.1); an exchange of a begin with another
+   body's end flips one of the six inequalities of that pair's box-overlap test, so the pair is
+   tested then and the persistent pair set updated (§7.2.2). Nothing else changes the set, so a
+   step costs O(m + c) for m moving bodies and c exchanges, plus O(p) to hand on the p pairs.
+   Static bodies cost nothing until rg_body_set_transform moves them.
+
+   Invariant: between two endpoint moves, pair_set holds exactly the pairs with at least one
+   dynamic body whose proxy boxes (the values in the arrays) overlap. Moving one endpoint and
+   handling its exchanges keeps it, in whatever order the endpoints are moved.
+
+   A full sort and sweep (§7.2.1, O(n log n + k)) replaces the incremental pass on the first
+   step, when so many bodies were added that sifting them in would cost more, and when the
+   exchanges of the pass exceed what a rebuild costs (coherence lost: teleports); the
+   incremental work done until then is dropped.
    ============================================================================================= */
 
-static void rg__broadphase_destroy(rg_world *w) { stbds_arrfree(w->broadphase.pairs); }
-static void rg__broadphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
+enum { RG__SAP_FREE = 0, RG__SAP_PENDING, RG__SAP_IN_SWEEP, RG__SAP_REMOVED };
+
+#define RG__SAP_INFINITY ((rg_real)HUGE_VAL)
+#ifdef RIGID_DOUBLE
+#define RG__SAP_FAR DBL_MAX
+#else
+#define RG__SAP_FAR FLT_MAX
+#endif
+/* A rebuild of n bodies costs about this many exchanges times n log2 n (tools/bench_broadphase.c
+   measures both). */
+#ifndef RG__SAP_REBUILD_EXCHANGES
+#define RG__SAP_REBUILD_EXCHANGES 4
+#endif
+
+static uint64_t rg__pair_key(int a, int b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return ((uint64_t)lo << 32) | hi;
+}
+
+static rg__body_pair rg__pair_from_key(uint64_t key) {
+    rg__body_pair pair;
+    pair.a = (int)(key >> 32);
+    pair.b = (int)(key & 0xffffffffu);
+    return pair;
+}
+
+/* Order of the endpoint arrays: by value, a begin before an end of the same value. */
+static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
+    return a->value < b->value || (a->value == b->value && (a->tag & 1) < (b->tag & 1));
+}
+
+static int rg__sap_boxes_overlap(const rg__sap_proxy *p, const rg__sap_proxy *q) {
+    return p->lo[0] <= q->hi[0] && q->lo[0] <= p->hi[0] && p->lo[1] <= q->hi[1] &&
+           q->lo[1] <= p->hi[1] && p->lo[2] <= q->hi[2] && q->lo[2] <= p->hi[2];
+}
+
+static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__pair_key(x, y);
+    stbds_hmput(bp->pair_set, key, 1);
+    stbds_arrput(bp->touched, key);
+}
+
+static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__pair_key(x, y);
+    if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
+}
+
+/* begin(x) has just come before end(y) on some axis: the pair overlaps now if the other five
+   inequalities hold as well. */
+static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
+    const rg__sap_proxy *p = &bp->proxies[x], *q = &bp->proxies[y];
+    if ((p->dynamic || q->dynamic) && rg__sap_boxes_overlap(p, q)) rg__pair_set_insert(bp, x, y);
+}
+
+/* begin(x) has just gone after end(y) on the axis: the pair does not overlap any more. It
+   overlapped just before if the other five inequalities (unchanged) hold; only then is it in the
+   set, which spares a hash lookup for most of these exchanges. */
+static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y, int axis) {
+    const rg__sap_proxy *p = &bp->proxies[x], *q = &bp->proxies[y];
+    int i;
+    if (!(p->dynamic || q->dynamic) || !(q->lo[axis] <= p->hi[axis])) return;
+    for (i = 0; i < 3; ++i)
+        if (i != axis && !(p->lo[i] <= q->hi[i] && q->lo[i] <= p->hi[i])) return;
+    rg__pair_set_delete(bp, x, y);
+}
+
+/* Insertion sort (§7.2.1) of one endpoint whose value has just decreased: it moves towards the
+   beginning past every larger endpoint. Each exchange of a begin with an end of another body is
+   a possible change of that pair's overlap status (§7.2.2). */
+static void rg__sap_sift_down(rg__broadphase *bp, int axis, int i) {
+    rg__sap_endpoint *e = bp->axes[axis];
+    rg__sap_endpoint moving = e[i];
+    int body = moving.tag >> 1, is_end = moving.tag & 1;
+    for (; i > 0 && rg__sap_less(&moving, &e[i - 1]); --i) {
+        rg__sap_endpoint other = e[i - 1];
+        if (other.tag >= 0) {
+            int other_body = other.tag >> 1, other_is_end = other.tag & 1;
+            if (other_body != body && other_is_end != is_end) {
+                if (is_end) rg__sap_pair_may_stop(bp, other_body, body, axis);
+                else rg__sap_pair_may_start(bp, body, other_body);
+            }
+            bp->proxies[other_body].at[axis][other_is_end] = i;
+        }
+        e[i] = other;
+        ++bp->exchanges;
+    }
+    e[i] = moving;
+    bp->proxies[body].at[axis][is_end] = i;
+}
+
+/* The same for an endpoint whose value has just increased: it moves towards the end. */
+static void rg__sap_sift_up(rg__broadphase *bp, int axis, int i) {
+    rg__sap_endpoint *e = bp->axes[axis];
+    rg__sap_endpoint moving = e[i];
+    int body = moving.tag >> 1, is_end = moving.tag & 1, last = (int)stbds_arrlen(e) - 1;
+    for (; i < last && rg__sap_less(&e[i + 1], &moving); ++i) {
+        rg__sap_endpoint other = e[i + 1];
+        if (other.tag >= 0) {
+            int other_body = other.tag >> 1, other_is_end = other.tag & 1;
+            if (other_body != body && other_is_end != is_end) {
+                if (is_end) rg__sap_pair_may_start(bp, other_body, body);
+                else rg__sap_pair_may_stop(bp, body, other_body, axis);
+            }
+            bp->proxies[other_body].at[axis][other_is_end] = i;
+        }
+        e[i] = other;
+        ++bp->exchanges;
+    }
+    e[i] = moving;
+    bp->proxies[body].at[axis][is_end] = i;
+}
+
+static void rg__sap_set_endpoint(rg__broadphase *bp, int body, int axis, int is_end, rg_real value) {
+    rg__sap_proxy *p = &bp->proxies[body];
+    rg_real *bound = is_end ? &p->hi[axis] : &p->lo[axis];
+    rg_real old = *bound;
+    int i = p->at[axis][is_end];
+    if (value == old) return;
+    *bound = value;
+    bp->axes[axis][i].value = value;
+    if (value < old) rg__sap_sift_down(bp, axis, i);
+    else rg__sap_sift_up(bp, axis, i);
+}
+
+/* Carries a body's box to [lo, hi]. On each axis the end that shrinks the interval moves first,
+   so that a body jumping far never spans, even for a moment, all the boxes between its old and
+   new places (which would test each of them twice for nothing). */
+static void rg__sap_move_box(rg__broadphase *bp, int body, rg_vec3 lo, rg_vec3 hi) {
+    rg_real new_lo[3], new_hi[3];
+    int axis;
+    new_lo[0] = lo.x; new_lo[1] = lo.y; new_lo[2] = lo.z;
+    new_hi[0] = hi.x; new_hi[1] = hi.y; new_hi[2] = hi.z;
+    for (axis = 0; axis < 3; ++axis) {
+        if (new_hi[axis] < bp->proxies[body].hi[axis]) rg__sap_set_endpoint(bp, body, axis, 1, new_hi[axis]);
+        rg__sap_set_endpoint(bp, body, axis, 0, new_lo[axis]);
+        rg__sap_set_endpoint(bp, body, axis, 1, new_hi[axis]);
+    }
+}
 
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
    box covers both x and x + v dt. */
@@ -1141,29 +1337,411 @@ static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* Placeholder until the incremental sort-and-sweep lands: all pairs by brute force. */
-static void rg__broadphase_update(rg_world *w, rg_real dt) {
-    int i, j, n = (int)stbds_arrlen(w->bodies);
-    stbds_arrsetlen(w->broadphase.pairs, 0);
-    for (i = 0; i < n; ++i)
-        if (w->bodies[i].generation & 1) rg__body_compute_aabb(&w->bodies[i], w->def.contact_margin, dt);
-    for (i = 0; i < n; ++i) {
-        const rg__body *a = &w->bodies[i];
-        if (!(a->generation & 1)) continue;
-        for (j = i + 1; j < n; ++j) {
-            const rg__body *b = &w->bodies[j];
-            rg__body_pair pair;
-            if (!(b->generation & 1) || (a->type != RG_BODY_DYNAMIC && b->type != RG_BODY_DYNAMIC)) continue;
-            if (a->aabb_max.x < b->aabb_min.x || b->aabb_max.x < a->aabb_min.x ||
-                a->aabb_max.y < b->aabb_min.y || b->aabb_max.y < a->aabb_min.y ||
-                a->aabb_max.z < b->aabb_min.z || b->aabb_max.z < a->aabb_min.z)
-                continue;
-            pair.a = i;
-            pair.b = j;
-            stbds_arrput(w->broadphase.pairs, pair);
+/* The box of body index for this step. A body that left the range of rg_real (NaN or infinite
+   box) is parked at the far corner, so the sort order stays total. */
+static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
+    rg__body *body = &w->bodies[index];
+    rg__body_compute_aabb(body, w->def.contact_margin, dt);
+    if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
+        body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
+}
+
+static void rg__sap_update_body(rg_world *w, int index, rg_real dt) {
+    rg__sap_compute_box(w, index, dt);
+    rg__sap_move_box(&w->broadphase, index, w->bodies[index].aabb_min, w->bodies[index].aabb_max);
+}
+
+/* A new body enters the sweep with the box [+inf, +inf], which overlaps nothing and sorts after
+   every endpoint, and then moves to its box like any body: O(n) exchanges, no rebuild. */
+static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int axis, is_end;
+    for (axis = 0; axis < 3; ++axis) {
+        bp->proxies[index].lo[axis] = bp->proxies[index].hi[axis] = RG__SAP_INFINITY;
+        for (is_end = 0; is_end < 2; ++is_end) {
+            rg__sap_endpoint e;
+            e.value = RG__SAP_INFINITY;
+            e.tag = 2 * index + is_end;
+            bp->proxies[index].at[axis][is_end] = (int)stbds_arrlen(bp->axes[axis]);
+            stbds_arrput(bp->axes[axis], e);
         }
     }
-    w->stats.pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    bp->proxies[index].state = RG__SAP_IN_SWEEP;
+    bp->proxies[index].mover = -1;
+    if (w->bodies[index].type != RG_BODY_STATIC) {
+        bp->proxies[index].mover = (int)stbds_arrlen(bp->movers);
+        stbds_arrput(bp->movers, index);
+    }
+    ++bp->live_bodies;
+    rg__sap_update_body(w, index, dt);
+}
+
+/* Drops the endpoints of destroyed bodies; they keep their place (and the order) until then. */
+static void rg__sap_compact(rg__broadphase *bp) {
+    int axis, i, kept, n;
+    for (axis = 0; axis < 3; ++axis) {
+        rg__sap_endpoint *e = bp->axes[axis];
+        n = (int)stbds_arrlen(e);
+        for (i = kept = 0; i < n; ++i) {
+            if (e[i].tag < 0) continue;
+            e[kept] = e[i];
+            bp->proxies[e[i].tag >> 1].at[axis][e[i].tag & 1] = kept;
+            ++kept;
+        }
+        stbds_arrsetlen(bp->axes[axis], kept);
+    }
+    bp->dead_bodies = 0;
+}
+
+/* Removes from the pair list and set the pairs of bodies destroyed since the last update. Done
+   once per update for all of them (and before a destroyed body's slot is reused). */
+static void rg__broadphase_flush_removed(rg_world *w) {
+    rg__broadphase *bp = &w->broadphase;
+    int i, kept = 0, n = (int)stbds_arrlen(bp->pairs);
+    if (stbds_arrlen(bp->removed) == 0) return;
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = bp->pairs[i];
+        if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
+            uint64_t key = rg__pair_key(pair.a, pair.b);
+            (void)stbds_hmdel(bp->pair_set, key);
+        } else {
+            bp->pairs[kept++] = pair;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, kept);
+    for (i = 0; i < (int)stbds_arrlen(bp->removed); ++i)
+        if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED)
+            bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
+    stbds_arrsetlen(bp->removed, 0);
+}
+
+/* Called by rg_body_create for a new body: it enters the sweep at the next update. */
+static void rg__broadphase_add_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    while ((int)stbds_arrlen(bp->proxies) <= index) {
+        rg__sap_proxy blank;
+        memset(&blank, 0, sizeof blank);
+        blank.mover = -1;
+        stbds_arrput(bp->proxies, blank);
+    }
+    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__broadphase_flush_removed(w);
+    p = &bp->proxies[index];
+    p->state = RG__SAP_PENDING;
+    p->dynamic = (unsigned char)(w->bodies[index].type == RG_BODY_DYNAMIC);
+    p->dirty = 0;
+    p->mover = -1;
+    stbds_arrput(bp->pending, index);
+}
+
+/* Called by rg_body_destroy before the slot is freed. The body's endpoints are marked dead at
+   once (O(1)); its pairs leave the list at the next update or when the slot is reused. */
+static void rg__broadphase_remove_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    int axis, is_end;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state == RG__SAP_PENDING) p->state = RG__SAP_FREE; /* its entry in pending is skipped */
+    if (p->state != RG__SAP_IN_SWEEP) return;
+    for (axis = 0; axis < 3; ++axis)
+        for (is_end = 0; is_end < 2; ++is_end) bp->axes[axis][p->at[axis][is_end]].tag = is_end - 2;
+    if (p->mover >= 0) {
+        int last = bp->movers[stbds_arrlen(bp->movers) - 1];
+        bp->movers[p->mover] = last;
+        bp->proxies[last].mover = p->mover;
+        stbds_arrsetlen(bp->movers, stbds_arrlen(bp->movers) - 1);
+        p->mover = -1;
+    }
+    p->dirty = 0;
+    p->state = RG__SAP_REMOVED;
+    --bp->live_bodies;
+    ++bp->dead_bodies;
+    stbds_arrput(bp->removed, index);
+}
+
+/* Called by rg_body_set_transform: a static body's box is recomputed at the next update only
+   then (kinematic and dynamic boxes are recomputed every step anyway). */
+static void rg__broadphase_body_moved(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state != RG__SAP_IN_SWEEP || p->mover >= 0 || p->dirty) return;
+    p->dirty = 1;
+    stbds_arrput(bp->dirty_statics, index);
+}
+
+/* Stable bottom-up merge sorts (rebuilds and the pair list; the steps use insertion sort). The
+   sorted items end in *items; *scratch is a buffer of the same type. */
+static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, int n) {
+    rg__sap_endpoint *src, *dst, *t;
+    int width, lo;
+    stbds_arrsetlen(*scratch, n);
+    src = *items;
+    dst = *scratch;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi) dst[k++] = rg__sap_less(&src[b], &src[a]) ? src[b++] : src[a++];
+            while (a < mid) dst[k++] = src[a++];
+            while (b < hi) dst[k++] = src[b++];
+        }
+        t = src; src = dst; dst = t;
+    }
+    if (src != *items) {
+        *scratch = *items;
+        *items = src;
+    }
+}
+
+static void rg__sort_keys(uint64_t **items, uint64_t **scratch, int n) {
+    uint64_t *src, *dst, *t;
+    int width, lo;
+    stbds_arrsetlen(*scratch, n);
+    src = *items;
+    dst = *scratch;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi) dst[k++] = src[b] < src[a] ? src[b++] : src[a++];
+            while (a < mid) dst[k++] = src[a++];
+            while (b < hi) dst[k++] = src[b++];
+        }
+        t = src; src = dst; dst = t;
+    }
+    if (src != *items) {
+        *scratch = *items;
+        *items = src;
+    }
+}
+
+/* Sweep along the axis on which the box centres spread most: fewest overlaps on that axis alone
+   that the other two axes then reject. */
+static int rg__sap_sweep_axis(const rg__broadphase *bp, int slots) {
+    double sum[3] = {0, 0, 0}, sum_sq[3] = {0, 0, 0}, best = -1, count = 0;
+    int i, axis, sweep_axis = 0;
+    for (i = 0; i < slots; ++i) {
+        const rg__sap_proxy *p = &bp->proxies[i];
+        if (p->state != RG__SAP_IN_SWEEP) continue;
+        count += 1;
+        for (axis = 0; axis < 3; ++axis) {
+            double c = 0.5 * ((double)p->lo[axis] + (double)p->hi[axis]);
+            sum[axis] += c;
+            sum_sq[axis] += c * c;
+        }
+    }
+    for (axis = 0; count > 0 && axis < 3; ++axis) {
+        double variance = sum_sq[axis] / count - (sum[axis] / count) * (sum[axis] / count);
+        if (variance > best) {
+            best = variance;
+            sweep_axis = axis;
+        }
+    }
+    return sweep_axis;
+}
+
+/* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted,
+   and the pairs found by sweeping one axis: from each begin to its own end, every begin met is
+   a body overlapping on that axis, tested on the other two. O(n log n + k). */
+static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int slots = (int)stbds_arrlen(w->bodies), i, j, axis, count = 0, sweep_axis, pair_count;
+    rg__sap_endpoint *e;
+    while ((int)stbds_arrlen(bp->proxies) < slots) {
+        rg__sap_proxy blank;
+        memset(&blank, 0, sizeof blank);
+        blank.mover = -1;
+        stbds_arrput(bp->proxies, blank);
+    }
+    stbds_arrsetlen(bp->movers, 0);
+    stbds_arrsetlen(bp->pending, 0);
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->removed, 0);
+    stbds_hmfree(bp->pair_set);
+    for (i = 0; i < slots; ++i) {
+        rg__sap_proxy *p = &bp->proxies[i];
+        const rg__body *body = &w->bodies[i];
+        if (!(body->generation & 1)) {
+            p->state = RG__SAP_FREE;
+            continue;
+        }
+        p->state = RG__SAP_IN_SWEEP;
+        p->dynamic = (unsigned char)(body->type == RG_BODY_DYNAMIC);
+        p->dirty = 0;
+        p->mover = -1;
+        if (body->type != RG_BODY_STATIC) {
+            p->mover = (int)stbds_arrlen(bp->movers);
+            stbds_arrput(bp->movers, i);
+        }
+        rg__sap_compute_box(w, i, dt);
+        p->lo[0] = body->aabb_min.x; p->lo[1] = body->aabb_min.y; p->lo[2] = body->aabb_min.z;
+        p->hi[0] = body->aabb_max.x; p->hi[1] = body->aabb_max.y; p->hi[2] = body->aabb_max.z;
+        ++count;
+    }
+    bp->live_bodies = count;
+    bp->dead_bodies = 0;
+    for (axis = 0; axis < 3; ++axis) {
+        stbds_arrsetlen(bp->axes[axis], 2 * count);
+        e = bp->axes[axis];
+        for (i = j = 0; i < slots; ++i) {
+            if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
+            e[j].value = bp->proxies[i].lo[axis];
+            e[j++].tag = 2 * i;
+            e[j].value = bp->proxies[i].hi[axis];
+            e[j++].tag = 2 * i + 1;
+        }
+        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, 2 * count);
+        e = bp->axes[axis];
+        for (i = 0; i < 2 * count; ++i) bp->proxies[e[i].tag >> 1].at[axis][e[i].tag & 1] = i;
+    }
+    sweep_axis = rg__sap_sweep_axis(bp, slots);
+    e = bp->axes[sweep_axis];
+    stbds_arrsetlen(bp->key_scratch, 0);
+    for (i = 0; i < 2 * count; ++i) {
+        int body = e[i].tag >> 1, end;
+        if (e[i].tag & 1) continue;
+        end = bp->proxies[body].at[sweep_axis][1];
+        for (j = i + 1; j < end; ++j) {
+            const rg__sap_proxy *p = &bp->proxies[body], *q;
+            if (e[j].tag & 1) continue;
+            q = &bp->proxies[e[j].tag >> 1];
+            if ((p->dynamic || q->dynamic) && rg__sap_boxes_overlap(p, q))
+                stbds_arrput(bp->key_scratch, rg__pair_key(body, e[j].tag >> 1));
+        }
+    }
+    pair_count = (int)stbds_arrlen(bp->key_scratch);
+    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
+    stbds_arrsetlen(bp->pairs, pair_count);
+    for (i = 0; i < pair_count; ++i) {
+        uint64_t key = bp->key_scratch[i];
+        bp->pairs[i] = rg__pair_from_key(key);
+        stbds_hmput(bp->pair_set, key, 1);
+    }
+    stbds_arrsetlen(bp->touched, 0);
+    bp->built = 1;
+    ++w->stats.broadphase_rebuilds;
+}
+
+/* Exchanges worth one rebuild of n bodies. */
+static int64_t rg__sap_exchange_budget(int n) {
+    int64_t log2n = 1;
+    while (((int64_t)1 << log2n) < n) ++log2n;
+    return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + 64;
+}
+
+/* The incremental pass: moving bodies, then moved static bodies, then new bodies. Returns 0
+   when a rebuild must replace it: nothing built yet, too many new bodies (each costs about 6n
+   exchanges), or more exchanges than a rebuild would cost. */
+static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int i, pending = 0;
+    int64_t budget;
+    if (!bp->built) return 0;
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
+    budget = rg__sap_exchange_budget(bp->live_bodies + pending);
+    if (6 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
+    if (bp->dead_bodies > 0 && 4 * bp->dead_bodies >= bp->live_bodies) rg__sap_compact(bp);
+    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) {
+        rg__sap_update_body(w, bp->movers[i], dt);
+        if (bp->exchanges > budget) return 0;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
+        bp->proxies[index].dirty = 0;
+        rg__sap_update_body(w, index, dt);
+        if (bp->exchanges > budget) return 0;
+    }
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
+        int index = bp->pending[i];
+        if (bp->proxies[index].state != RG__SAP_PENDING) continue;
+        rg__sap_insert(w, index, dt);
+        if (bp->exchanges > budget) return 0;
+    }
+    stbds_arrsetlen(bp->pending, 0);
+    return 1;
+}
+
+/* The pair list handed on is in ascending (a, b) order, whatever the order of the exchanges.
+   It changes little between steps: the keys touched in this update, sorted, are merged into last
+   step's list; a touched key is kept if it is in the set now. O(p + t log t). */
+static void rg__sap_publish_pairs(rg__broadphase *bp) {
+    int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->pairs);
+    int i = 0, j = 0;
+    if (touched == 0) return;
+    rg__sort_keys(&bp->touched, &bp->key_scratch, touched);
+    for (j = 0; j < touched; ++j)
+        if (unique == 0 || bp->touched[j] != bp->touched[unique - 1]) bp->touched[unique++] = bp->touched[j];
+    stbds_arrsetlen(bp->pair_scratch, 0);
+    j = 0;
+    while (i < n || j < unique) {
+        uint64_t old_key = i < n ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
+        if (old_key < key) {
+            stbds_arrput(bp->pair_scratch, bp->pairs[i]);
+            ++i;
+            continue;
+        }
+        if (old_key == key) ++i;
+        if (stbds_hmgeti(bp->pair_set, key) >= 0) stbds_arrput(bp->pair_scratch, rg__pair_from_key(key));
+        ++j;
+    }
+    {
+        rg__body_pair *t = bp->pairs;
+        bp->pairs = bp->pair_scratch;
+        bp->pair_scratch = t;
+    }
+    stbds_arrsetlen(bp->touched, 0);
+}
+
+static void rg__broadphase_update(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->exchanges = 0;
+    rg__broadphase_flush_removed(w);
+    stbds_arrsetlen(bp->touched, 0);
+    if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
+    else rg__broadphase_rebuild(w, dt);
+    w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
+    w->stats.broadphase_exchanges = bp->exchanges;
+}
+
+static void rg__broadphase_destroy(rg_world *w) {
+    rg__broadphase *bp = &w->broadphase;
+    int axis;
+    stbds_arrfree(bp->pairs);
+    stbds_hmfree(bp->pair_set);
+    for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
+    stbds_arrfree(bp->proxies);
+    stbds_arrfree(bp->movers);
+    stbds_arrfree(bp->pending);
+    stbds_arrfree(bp->dirty_statics);
+    stbds_arrfree(bp->removed);
+    stbds_arrfree(bp->touched);
+    stbds_arrfree(bp->key_scratch);
+    stbds_arrfree(bp->endpoint_scratch);
+    stbds_arrfree(bp->pair_scratch);
+}
+
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity) {
+    int i, total = 0, n;
+    if (!w) return 0;
+    n = (int)stbds_arrlen(w->broadphase.pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        if (!(body_a->generation & 1) || !(body_b->generation & 1)) continue; /* destroyed since */
+        if (total < capacity) {
+            if (a) { a[total].index = (uint32_t)pair.a; a[total].generation = body_a->generation; }
+            if (b) { b[total].index = (uint32_t)pair.b; b[total].generation = body_b->generation; }
+        }
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
@@ -1434,6 +2012,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
     body->spinning_friction = def->spinning_friction;
     body->user_data = def->user_data;
     body->aabb_min = body->aabb_max = body->com;
+    rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
     id.generation = body->generation;
@@ -1558,6 +2137,7 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
     rg__body_update_world_inertia(body);
+    rg__broadphase_body_moved(w, (int)id.index);
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
