@@ -478,18 +478,17 @@ typedef struct rg__body {
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
-/* One end of a body's interval on one axis of the sweep. tag = 2 * body + 1 for the end of the
-   interval, 2 * body for its begin; the endpoints of a destroyed body keep their value and get
-   tag -1 (end) or -2 (begin) until the array is compacted, so the array stays sorted. */
+/* One end of a body's interval on one axis of the sweep:
+   tag = 8 * body + 4 * static + 2 * dynamic + is_end. */
 typedef struct rg__sap_endpoint {
     rg_real value;
     int tag;
 } rg__sap_endpoint;
 
+typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
+
 /* What the sweep knows of one body slot, indexed like rg_world.bodies. */
 typedef struct rg__sap_proxy {
-    rg_real lo[3], hi[3];         /* the box as written into the endpoint arrays */
-    int at[3][2];                 /* positions of the begin [0] and the end [1] on each axis */
     int mover;                    /* slot in rg__broadphase.movers; -1 for static bodies */
     unsigned char state;          /* RG__SAP_FREE, _PENDING, _IN_SWEEP or _REMOVED */
     unsigned char dynamic;        /* pairs need at least one dynamic body */
@@ -502,18 +501,23 @@ typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
     rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
     rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
-    rg__sap_proxy *proxies;       /* stb_ds array, one per body slot */
+    rg__sap_box *boxes;           /* per body slot: the box of this update */
+    rg__sap_box *old_boxes;       /* per body slot: the box before this update (equal if unmoved) */
+    rg__sap_proxy *proxies;       /* per body slot */
     int *movers;                  /* kinematic and dynamic bodies in the sweep */
     int *pending;                 /* bodies created since the last update, not yet in the sweep */
     int *dirty_statics;           /* static bodies moved since the last update */
-    int *removed;                 /* destroyed bodies whose pairs are still listed */
+    int *removed;                 /* destroyed bodies still in the arrays */
     uint64_t *touched;            /* keys inserted into or deleted from pair_set in this update */
-    uint64_t *key_scratch;        /* scratch arrays of the sorts and merges */
+    uint64_t *key_scratch;        /* scratch arrays of the sorts, merges and sweeps */
     rg__sap_endpoint *endpoint_scratch;
     rg__body_pair *pair_scratch;
-    int live_bodies;              /* bodies with endpoints in the arrays */
-    int dead_bodies;              /* destroyed bodies whose endpoints wait for compaction */
-    int exchanges;                /* endpoint swaps of this update */
+    rg__sap_box *sweep_boxes;     /* rebuild: the boxes of each slab in sweep order */
+    int *sweep_tags, *slab_start;
+    rg__sap_endpoint *extents;
+    int live_bodies;              /* bodies in the sweep */
+    int64_t exchanges;            /* endpoint exchanges of this update */
+    int64_t rebuild_work;         /* box tests of the last rebuild's sweep: part of its cost */
     int built;                    /* the arrays hold a sweep (0 before the first update) */
 } rg__broadphase;
 
@@ -1156,24 +1160,25 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
 
    Every body has a box. On each axis the 2n endpoints of the boxes' intervals lie in one array
    sorted by value, a begin before an end of the same value (closed intervals: boxes that touch
-   overlap). The arrays are kept from step to step. When a box changes, each endpoint that moved
-   is carried to its new place by insertion sort (§7.2.1); an exchange of a begin with another
-   body's end flips one of the six inequalities of that pair's box-overlap test, so the pair is
-   tested then and the persistent pair set updated (§7.2.2). Nothing else changes the set, so a
-   step costs O(m + c) for m moving bodies and c exchanges, plus O(p) to hand on the p pairs.
-   Static bodies cost nothing until rg_body_set_transform moves them.
+   overlap). The arrays are kept from step to step. Each step every endpoint takes its body's new
+   value and the nearly sorted array is sorted again by insertion sort (§7.2.1), which exchanges
+   exactly the endpoints whose order changed. An exchange of a begin with another body's end
+   flips one of the six inequalities of that pair's box-overlap test, so the pair is looked at
+   then and the persistent pair set updated (§7.2.2); no other pair can have changed. A step
+   costs O(n + c) for c exchanges, plus O(p) to hand on the p pairs.
 
-   Invariant: between two endpoint moves, pair_set holds exactly the pairs with at least one
-   dynamic body whose proxy boxes (the values in the arrays) overlap. Moving one endpoint and
-   handling its exchanges keeps it, in whatever order the endpoints are moved.
+   Static bodies cost no box computation and no exchange while they stay put: their endpoints
+   keep their values (the pass only compares each with its neighbour) until rg_body_set_transform
+   moves one of them.
 
    A full sort and sweep (§7.2.1, O(n log n + k)) replaces the incremental pass on the first
-   step, when so many bodies were added that sifting them in would cost more, and when the
-   exchanges of the pass exceed what a rebuild costs (coherence lost: teleports); the
-   incremental work done until then is dropped.
+   step, when so many bodies were added that sorting them in would cost more, and when the
+   exchanges of the pass exceed what a rebuild costs (coherence lost, e.g. teleports); the work
+   of the pass until then is dropped.
    ============================================================================================= */
 
 enum { RG__SAP_FREE = 0, RG__SAP_PENDING, RG__SAP_IN_SWEEP, RG__SAP_REMOVED };
+enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 
 #define RG__SAP_INFINITY ((rg_real)HUGE_VAL)
 #ifdef RIGID_DOUBLE
@@ -1181,11 +1186,24 @@ enum { RG__SAP_FREE = 0, RG__SAP_PENDING, RG__SAP_IN_SWEEP, RG__SAP_REMOVED };
 #else
 #define RG__SAP_FAR FLT_MAX
 #endif
-/* A rebuild of n bodies costs about this many exchanges times n log2 n (tools/bench_broadphase.c
-   measures both). */
+/* The incremental pass gives up for a rebuild after about as many exchanges as the rebuild
+   costs: RG__SAP_REBUILD_EXCHANGES n log2 n for the sorts, plus the box tests of the last
+   rebuild's sweep (its k_axis, which in a crowded scene dwarfs n log n), of which
+   RG__SAP_TESTS_PER_EXCHANGE take the time of one exchange. tools/bench_broadphase.c measures
+   both. */
 #ifndef RG__SAP_REBUILD_EXCHANGES
 #define RG__SAP_REBUILD_EXCHANGES 4
 #endif
+#ifndef RG__SAP_TESTS_PER_EXCHANGE
+#define RG__SAP_TESTS_PER_EXCHANGE 4
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define RG__PREFETCH(address) __builtin_prefetch(address)
+#else
+#define RG__PREFETCH(address) ((void)(address))
+#endif
+#define RG__SAP_PREFETCH 16
 
 static uint64_t rg__pair_key(int a, int b) {
     uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
@@ -1199,14 +1217,19 @@ static rg__body_pair rg__pair_from_key(uint64_t key) {
     return pair;
 }
 
-/* Order of the endpoint arrays: by value, a begin before an end of the same value. */
-static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
-    return a->value < b->value || (a->value == b->value && (a->tag & 1) < (b->tag & 1));
+static int rg__sap_tag(const rg__sap_proxy *p, int body, int is_end) {
+    return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
 }
 
-static int rg__sap_boxes_overlap(const rg__sap_proxy *p, const rg__sap_proxy *q) {
-    return p->lo[0] <= q->hi[0] && q->lo[0] <= p->hi[0] && p->lo[1] <= q->hi[1] &&
-           q->lo[1] <= p->hi[1] && p->lo[2] <= q->hi[2] && q->lo[2] <= p->hi[2];
+/* Order of the endpoint arrays: by value, a begin before an end of the same value. */
+static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
+    return a->value < b->value || (a->value == b->value && (a->tag & RG__SAP_END) < (b->tag & RG__SAP_END));
+}
+
+/* Closed boxes overlap; without early exits, whose branches the hardware cannot predict here. */
+static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
+    return (p->lo[0] <= q->hi[0]) & (q->lo[0] <= p->hi[0]) & (p->lo[1] <= q->hi[1]) &
+           (q->lo[1] <= p->hi[1]) & (p->lo[2] <= q->hi[2]) & (q->lo[2] <= p->hi[2]);
 }
 
 static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
@@ -1220,95 +1243,72 @@ static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
     if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
 }
 
-/* begin(x) has just come before end(y) on some axis: the pair overlaps now if the other five
-   inequalities hold as well. */
+/* begin(x) and end(y) have just been exchanged so that begin(x) comes first: on this axis the
+   pair overlaps now, and it does in all if the new boxes overlap. */
 static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
-    const rg__sap_proxy *p = &bp->proxies[x], *q = &bp->proxies[y];
-    if ((p->dynamic || q->dynamic) && rg__sap_boxes_overlap(p, q)) rg__pair_set_insert(bp, x, y);
+    if (rg__sap_boxes_overlap(&bp->boxes[x], &bp->boxes[y])) rg__pair_set_insert(bp, x, y);
 }
 
-/* begin(x) has just gone after end(y) on the axis: the pair does not overlap any more. It
-   overlapped just before if the other five inequalities (unchanged) hold; only then is it in the
-   set, which spares a hash lookup for most of these exchanges. */
-static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y, int axis) {
-    const rg__sap_proxy *p = &bp->proxies[x], *q = &bp->proxies[y];
-    int i;
-    if (!(p->dynamic || q->dynamic) || !(q->lo[axis] <= p->hi[axis])) return;
-    for (i = 0; i < 3; ++i)
-        if (i != axis && !(p->lo[i] <= q->hi[i] && q->lo[i] <= p->hi[i])) return;
-    rg__pair_set_delete(bp, x, y);
+/* end(x) and begin(y) have just been exchanged so that end(x) comes first: the pair does not
+   overlap any more. It is in the set only if the old boxes overlapped (insertion sort exchanges
+   two endpoints at most once, so it was not inserted in this update), which spares a hash lookup
+   for most of these exchanges. */
+static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->old_boxes[x], &bp->old_boxes[y])) rg__pair_set_delete(bp, x, y);
 }
 
-/* Insertion sort (§7.2.1) of one endpoint whose value has just decreased: it moves towards the
-   beginning past every larger endpoint. Each exchange of a begin with an end of another body is
-   a possible change of that pair's overlap status (§7.2.2). */
-static void rg__sap_sift_down(rg__broadphase *bp, int axis, int i) {
+/* One axis of the incremental update: each endpoint takes its body's new value and is moved
+   towards the beginning past every larger one, the insertion sort of §7.2.1; every exchange of
+   a begin with an end of another body, one of them dynamic, is a possible change of overlap
+   status (§7.2.2). Static endpoints keep their values unless a static body moved; endpoints of
+   destroyed bodies are dropped on the way. Returns 0 as soon as the exchanges exceed budget. */
+static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
+                             int64_t budget) {
     rg__sap_endpoint *e = bp->axes[axis];
-    rg__sap_endpoint moving = e[i];
-    int body = moving.tag >> 1, is_end = moving.tag & 1;
-    for (; i > 0 && rg__sap_less(&moving, &e[i - 1]); --i) {
-        rg__sap_endpoint other = e[i - 1];
-        if (other.tag >= 0) {
-            int other_body = other.tag >> 1, other_is_end = other.tag & 1;
-            if (other_body != body && other_is_end != is_end) {
-                if (is_end) rg__sap_pair_may_stop(bp, other_body, body, axis);
-                else rg__sap_pair_may_start(bp, body, other_body);
+    const rg__sap_box *boxes = bp->boxes;
+    int n = (int)stbds_arrlen(e), i, j, kept = 0;
+    int64_t exchanges = bp->exchanges;
+    for (i = 0; i < n; ++i) {
+        rg__sap_endpoint x = e[i];
+        int body = x.tag >> 3, is_end = x.tag & RG__SAP_END;
+        /* the array is in space order, the boxes in body order: fetch ahead of the random reads */
+        if (i + RG__SAP_PREFETCH < n) RG__PREFETCH(&boxes[e[i + RG__SAP_PREFETCH].tag >> 3]);
+        if (drop_removed && bp->proxies[body].state != RG__SAP_IN_SWEEP) continue;
+        if (refresh_statics || !(x.tag & RG__SAP_STATIC))
+            x.value = is_end ? boxes[body].hi[axis] : boxes[body].lo[axis];
+        for (j = kept; j > 0 && rg__sap_less(&x, &e[j - 1]); --j) {
+            rg__sap_endpoint y = e[j - 1];
+            int other = y.tag >> 3;
+            if ((y.tag & RG__SAP_END) != is_end && ((x.tag | y.tag) & RG__SAP_DYNAMIC) && other != body) {
+                if (is_end) rg__sap_pair_may_stop(bp, body, other);
+                else rg__sap_pair_may_start(bp, body, other);
             }
-            bp->proxies[other_body].at[axis][other_is_end] = i;
+            e[j] = y;
         }
-        e[i] = other;
-        ++bp->exchanges;
-    }
-    e[i] = moving;
-    bp->proxies[body].at[axis][is_end] = i;
-}
-
-/* The same for an endpoint whose value has just increased: it moves towards the end. */
-static void rg__sap_sift_up(rg__broadphase *bp, int axis, int i) {
-    rg__sap_endpoint *e = bp->axes[axis];
-    rg__sap_endpoint moving = e[i];
-    int body = moving.tag >> 1, is_end = moving.tag & 1, last = (int)stbds_arrlen(e) - 1;
-    for (; i < last && rg__sap_less(&e[i + 1], &moving); ++i) {
-        rg__sap_endpoint other = e[i + 1];
-        if (other.tag >= 0) {
-            int other_body = other.tag >> 1, other_is_end = other.tag & 1;
-            if (other_body != body && other_is_end != is_end) {
-                if (is_end) rg__sap_pair_may_start(bp, other_body, body);
-                else rg__sap_pair_may_stop(bp, body, other_body, axis);
-            }
-            bp->proxies[other_body].at[axis][other_is_end] = i;
+        e[j] = x;
+        exchanges += kept - j;
+        ++kept;
+        if (exchanges > budget) {
+            bp->exchanges = exchanges;
+            return 0;
         }
-        e[i] = other;
-        ++bp->exchanges;
     }
-    e[i] = moving;
-    bp->proxies[body].at[axis][is_end] = i;
+    stbds_arrsetlen(bp->axes[axis], kept);
+    bp->exchanges = exchanges;
+    return 1;
 }
 
-static void rg__sap_set_endpoint(rg__broadphase *bp, int body, int axis, int is_end, rg_real value) {
-    rg__sap_proxy *p = &bp->proxies[body];
-    rg_real *bound = is_end ? &p->hi[axis] : &p->lo[axis];
-    rg_real old = *bound;
-    int i = p->at[axis][is_end];
-    if (value == old) return;
-    *bound = value;
-    bp->axes[axis][i].value = value;
-    if (value < old) rg__sap_sift_down(bp, axis, i);
-    else rg__sap_sift_up(bp, axis, i);
-}
-
-/* Carries a body's box to [lo, hi]. On each axis the end that shrinks the interval moves first,
-   so that a body jumping far never spans, even for a moment, all the boxes between its old and
-   new places (which would test each of them twice for nothing). */
-static void rg__sap_move_box(rg__broadphase *bp, int body, rg_vec3 lo, rg_vec3 hi) {
-    rg_real new_lo[3], new_hi[3];
-    int axis;
-    new_lo[0] = lo.x; new_lo[1] = lo.y; new_lo[2] = lo.z;
-    new_hi[0] = hi.x; new_hi[1] = hi.y; new_hi[2] = hi.z;
-    for (axis = 0; axis < 3; ++axis) {
-        if (new_hi[axis] < bp->proxies[body].hi[axis]) rg__sap_set_endpoint(bp, body, axis, 1, new_hi[axis]);
-        rg__sap_set_endpoint(bp, body, axis, 0, new_lo[axis]);
-        rg__sap_set_endpoint(bp, body, axis, 1, new_hi[axis]);
+/* Grows the per-slot arrays to cover slots body slots. */
+static void rg__sap_reserve(rg__broadphase *bp, int slots) {
+    while ((int)stbds_arrlen(bp->proxies) < slots) {
+        rg__sap_proxy blank;
+        rg__sap_box box;
+        memset(&blank, 0, sizeof blank);
+        memset(&box, 0, sizeof box);
+        blank.mover = -1;
+        stbds_arrput(bp->proxies, blank);
+        stbds_arrput(bp->boxes, box);
+        stbds_arrput(bp->old_boxes, box);
     }
 }
 
@@ -1337,68 +1337,58 @@ static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* The box of body index for this step. A body that left the range of rg_real (NaN or infinite
-   box) is parked at the far corner, so the sort order stays total. */
+/* The box of body index for this step, into body->aabb_min/max and bp->boxes. A body that left
+   the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort order
+   stays total. */
 static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
     rg__body *body = &w->bodies[index];
+    rg__sap_box *box = &w->broadphase.boxes[index];
     rg__body_compute_aabb(body, w->def.contact_margin, dt);
     if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
         body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
+    box->lo[0] = body->aabb_min.x; box->lo[1] = body->aabb_min.y; box->lo[2] = body->aabb_min.z;
+    box->hi[0] = body->aabb_max.x; box->hi[1] = body->aabb_max.y; box->hi[2] = body->aabb_max.z;
 }
 
-static void rg__sap_update_body(rg_world *w, int index, rg_real dt) {
+/* A body whose box changes in this update keeps the old one for the exchanges that end a pair
+   (old_boxes equals boxes for the others: see rg__sap_settle_statics). */
+static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->old_boxes[index] = bp->boxes[index];
     rg__sap_compute_box(w, index, dt);
-    rg__sap_move_box(&w->broadphase, index, w->bodies[index].aabb_min, w->bodies[index].aabb_max);
 }
 
-/* A new body enters the sweep with the box [+inf, +inf], which overlaps nothing and sorts after
-   every endpoint, and then moves to its box like any body: O(n) exchanges, no rebuild. */
+/* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
+   the insertion sort then carries its endpoints to their places, O(n) exchanges, no rebuild. */
 static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p = &bp->proxies[index];
     int axis, is_end;
+    p->state = RG__SAP_IN_SWEEP;
+    p->mover = -1;
+    if (w->bodies[index].type != RG_BODY_STATIC) {
+        p->mover = (int)stbds_arrlen(bp->movers);
+        stbds_arrput(bp->movers, index);
+    }
     for (axis = 0; axis < 3; ++axis) {
-        bp->proxies[index].lo[axis] = bp->proxies[index].hi[axis] = RG__SAP_INFINITY;
+        bp->old_boxes[index].lo[axis] = RG__SAP_INFINITY;
+        bp->old_boxes[index].hi[axis] = -RG__SAP_INFINITY;
+    }
+    rg__sap_compute_box(w, index, dt);
+    for (axis = 0; axis < 3; ++axis) {
         for (is_end = 0; is_end < 2; ++is_end) {
             rg__sap_endpoint e;
-            e.value = RG__SAP_INFINITY;
-            e.tag = 2 * index + is_end;
-            bp->proxies[index].at[axis][is_end] = (int)stbds_arrlen(bp->axes[axis]);
+            e.value = is_end ? bp->boxes[index].hi[axis] : bp->boxes[index].lo[axis];
+            e.tag = rg__sap_tag(p, index, is_end);
             stbds_arrput(bp->axes[axis], e);
         }
     }
-    bp->proxies[index].state = RG__SAP_IN_SWEEP;
-    bp->proxies[index].mover = -1;
-    if (w->bodies[index].type != RG_BODY_STATIC) {
-        bp->proxies[index].mover = (int)stbds_arrlen(bp->movers);
-        stbds_arrput(bp->movers, index);
-    }
     ++bp->live_bodies;
-    rg__sap_update_body(w, index, dt);
 }
 
-/* Drops the endpoints of destroyed bodies; they keep their place (and the order) until then. */
-static void rg__sap_compact(rg__broadphase *bp) {
-    int axis, i, kept, n;
-    for (axis = 0; axis < 3; ++axis) {
-        rg__sap_endpoint *e = bp->axes[axis];
-        n = (int)stbds_arrlen(e);
-        for (i = kept = 0; i < n; ++i) {
-            if (e[i].tag < 0) continue;
-            e[kept] = e[i];
-            bp->proxies[e[i].tag >> 1].at[axis][e[i].tag & 1] = kept;
-            ++kept;
-        }
-        stbds_arrsetlen(bp->axes[axis], kept);
-    }
-    bp->dead_bodies = 0;
-}
-
-/* Removes from the pair list and set the pairs of bodies destroyed since the last update. Done
-   once per update for all of them (and before a destroyed body's slot is reused). */
-static void rg__broadphase_flush_removed(rg_world *w) {
-    rg__broadphase *bp = &w->broadphase;
+/* Takes out of the pair list and set the pairs of bodies destroyed since the last update. */
+static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
     int i, kept = 0, n = (int)stbds_arrlen(bp->pairs);
-    if (stbds_arrlen(bp->removed) == 0) return;
     for (i = 0; i < n; ++i) {
         rg__body_pair pair = bp->pairs[i];
         if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
@@ -1409,23 +1399,36 @@ static void rg__broadphase_flush_removed(rg_world *w) {
         }
     }
     stbds_arrsetlen(bp->pairs, kept);
+}
+
+static void rg__sap_release_removed(rg__broadphase *bp) {
+    int i;
     for (i = 0; i < (int)stbds_arrlen(bp->removed); ++i)
-        if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED)
-            bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
+        if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED) bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
     stbds_arrsetlen(bp->removed, 0);
+}
+
+/* Destroyed bodies normally leave the arrays during the next update's pass; a slot reused before
+   that needs them out at once: O(n + p). */
+static void rg__sap_flush_removed(rg__broadphase *bp) {
+    int axis, i, kept, n;
+    rg__sap_drop_removed_pairs(bp);
+    for (axis = 0; axis < 3; ++axis) {
+        rg__sap_endpoint *e = bp->axes[axis];
+        n = (int)stbds_arrlen(e);
+        for (i = kept = 0; i < n; ++i)
+            if (bp->proxies[e[i].tag >> 3].state == RG__SAP_IN_SWEEP) e[kept++] = e[i];
+        stbds_arrsetlen(bp->axes[axis], kept);
+    }
+    rg__sap_release_removed(bp);
 }
 
 /* Called by rg_body_create for a new body: it enters the sweep at the next update. */
 static void rg__broadphase_add_body(rg_world *w, int index) {
     rg__broadphase *bp = &w->broadphase;
     rg__sap_proxy *p;
-    while ((int)stbds_arrlen(bp->proxies) <= index) {
-        rg__sap_proxy blank;
-        memset(&blank, 0, sizeof blank);
-        blank.mover = -1;
-        stbds_arrput(bp->proxies, blank);
-    }
-    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__broadphase_flush_removed(w);
+    rg__sap_reserve(bp, index + 1);
+    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__sap_flush_removed(bp);
     p = &bp->proxies[index];
     p->state = RG__SAP_PENDING;
     p->dynamic = (unsigned char)(w->bodies[index].type == RG_BODY_DYNAMIC);
@@ -1434,18 +1437,15 @@ static void rg__broadphase_add_body(rg_world *w, int index) {
     stbds_arrput(bp->pending, index);
 }
 
-/* Called by rg_body_destroy before the slot is freed. The body's endpoints are marked dead at
-   once (O(1)); its pairs leave the list at the next update or when the slot is reused. */
+/* Called by rg_body_destroy before the slot is freed: O(1); the body's endpoints and pairs go
+   at the next update (or when the slot is reused). */
 static void rg__broadphase_remove_body(rg_world *w, int index) {
     rg__broadphase *bp = &w->broadphase;
     rg__sap_proxy *p;
-    int axis, is_end;
     if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
     p = &bp->proxies[index];
     if (p->state == RG__SAP_PENDING) p->state = RG__SAP_FREE; /* its entry in pending is skipped */
     if (p->state != RG__SAP_IN_SWEEP) return;
-    for (axis = 0; axis < 3; ++axis)
-        for (is_end = 0; is_end < 2; ++is_end) bp->axes[axis][p->at[axis][is_end]].tag = is_end - 2;
     if (p->mover >= 0) {
         int last = bp->movers[stbds_arrlen(bp->movers) - 1];
         bp->movers[p->mover] = last;
@@ -1456,7 +1456,6 @@ static void rg__broadphase_remove_body(rg_world *w, int index) {
     p->dirty = 0;
     p->state = RG__SAP_REMOVED;
     --bp->live_bodies;
-    ++bp->dead_bodies;
     stbds_arrput(bp->removed, index);
 }
 
@@ -1518,155 +1517,6 @@ static void rg__sort_keys(uint64_t **items, uint64_t **scratch, int n) {
     }
 }
 
-/* Sweep along the axis on which the box centres spread most: fewest overlaps on that axis alone
-   that the other two axes then reject. */
-static int rg__sap_sweep_axis(const rg__broadphase *bp, int slots) {
-    double sum[3] = {0, 0, 0}, sum_sq[3] = {0, 0, 0}, best = -1, count = 0;
-    int i, axis, sweep_axis = 0;
-    for (i = 0; i < slots; ++i) {
-        const rg__sap_proxy *p = &bp->proxies[i];
-        if (p->state != RG__SAP_IN_SWEEP) continue;
-        count += 1;
-        for (axis = 0; axis < 3; ++axis) {
-            double c = 0.5 * ((double)p->lo[axis] + (double)p->hi[axis]);
-            sum[axis] += c;
-            sum_sq[axis] += c * c;
-        }
-    }
-    for (axis = 0; count > 0 && axis < 3; ++axis) {
-        double variance = sum_sq[axis] / count - (sum[axis] / count) * (sum[axis] / count);
-        if (variance > best) {
-            best = variance;
-            sweep_axis = axis;
-        }
-    }
-    return sweep_axis;
-}
-
-/* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted,
-   and the pairs found by sweeping one axis: from each begin to its own end, every begin met is
-   a body overlapping on that axis, tested on the other two. O(n log n + k). */
-static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
-    rg__broadphase *bp = &w->broadphase;
-    int slots = (int)stbds_arrlen(w->bodies), i, j, axis, count = 0, sweep_axis, pair_count;
-    rg__sap_endpoint *e;
-    while ((int)stbds_arrlen(bp->proxies) < slots) {
-        rg__sap_proxy blank;
-        memset(&blank, 0, sizeof blank);
-        blank.mover = -1;
-        stbds_arrput(bp->proxies, blank);
-    }
-    stbds_arrsetlen(bp->movers, 0);
-    stbds_arrsetlen(bp->pending, 0);
-    stbds_arrsetlen(bp->dirty_statics, 0);
-    stbds_arrsetlen(bp->removed, 0);
-    stbds_hmfree(bp->pair_set);
-    for (i = 0; i < slots; ++i) {
-        rg__sap_proxy *p = &bp->proxies[i];
-        const rg__body *body = &w->bodies[i];
-        if (!(body->generation & 1)) {
-            p->state = RG__SAP_FREE;
-            continue;
-        }
-        p->state = RG__SAP_IN_SWEEP;
-        p->dynamic = (unsigned char)(body->type == RG_BODY_DYNAMIC);
-        p->dirty = 0;
-        p->mover = -1;
-        if (body->type != RG_BODY_STATIC) {
-            p->mover = (int)stbds_arrlen(bp->movers);
-            stbds_arrput(bp->movers, i);
-        }
-        rg__sap_compute_box(w, i, dt);
-        p->lo[0] = body->aabb_min.x; p->lo[1] = body->aabb_min.y; p->lo[2] = body->aabb_min.z;
-        p->hi[0] = body->aabb_max.x; p->hi[1] = body->aabb_max.y; p->hi[2] = body->aabb_max.z;
-        ++count;
-    }
-    bp->live_bodies = count;
-    bp->dead_bodies = 0;
-    for (axis = 0; axis < 3; ++axis) {
-        stbds_arrsetlen(bp->axes[axis], 2 * count);
-        e = bp->axes[axis];
-        for (i = j = 0; i < slots; ++i) {
-            if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
-            e[j].value = bp->proxies[i].lo[axis];
-            e[j++].tag = 2 * i;
-            e[j].value = bp->proxies[i].hi[axis];
-            e[j++].tag = 2 * i + 1;
-        }
-        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, 2 * count);
-        e = bp->axes[axis];
-        for (i = 0; i < 2 * count; ++i) bp->proxies[e[i].tag >> 1].at[axis][e[i].tag & 1] = i;
-    }
-    sweep_axis = rg__sap_sweep_axis(bp, slots);
-    e = bp->axes[sweep_axis];
-    stbds_arrsetlen(bp->key_scratch, 0);
-    for (i = 0; i < 2 * count; ++i) {
-        int body = e[i].tag >> 1, end;
-        if (e[i].tag & 1) continue;
-        end = bp->proxies[body].at[sweep_axis][1];
-        for (j = i + 1; j < end; ++j) {
-            const rg__sap_proxy *p = &bp->proxies[body], *q;
-            if (e[j].tag & 1) continue;
-            q = &bp->proxies[e[j].tag >> 1];
-            if ((p->dynamic || q->dynamic) && rg__sap_boxes_overlap(p, q))
-                stbds_arrput(bp->key_scratch, rg__pair_key(body, e[j].tag >> 1));
-        }
-    }
-    pair_count = (int)stbds_arrlen(bp->key_scratch);
-    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
-    stbds_arrsetlen(bp->pairs, pair_count);
-    for (i = 0; i < pair_count; ++i) {
-        uint64_t key = bp->key_scratch[i];
-        bp->pairs[i] = rg__pair_from_key(key);
-        stbds_hmput(bp->pair_set, key, 1);
-    }
-    stbds_arrsetlen(bp->touched, 0);
-    bp->built = 1;
-    ++w->stats.broadphase_rebuilds;
-}
-
-/* Exchanges worth one rebuild of n bodies. */
-static int64_t rg__sap_exchange_budget(int n) {
-    int64_t log2n = 1;
-    while (((int64_t)1 << log2n) < n) ++log2n;
-    return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + 64;
-}
-
-/* The incremental pass: moving bodies, then moved static bodies, then new bodies. Returns 0
-   when a rebuild must replace it: nothing built yet, too many new bodies (each costs about 6n
-   exchanges), or more exchanges than a rebuild would cost. */
-static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
-    rg__broadphase *bp = &w->broadphase;
-    int i, pending = 0;
-    int64_t budget;
-    if (!bp->built) return 0;
-    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
-        pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
-    budget = rg__sap_exchange_budget(bp->live_bodies + pending);
-    if (6 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
-    if (bp->dead_bodies > 0 && 4 * bp->dead_bodies >= bp->live_bodies) rg__sap_compact(bp);
-    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) {
-        rg__sap_update_body(w, bp->movers[i], dt);
-        if (bp->exchanges > budget) return 0;
-    }
-    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
-        int index = bp->dirty_statics[i];
-        if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
-        bp->proxies[index].dirty = 0;
-        rg__sap_update_body(w, index, dt);
-        if (bp->exchanges > budget) return 0;
-    }
-    stbds_arrsetlen(bp->dirty_statics, 0);
-    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
-        int index = bp->pending[i];
-        if (bp->proxies[index].state != RG__SAP_PENDING) continue;
-        rg__sap_insert(w, index, dt);
-        if (bp->exchanges > budget) return 0;
-    }
-    stbds_arrsetlen(bp->pending, 0);
-    return 1;
-}
-
 /* The pair list handed on is in ascending (a, b) order, whatever the order of the exchanges.
    It changes little between steps: the keys touched in this update, sorted, are merged into last
    step's list; a touched key is kept if it is in the set now. O(p + t log t). */
@@ -1699,15 +1549,255 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->touched, 0);
 }
 
+/* Number of pairs overlapping on one axis: at each begin of the sorted array, the intervals
+   open there. O(n) once the axis is sorted. */
+static int64_t rg__sap_axis_overlaps(const rg__sap_endpoint *e, int n) {
+    int64_t overlaps = 0, open = 0;
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) {
+            --open;
+        } else {
+            overlaps += open;
+            ++open;
+        }
+    }
+    return overlaps;
+}
+
+/* Slab of a coordinate on the slab axis, 0 .. slabs - 1. */
+static int rg__sap_slab(rg_real v, double origin, double width, int slabs) {
+    double d = ((double)v - origin) / width;
+    if (!(d > 0)) return 0;
+    if (d >= slabs - 1) return slabs - 1;
+    return (int)d;
+}
+
+/* Sweep of the rebuild. A plain sweep along one axis tests every pair overlapping on that axis
+   (k_axis), which in a volume filled with bodies grows as n^(5/3). So the space is first cut
+   into slabs across a second axis, about two typical box sizes thick: each box is listed in the
+   slabs it spans, keeping the sweep order (a counting sort of the sorted begins), and each slab
+   is swept on its own. A pair overlapping on the slab axis shares the slab that holds the larger
+   of its two lower ends, and is reported there only. */
+static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axis, int count) {
+    const rg__sap_endpoint *e = bp->axes[sweep_axis], *t = bp->axes[slab_axis];
+    int i, j, k, slabs, entries = 0, n = 2 * count;
+    double origin = n ? (double)t[0].value : 0, width = 1, range = n ? (double)t[n - 1].value - origin : 0;
+    /* the slab thickness: twice the median box extent on the slab axis */
+    stbds_arrsetlen(bp->extents, count);
+    for (i = j = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        bp->extents[j].value = bp->boxes[k].hi[slab_axis] - bp->boxes[k].lo[slab_axis];
+        bp->extents[j++].tag = 0;
+    }
+    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, count);
+    if (count > 0) width = 2 * (double)bp->extents[count / 2].value;
+    slabs = 1;
+    if (width > 0 && range > width) slabs = range / width > 1024 ? 1024 : (int)(range / width);
+    if (slabs > count / 8) slabs = count / 8 > 1 ? count / 8 : 1;
+    /* fewer slabs while boxes spanning many would list more than 4 entries per body */
+    for (;;) {
+        entries = 0;
+        width = range / slabs;
+        for (i = 0; i < n; ++i) {
+            if (e[i].tag & RG__SAP_END) continue;
+            k = e[i].tag >> 3;
+            entries += rg__sap_slab(bp->boxes[k].hi[slab_axis], origin, width, slabs) -
+                       rg__sap_slab(bp->boxes[k].lo[slab_axis], origin, width, slabs) + 1;
+        }
+        if (slabs == 1 || entries <= 4 * count) break;
+        slabs /= 2;
+    }
+    if (!(width > 0)) width = 1;
+    stbds_arrsetlen(bp->slab_start, slabs + 1);
+    memset(bp->slab_start, 0, sizeof(int) * (size_t)(slabs + 1));
+    for (i = 0; i < n; ++i) {
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->boxes[k].lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->boxes[k].hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) ++bp->slab_start[j + 1];
+    }
+    for (j = 0; j < slabs; ++j) bp->slab_start[j + 1] += bp->slab_start[j];
+    stbds_arrsetlen(bp->sweep_tags, entries);
+    stbds_arrsetlen(bp->sweep_boxes, entries);
+    for (i = 0; i < n; ++i) { /* slab_start[j] runs ahead as slab j fills, ends at slab j + 1's start */
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->boxes[k].lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->boxes[k].hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) {
+            bp->sweep_tags[bp->slab_start[j]] = e[i].tag;
+            bp->sweep_boxes[bp->slab_start[j]++] = bp->boxes[k];
+        }
+    }
+    stbds_arrsetlen(bp->key_scratch, 0);
+    bp->rebuild_work = entries;
+    for (k = 0; k < slabs; ++k) {
+        int begin = k ? bp->slab_start[k - 1] : 0, end = bp->slab_start[k];
+        for (i = begin; i < end; ++i) {
+            const rg__sap_box *p = &bp->sweep_boxes[i];
+            int tag = bp->sweep_tags[i];
+            /* sorted by lower end: the boxes overlapping p on the sweep axis follow it */
+            for (j = i + 1; j < end && bp->sweep_boxes[j].lo[sweep_axis] <= p->hi[sweep_axis]; ++j) {
+                const rg__sap_box *q = &bp->sweep_boxes[j];
+                if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
+                    rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
+                    stbds_arrput(bp->key_scratch, rg__pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+            }
+            bp->rebuild_work += j - i - 1;
+        }
+    }
+}
+
+/* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted
+   (O(n log n)), the pairs found by rg__sap_sweep_slabs along the axis where fewest boxes
+   overlap, and listed in order. */
+static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int slots = (int)stbds_arrlen(w->bodies), i, j, axis, count = 0, pair_count, old_count;
+    int order[3] = {0, 1, 2};
+    int64_t overlaps[3];
+    rg__sap_endpoint *e;
+    rg__sap_reserve(bp, slots);
+    stbds_arrsetlen(bp->movers, 0);
+    stbds_arrsetlen(bp->pending, 0);
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->removed, 0);
+    rg__sap_publish_pairs(bp); /* after a pass given up: the list is the set again */
+    for (i = 0; i < slots; ++i) {
+        rg__sap_proxy *p = &bp->proxies[i];
+        const rg__body *body = &w->bodies[i];
+        if (!(body->generation & 1)) {
+            p->state = RG__SAP_FREE;
+            continue;
+        }
+        p->state = RG__SAP_IN_SWEEP;
+        p->dynamic = (unsigned char)(body->type == RG_BODY_DYNAMIC);
+        p->dirty = 0;
+        p->mover = -1;
+        if (body->type != RG_BODY_STATIC) {
+            p->mover = (int)stbds_arrlen(bp->movers);
+            stbds_arrput(bp->movers, i);
+        }
+        rg__sap_compute_box(w, i, dt);
+        bp->old_boxes[i] = bp->boxes[i];
+        ++count;
+    }
+    bp->live_bodies = count;
+    for (axis = 0; axis < 3; ++axis) {
+        stbds_arrsetlen(bp->axes[axis], 2 * count);
+        e = bp->axes[axis];
+        for (i = j = 0; i < slots; ++i) {
+            if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
+            e[j].value = bp->boxes[i].lo[axis];
+            e[j++].tag = rg__sap_tag(&bp->proxies[i], i, 0);
+            e[j].value = bp->boxes[i].hi[axis];
+            e[j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
+        }
+        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, 2 * count);
+        overlaps[axis] = rg__sap_axis_overlaps(bp->axes[axis], 2 * count);
+    }
+    /* axes by overlaps, fewest first: sweep along the first, slabs across the second */
+    for (i = 0; i < 3; ++i)
+        for (j = i + 1; j < 3; ++j)
+            if (overlaps[order[j]] < overlaps[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    rg__sap_sweep_slabs(bp, order[0], order[1], count);
+    pair_count = (int)stbds_arrlen(bp->key_scratch);
+    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
+    stbds_arrsetlen(bp->touched, 0);
+    /* the set follows by the difference of the sorted lists (hash updates cost cache misses;
+       a rebuild that finds mostly the same pairs makes few) */
+    old_count = (int)stbds_arrlen(bp->pairs);
+    for (i = j = 0; i < old_count || j < pair_count;) {
+        uint64_t old_key = i < old_count ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
+        if (old_key < key) {
+            (void)stbds_hmdel(bp->pair_set, old_key);
+            ++i;
+        } else if (key < old_key) {
+            stbds_hmput(bp->pair_set, key, 1);
+            ++j;
+        } else {
+            ++i;
+            ++j;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, pair_count);
+    for (i = 0; i < pair_count; ++i) bp->pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
+    bp->built = 1;
+    ++w->stats.broadphase_rebuilds;
+}
+
+/* Exchanges worth one rebuild of n bodies. */
+static int64_t rg__sap_exchange_budget(const rg__broadphase *bp, int n) {
+    int64_t log2n = 1;
+    while (((int64_t)1 << log2n) < n) ++log2n;
+    return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + bp->rebuild_work / RG__SAP_TESTS_PER_EXCHANGE + 64;
+}
+
+/* Static bodies that moved or arrived in this update: their old box becomes the new one, since
+   they will not be recomputed (movers copy theirs at each update). */
+static void rg__sap_settle_statics(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        bp->old_boxes[index] = bp->boxes[index];
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
+        int index = bp->pending[i];
+        if (bp->proxies[index].state == RG__SAP_IN_SWEEP && bp->proxies[index].mover < 0)
+            bp->old_boxes[index] = bp->boxes[index];
+    }
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->pending, 0);
+}
+
+/* The incremental update. Returns 0 when a rebuild must replace it: nothing built yet, too many
+   new bodies (each costs about 3n exchanges, half of each array on each axis), or more
+   exchanges than a rebuild would cost. */
+static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
+    int64_t budget;
+    if (!bp->built) return 0;
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
+    budget = rg__sap_exchange_budget(bp, bp->live_bodies + pending);
+    if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
+    if (drop_removed) rg__sap_drop_removed_pairs(bp);
+    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__sap_update_box(w, bp->movers[i], dt);
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
+        bp->proxies[index].dirty = 0;
+        rg__sap_update_box(w, index, dt);
+        refresh_statics = 1;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__sap_insert(w, bp->pending[i], dt);
+    for (axis = 0; axis < 3; ++axis)
+        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) return 0;
+    rg__sap_settle_statics(bp);
+    rg__sap_release_removed(bp);
+    return 1;
+}
+
 static void rg__broadphase_update(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->exchanges = 0;
-    rg__broadphase_flush_removed(w);
     stbds_arrsetlen(bp->touched, 0);
     if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
     else rg__broadphase_rebuild(w, dt);
     w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
-    w->stats.broadphase_exchanges = bp->exchanges;
+    w->stats.broadphase_exchanges = bp->exchanges > INT32_MAX ? INT32_MAX : (int)bp->exchanges;
 }
 
 static void rg__broadphase_destroy(rg_world *w) {
@@ -1716,6 +1806,8 @@ static void rg__broadphase_destroy(rg_world *w) {
     stbds_arrfree(bp->pairs);
     stbds_hmfree(bp->pair_set);
     for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
+    stbds_arrfree(bp->boxes);
+    stbds_arrfree(bp->old_boxes);
     stbds_arrfree(bp->proxies);
     stbds_arrfree(bp->movers);
     stbds_arrfree(bp->pending);
@@ -1725,6 +1817,10 @@ static void rg__broadphase_destroy(rg_world *w) {
     stbds_arrfree(bp->key_scratch);
     stbds_arrfree(bp->endpoint_scratch);
     stbds_arrfree(bp->pair_scratch);
+    stbds_arrfree(bp->sweep_boxes);
+    stbds_arrfree(bp->sweep_tags);
+    stbds_arrfree(bp->slab_start);
+    stbds_arrfree(bp->extents);
 }
 
 RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity) {

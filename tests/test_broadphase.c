@@ -36,8 +36,9 @@ static int boxes_overlap(rg_vec3 amin, rg_vec3 amax, rg_vec3 bmin, rg_vec3 bmax)
 }
 
 /* All pairs of live bodies (ids sorted by index) whose rg_body_aabb boxes overlap and of which
-   one at least is dynamic, by brute force, in ascending index order. Returns the count. */
-static int brute_force_pairs(const rg_world *w, const rg_body_id *ids, int count, test_pair *out) {
+   one at least is dynamic, by brute force, in ascending index order. Writes at most capacity of
+   them and returns the count. */
+static int brute_force_pairs(const rg_world *w, const rg_body_id *ids, int count, test_pair *out, int capacity) {
     int i, j, n = 0;
     for (i = 0; i < count; ++i) {
         rg_vec3 amin, amax;
@@ -48,8 +49,10 @@ static int brute_force_pairs(const rg_world *w, const rg_body_id *ids, int count
                 continue;
             rg_body_aabb(w, ids[j], &bmin, &bmax);
             if (!boxes_overlap(amin, amax, bmin, bmax)) continue;
-            out[n].a = ids[i];
-            out[n].b = ids[j];
+            if (n < capacity) {
+                out[n].a = ids[i];
+                out[n].b = ids[j];
+            }
             ++n;
         }
     }
@@ -69,10 +72,10 @@ static int pairs_match_brute_force(const rg_world *w, rg_body_id *ids, int count
                                    rg_body_id *got_a, rg_body_id *got_b, int capacity, int *pair_total) {
     int n, total, i;
     qsort(ids, (size_t)count, sizeof *ids, compare_ids);
-    n = brute_force_pairs(w, ids, count, expected);
+    n = brute_force_pairs(w, ids, count, expected, capacity);
     total = rg_world_pairs(w, got_a, got_b, capacity);
     *pair_total = n;
-    if (total != n || rg_world_get_stats(w).pair_count != n) return 0;
+    if (n > capacity || total != n || rg_world_get_stats(w).pair_count != n) return 0;
     for (i = 0; i < n; ++i)
         if (!same_id(got_a[i], expected[i].a) || !same_id(got_b[i], expected[i].b)) return 0;
     return 1;
@@ -448,6 +451,79 @@ static void test_broadphase_rebuilds_only_when_coherence_is_lost(void) {
     rg_hull_destroy(cube);
 }
 
+/* The rebuild's sweep cuts space into slabs; pairs must come out once each, whatever the
+   sizes: a crowd of small cubes with a ground slab and rods spanning many slabs, bare points,
+   and a scene where 45% of the boxes are huge (fewer slabs then). First step and a teleport storm
+   (both rebuilds) against the brute force. */
+static void test_broadphase_rebuild_with_mixed_sizes(void) {
+    enum { N = 1500, CAPACITY = 300000 };
+    rg_body_id *ids = (rg_body_id *)malloc(sizeof(rg_body_id) * N);
+    rg_body_id *got_a = (rg_body_id *)malloc(sizeof(rg_body_id) * CAPACITY);
+    rg_body_id *got_b = (rg_body_id *)malloc(sizeof(rg_body_id) * CAPACITY);
+    test_pair *expected = (test_pair *)malloc(sizeof(test_pair) * CAPACITY);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.4f, 0.4f, 0.4f), NULL);
+    rg_hull *ground = rg_hull_create_box(rg_v3(20, 0.5f, 20), NULL);
+    rg_hull *big = rg_hull_create_box(rg_v3(20, 20, 20), NULL);
+    rg_hull *rods[3];
+    int scene, i, pair_total;
+    rods[0] = rg_hull_create_box(rg_v3(6, 0.1f, 0.1f), NULL);
+    rods[1] = rg_hull_create_box(rg_v3(0.1f, 6, 0.1f), NULL);
+    rods[2] = rg_hull_create_box(rg_v3(0.1f, 0.1f, 6), NULL);
+    rg_test_seed(5);
+    for (scene = 0; scene < 2; ++scene) {
+        rg_world *w = create_world(0.02f);
+        int count = 0, rebuilds;
+        for (i = 0; i < (scene == 0 ? N : 500); ++i) {
+            rg_body_def def = rg_body_default_def();
+            double r = rg_test_random();
+            def.position = random_vector(8);
+            def.orientation = random_orientation();
+            def.hull = cube;
+            if (scene == 0 && i < 3) {
+                def.type = RG_BODY_STATIC;
+                def.hull = ground;
+                def.orientation = rg_quat_identity();
+                def.position = rg_v3(0, (rg_real)(i * 8 - 8), 0);
+            } else if (scene == 0 && r < 0.05) {
+                def.hull = rods[i % 3];
+                def.orientation = rg_quat_identity();
+            } else if (scene == 0 && r < 0.08) {
+                def.type = i % 2 ? RG_BODY_STATIC : RG_BODY_KINEMATIC;
+                def.hull = NULL;
+            } else if (scene == 1 && i % 20 < 9) {
+                def.hull = big; /* 45% of them 40 m wide: the median stays small */
+            } else if (r < 0.2) {
+                def.type = RG_BODY_STATIC;
+            }
+            ids[count++] = rg_body_create(w, &def, NULL);
+        }
+        ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+        ENSURE(rg_world_get_stats(w).broadphase_rebuilds == 1);
+        ENSURE(pairs_match_brute_force(w, ids, count, expected, got_a, got_b, CAPACITY, &pair_total));
+        rg_test_note("scene %d, first step: %d bodies, %d pairs", scene, count, pair_total);
+        rebuilds = rg_world_get_stats(w).broadphase_rebuilds;
+        for (i = 0; i < count; ++i) {
+            rg_vec3 p = random_vector(8);
+            rg_quat q = random_orientation();
+            if (rg_body_get_type(w, ids[i]) == RG_BODY_STATIC && rg_test_random() < 0.5) continue;
+            rg_body_set_transform(w, ids[i], p, q);
+        }
+        ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+        ENSURE(rg_world_get_stats(w).broadphase_rebuilds == rebuilds + 1);
+        ENSURE(pairs_match_brute_force(w, ids, count, expected, got_a, got_b, CAPACITY, &pair_total));
+        rg_test_note("scene %d, after a teleport storm: %d pairs", scene, pair_total);
+        rg_world_destroy(w);
+    }
+    free(ids);
+    free(got_a);
+    free(got_b);
+    free(expected);
+    rg_hull_destroy(cube);
+    rg_hull_destroy(ground);
+    rg_hull_destroy(big);
+    for (i = 0; i < 3; ++i) rg_hull_destroy(rods[i]);
+}
+
 /* Static bodies at rest cause no exchange; moving one is seen at the next step. */
 static void test_broadphase_static_bodies_cost_nothing_at_rest(void) {
     rg_world *w = create_world(0.02f);
@@ -502,5 +578,6 @@ void rg_tests_broadphase(void) {
     RUN_TEST(test_broadphase_static_bodies_cost_nothing_at_rest);
     RUN_TEST(test_world_pairs_query);
     RUN_TEST(test_broadphase_rebuilds_only_when_coherence_is_lost);
+    RUN_TEST(test_broadphase_rebuild_with_mixed_sizes);
     RUN_TEST(test_broadphase_soak_matches_brute_force);
 }
