@@ -519,6 +519,7 @@ typedef struct rg__broadphase {
     int64_t exchanges;            /* endpoint exchanges of this update */
     int64_t rebuild_work;         /* box tests of the last rebuild's sweep: part of its cost */
     int built;                    /* the arrays hold a sweep (0 before the first update) */
+    int gave_up;                  /* the last update's pass exceeded its budget */
 } rg__broadphase;
 
 /* ---- narrow phase ---- */
@@ -1192,7 +1193,7 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
    RG__SAP_TESTS_PER_EXCHANGE take the time of one exchange. tools/bench_broadphase.c measures
    both. */
 #ifndef RG__SAP_REBUILD_EXCHANGES
-#define RG__SAP_REBUILD_EXCHANGES 4
+#define RG__SAP_REBUILD_EXCHANGES 2
 #endif
 #ifndef RG__SAP_TESTS_PER_EXCHANGE
 #define RG__SAP_TESTS_PER_EXCHANGE 4
@@ -1313,25 +1314,29 @@ static void rg__sap_reserve(rg__broadphase *bp, int slots) {
 }
 
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
-   box covers both x and x + v dt. */
+   box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
+   cheaper than a quaternion rotation per vertex. */
 static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
-    rg_vec3 lo, hi, motion;
-    int i;
+    rg_vec3 lo, hi, motion, origin;
+    rg_mat3 rotation;
+    const rg_vec3 *v;
+    int i, count;
     if (!body->hull) {
         body->aabb_min = body->aabb_max = body->com;
         return;
     }
-    {
-        rg_vec3 origin = rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
-        lo = hi = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[0]));
-        for (i = 1; i < body->hull->vertex_count; ++i) {
-            rg_vec3 p = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[i]));
-            lo = rg_v3_min(lo, p);
-            hi = rg_v3_max(hi, p);
-        }
+    rotation = rg_mat3_from_quat(body->orientation);
+    origin = rg_v3_sub(body->com, rg_mat3_mul_v3(rotation, body->hull->centroid));
+    v = body->hull->vertices;
+    count = body->hull->vertex_count;
+    lo = hi = rg_mat3_mul_v3(rotation, v[0]);
+    for (i = 1; i < count; ++i) {
+        rg_vec3 p = rg_mat3_mul_v3(rotation, v[i]);
+        lo = rg_v3_min(lo, p);
+        hi = rg_v3_max(hi, p);
     }
-    lo = rg_v3_sub(lo, rg_v3(margin, margin, margin));
-    hi = rg_v3_add(hi, rg_v3(margin, margin, margin));
+    lo = rg_v3_add(origin, rg_v3_sub(lo, rg_v3(margin, margin, margin)));
+    hi = rg_v3_add(origin, rg_v3_add(hi, rg_v3(margin, margin, margin)));
     motion = rg_v3_scale(body->linear_velocity, dt);
     body->aabb_min = rg_v3_min(lo, rg_v3_add(lo, motion));
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
@@ -1762,7 +1767,9 @@ static void rg__sap_settle_statics(rg__broadphase *bp) {
 
 /* The incremental update. Returns 0 when a rebuild must replace it: nothing built yet, too many
    new bodies (each costs about 3n exchanges, half of each array on each axis), or more
-   exchanges than a rebuild would cost. */
+   exchanges than a rebuild would cost. Right after a pass that gave up, the next one gets a
+   quarter of the budget: while coherence stays lost (teleports every step) little is wasted
+   before the rebuild, and a coherent step needs far less anyway. */
 static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
@@ -1772,6 +1779,7 @@ static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
         pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
     budget = rg__sap_exchange_budget(bp, bp->live_bodies + pending);
     if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
+    if (bp->gave_up) budget /= 4;
     if (drop_removed) rg__sap_drop_removed_pairs(bp);
     for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__sap_update_box(w, bp->movers[i], dt);
     for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
@@ -1783,8 +1791,13 @@ static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
     }
     for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
         if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__sap_insert(w, bp->pending[i], dt);
-    for (axis = 0; axis < 3; ++axis)
-        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) return 0;
+    for (axis = 0; axis < 3; ++axis) {
+        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) {
+            bp->gave_up = 1;
+            return 0;
+        }
+    }
+    bp->gave_up = 0;
     rg__sap_settle_statics(bp);
     rg__sap_release_removed(bp);
     return 1;
