@@ -510,6 +510,7 @@ typedef struct rg__broadphase {
     int *removed;                 /* destroyed bodies still in the arrays */
     uint64_t *touched;            /* keys inserted into or deleted from pair_set in this update */
     uint64_t *key_scratch;        /* scratch arrays of the sorts, merges and sweeps */
+    uint64_t *radix_keys, *radix_scratch;
     rg__sap_endpoint *endpoint_scratch;
     rg__body_pair *pair_scratch;
     rg__sap_box *sweep_boxes;     /* rebuild: the boxes of each slab in sweep order */
@@ -1476,49 +1477,81 @@ static void rg__broadphase_body_moved(rg_world *w, int index) {
     stbds_arrput(bp->dirty_statics, index);
 }
 
-/* Stable bottom-up merge sorts (rebuilds and the pair list; the steps use insertion sort). The
-   sorted items end in *items; *scratch is a buffer of the same type. */
-static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, int n) {
-    rg__sap_endpoint *src, *dst, *t;
-    int width, lo;
-    stbds_arrsetlen(*scratch, n);
-    src = *items;
-    dst = *scratch;
-    for (width = 1; width < n; width *= 2) {
-        for (lo = 0; lo < n; lo += 2 * width) {
-            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int a = lo, b = mid, k = lo;
-            while (a < mid && b < hi) dst[k++] = rg__sap_less(&src[b], &src[a]) ? src[b++] : src[a++];
-            while (a < mid) dst[k++] = src[a++];
-            while (b < hi) dst[k++] = src[b++];
+/* An unsigned integer in the order of v (IEEE 754: flip the negatives), -0 taken as +0 since
+   the two compare equal. */
+static uint64_t rg__real_order(rg_real v) {
+#ifdef RIGID_DOUBLE
+    uint64_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x8000000000000000ull ? ~bits : bits | 0x8000000000000000ull;
+#else
+    uint32_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+#endif
+}
+
+/* Stable LSD radix sort by 64-bit keys, one byte per pass, skipping the bytes on which all keys
+   agree; no branch depends on the data, unlike a comparison sort of shuffled input. The items,
+   if any, follow their keys. Results end in *keys and *items; the scratch arrays are buffers. */
+static void rg__radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endpoint **items,
+                           rg__sap_endpoint **item_scratch, int n) {
+    int counts[8][256], digit, i, b;
+    if (n < 2) return;
+    memset(counts, 0, sizeof counts);
+    for (i = 0; i < n; ++i)
+        for (digit = 0; digit < 8; ++digit) ++counts[digit][((*keys)[i] >> (8 * digit)) & 255];
+    stbds_arrsetlen(*key_scratch, n);
+    if (items) stbds_arrsetlen(*item_scratch, n);
+    for (digit = 0; digit < 8; ++digit) {
+        int *offset = counts[digit], sum = 0, shift = 8 * digit;
+        const uint64_t *k = *keys;
+        uint64_t *k_out = *key_scratch, *t;
+        if (offset[(k[0] >> shift) & 255] == n) continue;
+        for (b = 0; b < 256; ++b) {
+            int c = offset[b];
+            offset[b] = sum;
+            sum += c;
         }
-        t = src; src = dst; dst = t;
-    }
-    if (src != *items) {
-        *scratch = *items;
-        *items = src;
+        if (items) {
+            const rg__sap_endpoint *e = *items;
+            rg__sap_endpoint *e_out = *item_scratch, *u;
+            for (i = 0; i < n; ++i) {
+                int slot = offset[(k[i] >> shift) & 255]++;
+                k_out[slot] = k[i];
+                e_out[slot] = e[i];
+            }
+            u = *items; *items = *item_scratch; *item_scratch = u;
+        } else {
+            for (i = 0; i < n; ++i) k_out[offset[(k[i] >> shift) & 255]++] = k[i];
+        }
+        t = *keys; *keys = *key_scratch; *key_scratch = t;
     }
 }
 
-static void rg__sort_keys(uint64_t **items, uint64_t **scratch, int n) {
-    uint64_t *src, *dst, *t;
-    int width, lo;
-    stbds_arrsetlen(*scratch, n);
-    src = *items;
-    dst = *scratch;
-    for (width = 1; width < n; width *= 2) {
-        for (lo = 0; lo < n; lo += 2 * width) {
-            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int a = lo, b = mid, k = lo;
-            while (a < mid && b < hi) dst[k++] = src[b] < src[a] ? src[b++] : src[a++];
-            while (a < mid) dst[k++] = src[a++];
-            while (b < hi) dst[k++] = src[b++];
-        }
-        t = src; src = dst; dst = t;
+/* Endpoints by value; equal values keep their order, so the input lists begins before ends. */
+static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, uint64_t **keys,
+                               uint64_t **key_scratch, int n) {
+    int i;
+    stbds_arrsetlen(*keys, n);
+    for (i = 0; i < n; ++i) (*keys)[i] = rg__real_order((*items)[i].value);
+    rg__radix_sort(keys, key_scratch, items, scratch, n);
+}
+
+/* Pair keys ascending: insertion sort for the few keys of a coherent step, radix otherwise. */
+static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
+    uint64_t *k = *keys;
+    int i, j;
+    if (n > 64) {
+        rg__radix_sort(keys, scratch, NULL, NULL, n);
+        return;
     }
-    if (src != *items) {
-        *scratch = *items;
-        *items = src;
+    for (i = 1; i < n; ++i) {
+        uint64_t key = k[i];
+        for (j = i; j > 0 && k[j - 1] > key; --j) k[j] = k[j - 1];
+        k[j] = key;
     }
 }
 
@@ -1596,7 +1629,7 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         bp->extents[j].value = bp->boxes[k].hi[slab_axis] - bp->boxes[k].lo[slab_axis];
         bp->extents[j++].tag = 0;
     }
-    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, count);
+    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
     if (count > 0) width = 2 * (double)bp->extents[count / 2].value;
     slabs = 1;
     if (width > 0 && range > width) slabs = range / width > 1024 ? 1024 : (int)(range / width);
@@ -1696,14 +1729,14 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
     for (axis = 0; axis < 3; ++axis) {
         stbds_arrsetlen(bp->axes[axis], 2 * count);
         e = bp->axes[axis];
-        for (i = j = 0; i < slots; ++i) {
+        for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
             if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
             e[j].value = bp->boxes[i].lo[axis];
-            e[j++].tag = rg__sap_tag(&bp->proxies[i], i, 0);
-            e[j].value = bp->boxes[i].hi[axis];
-            e[j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
+            e[j].tag = rg__sap_tag(&bp->proxies[i], i, 0);
+            e[count + j].value = bp->boxes[i].hi[axis];
+            e[count + j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
         }
-        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, 2 * count);
+        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
         overlaps[axis] = rg__sap_axis_overlaps(bp->axes[axis], 2 * count);
     }
     /* axes by overlaps, fewest first: sweep along the first, slabs across the second */
@@ -1828,6 +1861,8 @@ static void rg__broadphase_destroy(rg_world *w) {
     stbds_arrfree(bp->removed);
     stbds_arrfree(bp->touched);
     stbds_arrfree(bp->key_scratch);
+    stbds_arrfree(bp->radix_keys);
+    stbds_arrfree(bp->radix_scratch);
     stbds_arrfree(bp->endpoint_scratch);
     stbds_arrfree(bp->pair_scratch);
     stbds_arrfree(bp->sweep_boxes);
