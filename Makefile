@@ -21,7 +21,8 @@ EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 # tcc 0.9.27 (Debian) miscompiles some nested calls that pass small float structs by value on
 # x86-64 (tests/build/tcc_struct_args.c shows it), so its test build is compiled, not run.
 TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clang \
-                $(BUILD)/tests_cpp $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds
+                $(BUILD)/tests_cpp $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds \
+                $(BUILD)/check_tools
 COMPILE_ONLY  = $(BUILD)/tests_tcc $(BUILD)/readme_example
 
 .PHONY: all test run bench bench-peers bench-deps test-replay sanitize examples deps clean soak fuzz
@@ -90,7 +91,8 @@ $(BUILD)/replay_page.inc: tools/replay_page.html | $(BUILD)
 $(BUILD)/replay: tools/replay.c tools/replay.h examples/record.h $(BUILD)/replay_page.inc | $(BUILD)
 	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
 
-$(BUILD)/replay_fixture: tools/replay_fixture.c examples/record.h rigid.h | $(BUILD)
+# the recording format and the snapshot rasteriser, checked in `make test` (fast)
+$(BUILD)/check_tools: tools/check_tools.c examples/record.h examples/snapshot.h tools/plot.h rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # The replay page in headless Chromium (not part of `make test`: CI machines may lack a browser):
@@ -98,8 +100,8 @@ $(BUILD)/replay_fixture: tools/replay_fixture.c examples/record.h rigid.h | $(BU
 # is loaded, looked at, played, paused and stepped. Screenshots go to build/replay_screens.
 test-replay:
 	@tools/ensure-deps replay
-	@$(MAKE) --no-print-directory $(BUILD)/replay $(BUILD)/replay_fixture
-	$(BUILD)/replay_fixture $(BUILD)/replay_fixture.rgrec
+	@$(MAKE) --no-print-directory $(BUILD)/replay $(BUILD)/check_tools
+	$(BUILD)/check_tools $(BUILD)/replay_fixture.rgrec
 	$(BUILD)/replay $(BUILD)/replay_fixture.rgrec $(BUILD)/replay_fixture.html --title "make test-replay"
 	node tools/test-replay.js $(BUILD)/replay_fixture.html $(BUILD)/replay_screens
 
@@ -112,7 +114,7 @@ $(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
 examples: $(EXAMPLES)
 
 run: deps $(BUILD)/demo
-	$(BUILD)/demo
+	$(BUILD)/demo --out $(BUILD)
 
 # every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
 # never asserted.

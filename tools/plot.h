@@ -36,7 +36,7 @@ static void plot__label(char *buffer, size_t size, double value) {
 static int plot_loglog(const char *path, const char *title, const char *x_label, const char *y_label,
                        const plot_series *series, int series_count) {
     const int ss = 2, width = 800 * ss, height = 560 * ss;
-    const int left = 90 * ss, right = width - 30 * ss, top = 60 * ss, bottom = height - 70 * ss;
+    const int left = 90 * ss, right = width - 50 * ss, top = 70 * ss, bottom = height - 70 * ss;
     snap_image im;
     snap_rgb ink = snap_rgb_make(40, 40, 48), grid = snap_rgb_make(218, 220, 226), minor = snap_rgb_make(238, 239, 243);
     double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
@@ -83,8 +83,8 @@ static int plot_loglog(const char *path, const char *title, const char *x_label,
         }
     snap_line(&im, left, bottom, right, bottom, ink, ss);
     snap_line(&im, left, top, left, bottom, ink, ss);
-    snap_text(&im, left, 16 * ss, title, ink, 2 * ss);
-    snap_text(&im, left - 8 * ss - snap_text_width(y_label, 2 * ss) / 2, top - 22 * ss, y_label, ink, 2 * ss);
+    snap_text(&im, left, 14 * ss, title, ink, 2 * ss);
+    snap_text(&im, left - snap_text_width(y_label, 2 * ss) / 2, top - 26 * ss, y_label, ink, 2 * ss);
     snap_text(&im, (left + right - snap_text_width(x_label, 2 * ss)) / 2, bottom + 36 * ss, x_label, ink, 2 * ss);
 
     /* series: lines, square markers, legend */

@@ -1,18 +1,24 @@
-/* tools/replay_fixture: the first half of `make test-replay`.
+/* tools/check_tools: checks of the recording format and the snapshot rasteriser (part of
+   `make test`, quick), and the fixture of `make test-replay`.
 
-   Writes a recording (examples/record.h) of bodies in free flight (which rigid.h simulates
-   without the solver): boxes of several sizes and a wedge built from its faces, thrown and
-   spinning over a static ground, 100 frames at 60 per second. Each frame carries made-up
+   Recording: writes a recording (examples/record.h) of bodies in free flight (which rigid.h
+   simulates without the solver): boxes of several sizes and a wedge built from its faces, thrown
+   and spinning over a static ground, 100 frames at 60 per second. Each frame carries made-up
    contacts (record_frame_contacts) at the lowest vertex of every flying body with an upward
-   impulse, and one naming a body that is not recorded, so that the page's contact drawing has
-   something to draw before the solver makes real contacts.
+   impulse, and one naming a body that is not recorded, so that the replay page has contacts to
+   draw before the solver makes real ones. It reads the file back with record_read and checks
+   that everything written comes back exactly (the format stores 32-bit floats: values are
+   compared after the same rounding), that a truncated copy loses only its last frame, and that
+   a bad magic and a missing file are refused.
 
-   Then it reads the file back with record_read and checks that everything written comes back
-   exactly (the format stores 32-bit floats: values are compared after the same rounding), that
-   a truncated copy loses only its last frame, and that a file with a bad magic is refused.
+   Snapshots (examples/snapshot.h): a cube seen face-on covers the analytic area of its
+   perspective projection; the z-buffer shows the nearer of two cubes; a world snapshot and the
+   benchmark's log-log plot are written as PNG files.
+
    Last line: "N passed, N failed"; exit status 1 on any failure.
 
-   usage: replay_fixture out.rgrec */
+   usage: check_tools [out.rgrec]   (default: the program's path with .rgrec appended; the
+                                     recording and the PNG files are left there for inspection) */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
@@ -21,6 +27,8 @@
 #include <string.h>
 
 #include "examples/record.h"
+#include "examples/snapshot.h"
+#include "tools/plot.h"
 
 #define FRAMES 100
 #define BODIES 7   /* ground + 5 boxes + wedge */
@@ -57,6 +65,70 @@ static rg_vec3 lowest_vertex(const rg_world *w, rg_body_id id) {
 
 static int same_float(float stored, double written) { return stored == (float)written; }
 
+/* Pixels showing face ids in [first, last]. */
+static int count_face_pixels(const snap_image *im, int first, int last) {
+    int i, n = 0;
+    for (i = 0; i < im->width * im->height; ++i) n += im->face[i] >= first && im->face[i] <= last;
+    return n;
+}
+
+static void check_snapshots(const char *base) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    rg_body_def bd = rg_body_default_def();
+    rg_body_id ids[2];
+    snap_image im;
+    snap_camera cam;
+    snapshot_options so = snapshot_default_options();
+    double eye[3] = {0, 0, 5}, target[3] = {0, 0, 0}, half, expected;
+    int face_id = 0, measured, center, front_faces;
+    char path[1100];
+    plot_series series[2];
+
+    bd.hull = cube;
+    ids[0] = rg_body_create(w, &bd, NULL);
+    bd.position = rg_v3(1.0f, 0.4f, -3);   /* behind the first, partly hidden */
+    ids[1] = rg_body_create(w, &bd, NULL);
+    check(snap_image_init(&im, 400, 400, snap_rgb_make(0, 0, 0)), "snap_image_init");
+    cam = snap_camera_look_at(eye, target, 40, 400, 400);
+
+    /* the front face z = 0.5 of the first cube, 4.5 from the eye: a square of half side
+       0.5 / 4.5 * focal pixels; the other faces are edge-on or turned away */
+    snapshot_draw_body(&im, &cam, w, ids[0], snap_rgb_make(200, 100, 50), &face_id);
+    half = 0.5 / 4.5 * cam.focal;
+    expected = 4 * half * half;
+    measured = count_face_pixels(&im, 0, face_id - 1);
+    printf("note  cube seen face-on: %d pixels, analytic %.0f (%.2f%%; tolerance 2%%)\n", measured, expected,
+           100 * (measured - expected) / expected);
+    check(fabs(measured - expected) < 0.02 * expected, "projected area of a face-on cube");
+    front_faces = face_id;
+    snapshot_draw_body(&im, &cam, w, ids[1], snap_rgb_make(50, 100, 200), &face_id);
+    center = 200 * 400 + 200;
+    check(im.face[center] >= 0 && im.face[center] < front_faces, "z-buffer: the nearer cube hides the farther");
+    check(count_face_pixels(&im, front_faces, face_id - 1) > 0, "z-buffer: the farther cube shows around the nearer");
+    /* a pixel inside both projections (the far cube's front face spans 37..110 pixels right of
+       the centre, the near one's up to 61) belongs to the near cube */
+    check(im.face[center + 45] >= 0 && im.face[center + 45] < front_faces, "z-buffer: the overlap shows the nearer");
+    snap_image_free(&im);
+
+    snprintf(path, sizeof path, "%s.snapshot.png", base);
+    so.width = 320;
+    so.height = 240;
+    so.caption = "check_tools";
+    check(snapshot_world(path, w, ids, 2, &so), "snapshot_world writes a PNG");
+    series[0].name = "linear";
+    series[0].count = 3;
+    series[0].x[0] = 1000; series[0].x[1] = 2000; series[0].x[2] = 10000;
+    series[0].y[0] = 1; series[0].y[1] = 2; series[0].y[2] = 10;
+    series[1].name = "none";
+    series[1].count = 0;
+    snprintf(path, sizeof path, "%s.plot.png", base);
+    check(plot_loglog(path, "check_tools", "x", "y", series, 2), "plot_loglog writes a PNG");
+    rg_world_destroy(w);
+    rg_hull_destroy(cube);
+}
+
 int main(int argc, char **argv) {
     rg_world_def wd = rg_world_default_def();
     rg_world *world = rg_world_create(&wd, NULL);
@@ -68,13 +140,18 @@ int main(int argc, char **argv) {
     recorder *r;
     recording rec;
     const char *error, *path;
-    char truncated_path[1024], bad_path[1024];
+    char truncated_path[1100], bad_path[1100], default_path[1024];
     int i, f, k, all_equal;
-    if (argc != 2) {
-        fprintf(stderr, "usage: replay_fixture out.rgrec\n");
+    if (argc > 2) {
+        fprintf(stderr, "usage: check_tools [out.rgrec]\n");
         return 2;
     }
-    path = argv[1];
+    if (argc == 2) {
+        path = argv[1];
+    } else {
+        snprintf(default_path, sizeof default_path, "%s.rgrec", argv[0]);
+        path = default_path;
+    }
     boxes[0] = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
     boxes[1] = rg_hull_create_box(rg_v3(1.0f, 0.25f, 0.5f), NULL);
     boxes[2] = rg_hull_create_box(rg_v3(0.3f, 0.8f, 0.3f), NULL);
@@ -233,6 +310,7 @@ int main(int argc, char **argv) {
     rg_hull_destroy(ground);
     rg_hull_destroy(wedge);
     for (i = 0; i < 3; ++i) rg_hull_destroy(boxes[i]);
+    check_snapshots(path);
     printf("recording: %s (%d frames, %d bodies, %d contacts per frame)\n", path, FRAMES, BODIES, CONTACTS_PER_FRAME);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
