@@ -25,7 +25,7 @@ TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clan
                 $(BUILD)/check_tools
 COMPILE_ONLY  = $(BUILD)/tests_tcc $(BUILD)/readme_example
 
-.PHONY: all test run bench bench-peers bench-deps test-replay sanitize examples deps clean soak fuzz
+.PHONY: all test run bench bench-peers bench-deps test-replay pictures sanitize examples deps clean soak fuzz
 
 all: $(TEST_BINARIES) examples
 
@@ -115,6 +115,11 @@ examples: $(EXAMPLES)
 
 run: deps $(BUILD)/demo
 	$(BUILD)/demo --out $(BUILD)
+
+# the README's pictures: the pyramid and the funnel after 10 s, drawn by examples/snapshot.h
+pictures: $(BUILD)/pyramid $(BUILD)/funnel
+	$(BUILD)/pyramid --snapshot $(BUILD)/pyramid.png
+	$(BUILD)/funnel --snapshot $(BUILD)/funnel.png
 
 # every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
 # never asserted.

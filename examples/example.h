@@ -133,6 +133,14 @@ EXAMPLE__STATIC int example_run_scene(const char *name, const example_options *o
     return 1;
 }
 
+/* "pyramid: 210 cubes at t = 10.0 s", for the snapshot (a static buffer). */
+EXAMPLE__STATIC const char *example_caption(const example_run *run) {
+    static char caption[96];
+    snprintf(caption, sizeof caption, "%s: %d cubes at t = %.1f s", run->s.name, scene_dynamic_count(&run->s),
+             run->steps * run->s.dt);
+    return caption;
+}
+
 /* The lines every scene example prints first. */
 EXAMPLE__STATIC void example_print_run(const example_run *run) {
     int dynamic = scene_dynamic_count(&run->s);

@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
            sunk);
     printf("  the heap under the funnel: %.2f m high at its highest cube centre, spread %.2f m from the axis\n",
            height, spread);
-    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, "funnel: 1000 cubes after 10 s");
+    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run));
     example_run_free(&run);
     return 0;
 }

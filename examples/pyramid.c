@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
            run.end[3 * run.top + 1], run.end[3 * run.top + 1] - run.start[3 * run.top + 1], sink,
            dynamic ? mean_sink / dynamic : 0.0);
     printf("  %s\n", run.moved == 0 ? "the pyramid stands" : "the pyramid collapsed");
-    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, "pyramid: 210 cubes after 10 s");
+    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run));
     example_run_free(&run);
     return 0;
 }

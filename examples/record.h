@@ -54,6 +54,9 @@
 
 /* ---- little-endian encoding ------------------------------------------------------------------ */
 
+/* reals are written through a 32-bit unsigned int holding the float's bits */
+typedef char record__float_is_32_bits[sizeof(float) == 4 && sizeof(unsigned int) == 4 ? 1 : -1];
+
 RECORD__STATIC void record__put_u32(unsigned char *p, unsigned long v) {
     p[0] = (unsigned char)(v & 0xff);
     p[1] = (unsigned char)((v >> 8) & 0xff);
@@ -69,7 +72,7 @@ RECORD__STATIC void record__put_real(unsigned char *p, double v) {
     float f = (float)v;
     unsigned long bits;
     unsigned int u;
-    memcpy(&u, &f, sizeof u); /* float and unsigned int are both 32 bits on every target we build */
+    memcpy(&u, &f, sizeof u);
     bits = u;
     record__put_u32(p, bits);
 }

@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     printf("  top cube: y %.3f -> %.3f (%+.4f m); largest sideways drift %.4f m\n", run.start[3 * run.top + 1],
            run.end[3 * run.top + 1], run.end[3 * run.top + 1] - run.start[3 * run.top + 1], lean);
     printf("  %s\n", run.moved == 0 ? "the column stands" : "the column fell");
-    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, "stack: 20 cubes after 10 s");
+    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run));
     example_run_free(&run);
     return 0;
 }

@@ -83,15 +83,15 @@ extern "C" void *bullet_create(const scene *s, const char **error) {
     return w;
 }
 
-extern "C" double bullet_step(void *world, const scene *s, int *contacts) {
+extern "C" step_time bullet_step(void *world, const scene *s, int *contacts) {
     bullet_world *w = static_cast<bullet_world *>(world);
-    double start = peers_now_seconds(), ms;
+    peers_clock start = peers_clock_now();
     w->world.stepSimulation(btScalar(s->dt), 0); /* maxSubSteps 0: exactly one step of dt */
-    ms = (peers_now_seconds() - start) * 1e3;
+    step_time t = peers_elapsed(start);
     *contacts = 0;
     for (int m = 0; m < w->dispatcher.getNumManifolds(); ++m)
         *contacts += w->dispatcher.getManifoldByIndexInternal(m)->getNumContacts();
-    return ms;
+    return t;
 }
 
 extern "C" void bullet_finish(void *world, const scene *s, double *position, double *velocity) {

@@ -90,15 +90,15 @@ void *ode_create(const scene *s, const char **error) {
     return w;
 }
 
-double ode_step(void *world, const scene *s, int *contacts) {
+step_time ode_step(void *world, const scene *s, int *contacts) {
     ode_world *w = (ode_world *)world;
-    double start = peers_now_seconds();
+    peers_clock start = peers_clock_now();
     w->contact_count = 0;
     dSpaceCollide(w->space, w, ode_near_callback);
     dWorldQuickStep(w->world, s->dt);
     dJointGroupEmpty(w->contacts);
     *contacts = w->contact_count;
-    return (peers_now_seconds() - start) * 1e3;
+    return peers_elapsed(start);
 }
 
 void ode_finish(void *world, const scene *s, double *position, double *velocity) {
