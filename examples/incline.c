@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
         rg_world_step(world, (rg_real)dt);
         if (step % o.every == 0) record_frame(r, world, step * dt);
         for (i = 0; i < INCLINES; ++i)
-            if (stopped_at[i] < 0 && rg_v3_length(rg_body_linear_velocity(world, cubes[i])) < 1e-3)
+            if (stopped_at[i] < 0 && rg_v3_length(rg_body_linear_velocity(world, cubes[i])) < 1e-3) /* 1 mm/s */
                 stopped_at[i] = step * dt;
     }
     example_record_close(&o, r);
@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
         double travelled = rg_v3_dot(rg_v3_sub(rg_body_position(world, cubes[i]), start[i]), down[i]);
         char when[32];
         if (stopped_at[i] >= 0) snprintf(when, sizeof when, "%.2f s", stopped_at[i]);
-        else snprintf(when, sizeof when, "still moving");
+        else snprintf(when, sizeof when, "moving at %.4f m/s", rg_v3_length(rg_body_linear_velocity(world, cubes[i])));
         printf("%5.0f deg%9.3f m  %10.3f m  %+6.1f%%  %9.2f s   %s\n", degrees[i], d, travelled,
                100 * (travelled - d) / d, v0 / a, when);
     }

@@ -23,7 +23,10 @@ int main(int argc, char **argv) {
     }
     printf("  top cube: y %.3f -> %.3f (%+.4f m); largest sideways drift %.4f m\n", run.start[3 * run.top + 1],
            run.end[3 * run.top + 1], run.end[3 * run.top + 1] - run.start[3 * run.top + 1], lean);
-    printf("  %s\n", run.moved == 0 ? "the column stands" : "the column fell");
+    if (run.moved == 0) printf("  the column stands\n");
+    else if (run.end[3 * run.top + 1] - run.start[3 * run.top + 1] > -0.5)
+        printf("  the column stands, but %d cubes moved more than 0.5 m\n", run.moved);
+    else printf("  the column fell\n");
     example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run));
     example_run_free(&run);
     return 0;

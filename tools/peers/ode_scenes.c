@@ -60,6 +60,10 @@ void *ode_create(const scene *s, const char **error) {
     }
     dInitODE2(0);
     dAllocateODEDataForThread(dAllocateMaskAll);
+    /* dWorldQuickStep shuffles the constraints with ODE's global random generator: start every
+       scene from the seed a fresh program has, so that a scene's outcome does not depend on
+       what ran before it in this process */
+    dRandSetSeed(0);
     w->world = dWorldCreate();
     w->contacts = dJointGroupCreate(0);
     w->friction = s->friction;
