@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
         printf("%5d %14.4f %12.1f%s\n", i, v.x, i == CUBES - 1 ? v0 : 0.0, i == 0 ? "   (the striker)" : "");
     }
     printf("momentum %.4f -> %.4f kg m/s, kinetic energy %.4f -> %.4f J\n", momentum0, momentum1, energy0, energy1);
-    example_snapshot(&o, world, ids, CUBES, "cradle: a row of cubes struck end-on");
+    example_snapshot(&o, world, ids, CUBES, "cradle: a row of cubes struck end-on", NULL, NULL);
     rg_world_destroy(world);
     rg_hull_destroy(cube);
     return 0;

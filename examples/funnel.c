@@ -32,7 +32,11 @@ int main(int argc, char **argv) {
            sunk);
     printf("  the heap under the funnel: %.2f m high at its highest cube centre, spread %.2f m from the axis\n",
            height, spread);
-    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run));
+    {
+        /* the funnel and the heap below it, rather than every cube that bounced away */
+        static const double eye[3] = {26, 26, 42}, target[3] = {0, 4, 0};
+        example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run), eye, target);
+    }
     example_run_free(&run);
     return 0;
 }

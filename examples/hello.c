@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     printf("after %.1f s the cube is at y = %.3f (resting on the ground: 0.500)\n", steps / 60.0,
            rg_body_position(world, ids[1]).y);
     example_record_close(&o, r);
-    example_snapshot(&o, world, ids, 2, "hello: a cube dropped on the ground");
+    example_snapshot(&o, world, ids, 2, "hello: a cube dropped on the ground", NULL, NULL);
     rg_world_destroy(world);
     rg_hull_destroy(cube);
     rg_hull_destroy(slab);

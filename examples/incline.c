@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
         printf("%5.0f deg%9.3f m  %10.3f m  %+6.1f%%  %9.2f s   %s\n", degrees[i], d, travelled,
                100 * (travelled - d) / d, v0 / a, when);
     }
-    example_snapshot(&o, world, ids, 2 * INCLINES, "incline: cubes sliding to a stop");
+    example_snapshot(&o, world, ids, 2 * INCLINES, "incline: cubes sliding to a stop", NULL, NULL);
     rg_world_destroy(world);
     rg_hull_destroy(cube);
     rg_hull_destroy(plane);

@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     else if (run.end[3 * run.top + 1] - run.start[3 * run.top + 1] > -0.5)
         printf("  the pyramid stands, but %d cubes moved more than 0.5 m\n", run.moved);
     else printf("  the pyramid collapsed\n");
-    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run));
+    example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run), NULL, NULL);
     example_run_free(&run);
     return 0;
 }

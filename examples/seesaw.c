@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
            "heavy cube at (%.2f, %.2f)\n",
            steps * dt, atan2(axis.y, axis.x) * 180 / 3.14159265358979323846, rg_body_position(world, ids[3]).x,
            rg_body_position(world, ids[3]).y, rg_body_position(world, ids[4]).x, rg_body_position(world, ids[4]).y);
-    example_snapshot(&o, world, ids, 5, "seesaw");
+    example_snapshot(&o, world, ids, 5, "seesaw", NULL, NULL);
     rg_world_destroy(world);
     rg_hull_destroy(ground);
     rg_hull_destroy(wedge);

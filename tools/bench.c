@@ -562,6 +562,8 @@ int main(int argc, char **argv) {
         }
         fclose(md);
         printf("markdown tables: %s\n", o.markdown);
+    } else if (o.markdown) {
+        printf("markdown tables: could not write %s\n", o.markdown);
     }
     return 0;
 }
