@@ -502,8 +502,10 @@ int main(int argc, char **argv) {
     table_end = result_count;
     if (o.table) {
         print_tables(stdout, 0, 0, table_end);
-        /* scenes.md's figures are for the scenes' own iteration counts */
-        if ((o.engines[ENGINE_BULLET] || o.engines[ENGINE_ODE]) && o.iterations <= 0) print_references(stdout, 0, table_end);
+        /* scenes.md's figures are for the scenes' own iteration and step counts */
+        if ((o.engines[ENGINE_BULLET] || o.engines[ENGINE_ODE]) && o.iterations <= 0 &&
+            o.step_cap <= 0)
+            print_references(stdout, 0, table_end);
     }
 
     if (o.scaling) {
