@@ -487,6 +487,10 @@ typedef struct rg__sap_endpoint {
 
 typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
 
+/* A body's box in this update and before it (equal if it did not move), side by side: an
+   exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed. */
+typedef struct rg__sap_bounds { rg__sap_box now, before; } rg__sap_bounds;
+
 /* What the sweep knows of one body slot, indexed like rg_world.bodies. */
 typedef struct rg__sap_proxy {
     int mover;                    /* slot in rg__broadphase.movers; -1 for static bodies */
@@ -501,8 +505,7 @@ typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
     rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
     rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
-    rg__sap_box *boxes;           /* per body slot: the box of this update */
-    rg__sap_box *old_boxes;       /* per body slot: the box before this update (equal if unmoved) */
+    rg__sap_bounds *bounds;       /* per body slot */
     rg__sap_proxy *proxies;       /* per body slot */
     int *movers;                  /* kinematic and dynamic bodies in the sweep */
     int *pending;                 /* bodies created since the last update, not yet in the sweep */
@@ -1248,7 +1251,7 @@ static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
 /* begin(x) and end(y) have just been exchanged so that begin(x) comes first: on this axis the
    pair overlaps now, and it does in all if the new boxes overlap. */
 static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
-    if (rg__sap_boxes_overlap(&bp->boxes[x], &bp->boxes[y])) rg__pair_set_insert(bp, x, y);
+    if (rg__sap_boxes_overlap(&bp->bounds[x].now, &bp->bounds[y].now)) rg__pair_set_insert(bp, x, y);
 }
 
 /* end(x) and begin(y) have just been exchanged so that end(x) comes first: the pair does not
@@ -1256,7 +1259,7 @@ static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
    two endpoints at most once, so it was not inserted in this update), which spares a hash lookup
    for most of these exchanges. */
 static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
-    if (rg__sap_boxes_overlap(&bp->old_boxes[x], &bp->old_boxes[y])) rg__pair_set_delete(bp, x, y);
+    if (rg__sap_boxes_overlap(&bp->bounds[x].before, &bp->bounds[y].before)) rg__pair_set_delete(bp, x, y);
 }
 
 /* One axis of the incremental update: each endpoint takes its body's new value and is moved
@@ -1267,17 +1270,17 @@ static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
 static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
                              int64_t budget) {
     rg__sap_endpoint *e = bp->axes[axis];
-    const rg__sap_box *boxes = bp->boxes;
+    const rg__sap_bounds *bounds = bp->bounds;
     int n = (int)stbds_arrlen(e), i, j, kept = 0;
     int64_t exchanges = bp->exchanges;
     for (i = 0; i < n; ++i) {
         rg__sap_endpoint x = e[i];
         int body = x.tag >> 3, is_end = x.tag & RG__SAP_END;
         /* the array is in space order, the boxes in body order: fetch ahead of the random reads */
-        if (i + RG__SAP_PREFETCH < n) RG__PREFETCH(&boxes[e[i + RG__SAP_PREFETCH].tag >> 3]);
+        if (i + RG__SAP_PREFETCH < n) RG__PREFETCH(&bounds[e[i + RG__SAP_PREFETCH].tag >> 3]);
         if (drop_removed && bp->proxies[body].state != RG__SAP_IN_SWEEP) continue;
         if (refresh_statics || !(x.tag & RG__SAP_STATIC))
-            x.value = is_end ? boxes[body].hi[axis] : boxes[body].lo[axis];
+            x.value = is_end ? bounds[body].now.hi[axis] : bounds[body].now.lo[axis];
         for (j = kept; j > 0 && rg__sap_less(&x, &e[j - 1]); --j) {
             rg__sap_endpoint y = e[j - 1];
             int other = y.tag >> 3;
@@ -1304,13 +1307,12 @@ static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, 
 static void rg__sap_reserve(rg__broadphase *bp, int slots) {
     while ((int)stbds_arrlen(bp->proxies) < slots) {
         rg__sap_proxy blank;
-        rg__sap_box box;
+        rg__sap_bounds bounds;
         memset(&blank, 0, sizeof blank);
-        memset(&box, 0, sizeof box);
+        memset(&bounds, 0, sizeof bounds);
         blank.mover = -1;
         stbds_arrput(bp->proxies, blank);
-        stbds_arrput(bp->boxes, box);
-        stbds_arrput(bp->old_boxes, box);
+        stbds_arrput(bp->bounds, bounds);
     }
 }
 
@@ -1343,12 +1345,12 @@ static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* The box of body index for this step, into body->aabb_min/max and bp->boxes. A body that left
+/* The box of body index for this step, into body->aabb_min/max and its bounds. A body that left
    the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort order
    stays total. */
 static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
     rg__body *body = &w->bodies[index];
-    rg__sap_box *box = &w->broadphase.boxes[index];
+    rg__sap_box *box = &w->broadphase.bounds[index].now;
     rg__body_compute_aabb(body, w->def.contact_margin, dt);
     if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
         body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
@@ -1357,10 +1359,10 @@ static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
 }
 
 /* A body whose box changes in this update keeps the old one for the exchanges that end a pair
-   (old_boxes equals boxes for the others: see rg__sap_settle_statics). */
+   (the others' is their box: see rg__sap_settle_statics). */
 static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
-    bp->old_boxes[index] = bp->boxes[index];
+    bp->bounds[index].before = bp->bounds[index].now;
     rg__sap_compute_box(w, index, dt);
 }
 
@@ -1377,14 +1379,14 @@ static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
         stbds_arrput(bp->movers, index);
     }
     for (axis = 0; axis < 3; ++axis) {
-        bp->old_boxes[index].lo[axis] = RG__SAP_INFINITY;
-        bp->old_boxes[index].hi[axis] = -RG__SAP_INFINITY;
+        bp->bounds[index].before.lo[axis] = RG__SAP_INFINITY;
+        bp->bounds[index].before.hi[axis] = -RG__SAP_INFINITY;
     }
     rg__sap_compute_box(w, index, dt);
     for (axis = 0; axis < 3; ++axis) {
         for (is_end = 0; is_end < 2; ++is_end) {
             rg__sap_endpoint e;
-            e.value = is_end ? bp->boxes[index].hi[axis] : bp->boxes[index].lo[axis];
+            e.value = is_end ? bp->bounds[index].now.hi[axis] : bp->bounds[index].now.lo[axis];
             e.tag = rg__sap_tag(p, index, is_end);
             stbds_arrput(bp->axes[axis], e);
         }
@@ -1626,7 +1628,7 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
     for (i = j = 0; i < n; ++i) {
         if (e[i].tag & RG__SAP_END) continue;
         k = e[i].tag >> 3;
-        bp->extents[j].value = bp->boxes[k].hi[slab_axis] - bp->boxes[k].lo[slab_axis];
+        bp->extents[j].value = bp->bounds[k].now.hi[slab_axis] - bp->bounds[k].now.lo[slab_axis];
         bp->extents[j++].tag = 0;
     }
     rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
@@ -1641,8 +1643,8 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         for (i = 0; i < n; ++i) {
             if (e[i].tag & RG__SAP_END) continue;
             k = e[i].tag >> 3;
-            entries += rg__sap_slab(bp->boxes[k].hi[slab_axis], origin, width, slabs) -
-                       rg__sap_slab(bp->boxes[k].lo[slab_axis], origin, width, slabs) + 1;
+            entries += rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs) -
+                       rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs) + 1;
         }
         if (slabs == 1 || entries <= 4 * count) break;
         slabs /= 2;
@@ -1654,8 +1656,8 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         int first, last;
         if (e[i].tag & RG__SAP_END) continue;
         k = e[i].tag >> 3;
-        first = rg__sap_slab(bp->boxes[k].lo[slab_axis], origin, width, slabs);
-        last = rg__sap_slab(bp->boxes[k].hi[slab_axis], origin, width, slabs);
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
         for (j = first; j <= last; ++j) ++bp->slab_start[j + 1];
     }
     for (j = 0; j < slabs; ++j) bp->slab_start[j + 1] += bp->slab_start[j];
@@ -1665,11 +1667,11 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         int first, last;
         if (e[i].tag & RG__SAP_END) continue;
         k = e[i].tag >> 3;
-        first = rg__sap_slab(bp->boxes[k].lo[slab_axis], origin, width, slabs);
-        last = rg__sap_slab(bp->boxes[k].hi[slab_axis], origin, width, slabs);
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
         for (j = first; j <= last; ++j) {
             bp->sweep_tags[bp->slab_start[j]] = e[i].tag;
-            bp->sweep_boxes[bp->slab_start[j]++] = bp->boxes[k];
+            bp->sweep_boxes[bp->slab_start[j]++] = bp->bounds[k].now;
         }
     }
     stbds_arrsetlen(bp->key_scratch, 0);
@@ -1722,7 +1724,7 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
             stbds_arrput(bp->movers, i);
         }
         rg__sap_compute_box(w, i, dt);
-        bp->old_boxes[i] = bp->boxes[i];
+        bp->bounds[i].before = bp->bounds[i].now;
         ++count;
     }
     bp->live_bodies = count;
@@ -1731,9 +1733,9 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
         e = bp->axes[axis];
         for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
             if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
-            e[j].value = bp->boxes[i].lo[axis];
+            e[j].value = bp->bounds[i].now.lo[axis];
             e[j].tag = rg__sap_tag(&bp->proxies[i], i, 0);
-            e[count + j].value = bp->boxes[i].hi[axis];
+            e[count + j].value = bp->bounds[i].now.hi[axis];
             e[count + j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
         }
         rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
@@ -1787,12 +1789,12 @@ static void rg__sap_settle_statics(rg__broadphase *bp) {
     int i;
     for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
         int index = bp->dirty_statics[i];
-        bp->old_boxes[index] = bp->boxes[index];
+        bp->bounds[index].before = bp->bounds[index].now;
     }
     for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
         int index = bp->pending[i];
         if (bp->proxies[index].state == RG__SAP_IN_SWEEP && bp->proxies[index].mover < 0)
-            bp->old_boxes[index] = bp->boxes[index];
+            bp->bounds[index].before = bp->bounds[index].now;
     }
     stbds_arrsetlen(bp->dirty_statics, 0);
     stbds_arrsetlen(bp->pending, 0);
@@ -1852,8 +1854,7 @@ static void rg__broadphase_destroy(rg_world *w) {
     stbds_arrfree(bp->pairs);
     stbds_hmfree(bp->pair_set);
     for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
-    stbds_arrfree(bp->boxes);
-    stbds_arrfree(bp->old_boxes);
+    stbds_arrfree(bp->bounds);
     stbds_arrfree(bp->proxies);
     stbds_arrfree(bp->movers);
     stbds_arrfree(bp->pending);
