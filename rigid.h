@@ -213,10 +213,32 @@ typedef struct rg_manifold {
     uint32_t features[RG_MANIFOLD_MAX];/* stable while the same features touch */
 } rg_manifold;
 
-/* Contact manifold of two posed hulls within margin; returns out->count. */
+/* Contact manifold of two posed hulls within margin; returns out->count. pos_* is the world
+   position of the hull frame's origin (as rg_body_position), rot_* its orientation. The normal
+   is unit and points from B towards A; the points lie on the surface of B and point -
+   depth*normal on A; at most 4 points, the deepest first. features[i] identifies the pair of
+   features that made point i (reference face, incident face, clipping edge, or two edges) and
+   stays the same while those features touch. Count 0 when separated by more than margin, or
+   for NULL hulls, non-finite poses or a NULL out. */
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out);
+
+/* The separating feature of a pair of hulls kept from one call to the next (Baraff 1997 §7.1):
+   a face of A, a face of B, or an edge of each. Zero-initialise it and keep one per ordered
+   pair of hulls. */
+typedef struct rg_witness {
+    int kind;                /* 0 none, 1 face of A, 2 face of B, 3 edge of A and edge of B */
+    int feature_a, feature_b;/* face or edge indices */
+    int held;                /* 1 when the last call was answered by the cached feature alone */
+} rg_witness;
+
+/* rg_collide_hulls with a witness: the cached feature is tried first and the full search runs
+   only when it no longer separates the hulls by more than margin. Gives exactly the result of
+   rg_collide_hulls; a NULL witness is allowed. */
+RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
+                                      const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
+                                      rg_real margin, rg_witness *witness, rg_manifold *out);
 
 /* ---------------------------------------------------------------------------------------------
    World and bodies
@@ -468,6 +490,22 @@ typedef struct rg__body {
     rg_vec3 aabb_min, aabb_max;   /* the box the broad phase used in the last step */
 } rg__body;
 
+/* ---- collide ---- */
+typedef rg_witness rg__witness;
+enum { RG__AXIS_NONE = 0, RG__AXIS_FACE_A = 1, RG__AXIS_FACE_B = 2, RG__AXIS_EDGES = 3 };
+
+typedef struct rg__relative_pose { /* hull A's frame seen from hull B's frame: x_b = R x_a + p */
+    rg_mat3 rotation, inverse_rotation;
+    rg_vec3 translation;
+} rg__relative_pose;
+
+typedef struct rg__clip_vertex {   /* a vertex of the incident polygon while it is clipped */
+    rg_vec3 p;                     /* hull B's frame */
+    rg_real depth;
+    uint32_t code;                 /* where it comes from: incident vertex, or line x side plane */
+    uint32_t line;                 /* label of the line from this vertex to the next */
+} rg__clip_vertex;
+
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
@@ -491,8 +529,24 @@ typedef struct rg__pair_manifold {
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
+/* What the narrow phase keeps for a pair of bodies from one step to the next. */
+typedef struct rg__pair_cache {
+    rg_witness witness;           /* Baraff §7.1: the last separating feature */
+    int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
+    uint32_t stamp;               /* the step that last saw the pair in the broad phase */
+} rg__pair_cache;
+
+typedef struct rg__pair_cache_entry {
+    uint64_t key;                 /* (a << 32) | b */
+    rg__pair_cache value;
+} rg__pair_cache_entry;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
+    rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
+    rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
+    rg__clip_vertex *clip_scratch;        /* stb_ds array for faces too large for the stack */
+    uint32_t step;
 } rg__narrowphase;
 
 /* ---- solver ---- */
@@ -1099,14 +1153,591 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 
 /* =============================================================================================
    >>collide: separating axes, witnesses, contact manifolds
-   ============================================================================================= */
+   =============================================================================================
+
+   Two convex polyhedra are disjoint exactly when some plane separates them, and such a plane
+   can always be found among the planes of the faces of either hull and the planes spanned by
+   an edge of one hull and parallel to an edge of the other (Baraff 1997 §7.1). The candidate
+   axes are therefore the face normals of A and B and the cross products of edge pairs; the
+   separation along an axis is the gap between the two hulls' extents, and the hulls overlap
+   when every axis has a negative separation. The largest separation is then minus the
+   penetration depth, and its axis the contact normal.
+
+   Edge pairs: only pairs whose cross product is the normal of a face of the Minkowski
+   difference A - B can matter. On the Gauss map (the unit sphere of normals), an edge is the
+   arc between the normals of its two faces; the two edges span a Minkowski face exactly when
+   the arc of A's edge crosses the arc of B's edge negated (faces of -B have normals -n). For
+   those pairs the edges are the supporting features along the axis, so the separation is the
+   distance between the edges' lines, without a search over the vertices.
+
+   Everything is computed in hull B's frame, then the manifold is turned into world space. */
+
+/* Edges whose sine of the angle is below this are treated as parallel and skip the edge axis:
+   the axis is then ill-conditioned (its direction error grows as epsilon / sine) and the
+   Minkowski face it would span is a sliver whose separation differs from its neighbours' face
+   axes by at most the edge length times the sine. sqrt(epsilon) balances the two errors. */
+#ifdef RIGID_DOUBLE
+#define RG__PARALLEL_SINE ((rg_real)1.5e-8)
+#else
+#define RG__PARALLEL_SINE ((rg_real)3.5e-4)
+#endif
+
+/* Axis preference, for stable manifolds from step to step: a face of A is taken as the
+   reference instead of a face of B, and an edge pair instead of the best face, only when its
+   separation is larger by more than RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of
+   the smaller hull's radius. Without it, a box resting flat flickers between near-equal face
+   and edge axes. The reported depth may exceed the exact minimum overlap by that much. */
+#define RG__AXIS_RELATIVE ((rg_real)0.005)
+#define RG__AXIS_ABSOLUTE ((rg_real)0.001)
+
+/* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
+#define RG__CLIP_STACK 32
+
+static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
+                                              rg_quat rot_b) {
+    rg__relative_pose t;
+    rg_quat relative = rg_quat_mul(rg_quat_conjugate(rot_b), rot_a);
+    t.rotation = rg_mat3_from_quat(relative);
+    t.inverse_rotation = rg_mat3_transpose(t.rotation);
+    t.translation = rg_quat_rotate_inverse(rot_b, rg_v3_sub(pos_a, pos_b));
+    return t;
+}
+
+static rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
+    return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
+}
+
+/* Vertex i of a hull in B's frame. */
+static rg_vec3 rg__vertex_in_b(const rg_hull *h, int is_a, const rg__relative_pose *t, int i) {
+    return is_a ? rg__pose_apply(t, h->vertices[i]) : h->vertices[i];
+}
+
+/* The vertex furthest along direction (hull frame); the first index wins ties. */
+static int rg__hull_support_index(const rg_hull *h, rg_vec3 direction) {
+    int i, best = 0;
+    rg_real best_dot = rg_v3_dot(h->vertices[0], direction);
+    for (i = 1; i < h->vertex_count; ++i) {
+        rg_real d = rg_v3_dot(h->vertices[i], direction);
+        if (d > best_dot) {
+            best_dot = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+typedef struct rg__face_query {
+    int face, support;            /* the face, and the other hull's deepest vertex below it */
+    rg_real separation;
+} rg__face_query;
+
+typedef struct rg__edge_query {
+    int edge_a, edge_b;
+    rg_real separation;
+    rg_vec3 normal;               /* B's frame, pointing from A towards B */
+} rg__edge_query;
+
+/* Separation of B from the plane of A's face f: B's vertex furthest behind it. */
+static rg_real rg__face_a_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                     int f, int *support) {
+    rg_vec3 n = rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
+    rg_real offset = a->faces[f].offset + rg_v3_dot(n, t->translation);
+    int s = rg__hull_support_index(b, rg_v3_neg(n));
+    *support = s;
+    return rg_v3_dot(n, b->vertices[s]) - offset;
+}
+
+/* Separation of A from the plane of B's face f. */
+static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                     int f, int *support) {
+    rg_vec3 n = b->faces[f].normal;
+    int s = rg__hull_support_index(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    *support = s;
+    return rg_v3_dot(n, rg__pose_apply(t, a->vertices[s])) - b->faces[f].offset;
+}
+
+/* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
+   one that separates by more than margin. */
+static rg__face_query rg__query_faces(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                      int faces_of_a, rg_real margin) {
+    rg__face_query best;
+    int f, count = faces_of_a ? a->face_count : b->face_count;
+    best.face = -1;
+    best.support = 0;
+    best.separation = -FLT_MAX;
+    for (f = 0; f < count; ++f) {
+        int support;
+        rg_real s = faces_of_a ? rg__face_a_separation(a, b, t, f, &support)
+                               : rg__face_b_separation(a, b, t, f, &support);
+        if (s > best.separation) {
+            best.separation = s;
+            best.face = f;
+            best.support = support;
+            if (s > margin) break;
+        }
+    }
+    return best;
+}
+
+/* An edge of A in B's frame, with its arc on the Gauss map. */
+typedef struct rg__edge_frame {
+    rg_vec3 start, direction;     /* first vertex, and second minus first */
+    rg_real length_squared;
+    rg_vec3 normal0, normal1;     /* normals of the faces on either side: the arc's ends */
+    rg_vec3 arc_normal;           /* normal1 x normal0, normal of the arc's great circle */
+} rg__edge_frame;
+
+static rg__edge_frame rg__edge_frame_of_a(const rg_hull *a, const rg__relative_pose *t, int e) {
+    const rg__hull_edge *edge = &a->edges[e];
+    rg__edge_frame frame;
+    frame.start = rg__pose_apply(t, a->vertices[edge->v[0]]);
+    frame.direction = rg_mat3_mul_v3(t->rotation, rg_v3_sub(a->vertices[edge->v[1]], a->vertices[edge->v[0]]));
+    frame.length_squared = rg_v3_length_squared(frame.direction);
+    frame.normal0 = rg_mat3_mul_v3(t->rotation, a->faces[edge->faces[0]].normal);
+    frame.normal1 = rg_mat3_mul_v3(t->rotation, a->faces[edge->faces[1]].normal);
+    frame.arc_normal = rg_v3_cross(frame.normal1, frame.normal0);
+    return frame;
+}
+
+/* Do arcs a-b and c-d of the Gauss map cross? c and d lie on opposite sides of the great circle
+   through a and b, a and b on opposite sides of the one through c and d, and the last product
+   rejects the case where the great circles cross at the antipode of the arcs. bxa = b x a,
+   dxc = d x c. Touching arcs (a zero product) do not count: their axis is a face normal. */
+static int rg__arcs_cross(rg_vec3 a, rg_vec3 b, rg_vec3 bxa, rg_vec3 c, rg_vec3 d, rg_vec3 dxc) {
+    rg_real cba = rg_v3_dot(c, bxa), dba = rg_v3_dot(d, bxa);
+    rg_real adc = rg_v3_dot(a, dxc), bdc = rg_v3_dot(b, dxc);
+    return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
+}
+
+/* When edge e of B and the edge of A in frame span a face of the Minkowski difference and are
+   not parallel: returns 1 with the separation along their common normal (pointing away from A's
+   centroid) and that normal. The edges then support the hulls along the normal, so the
+   separation is the distance between their lines. */
+static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a,
+                                    const rg_hull *b, int e, rg_real *separation, rg_vec3 *normal) {
+    const rg__hull_edge *edge = &b->edges[e];
+    rg_vec3 c = rg_v3_neg(b->faces[edge->faces[0]].normal);
+    rg_vec3 d = rg_v3_neg(b->faces[edge->faces[1]].normal);
+    rg_vec3 start, direction, n;
+    rg_real length;
+    if (!rg__arcs_cross(frame->normal0, frame->normal1, frame->arc_normal, c, d, rg_v3_cross(d, c)))
+        return 0;
+    start = b->vertices[edge->v[0]];
+    direction = rg_v3_sub(b->vertices[edge->v[1]], start);
+    n = rg_v3_cross(frame->direction, direction);
+    length = rg_v3_length(n);
+    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction))))
+        return 0;
+    n = rg_v3_scale(n, 1 / length);
+    if (rg_v3_dot(n, rg_v3_sub(frame->start, centroid_a)) < 0) n = rg_v3_neg(n);
+    *separation = rg_v3_dot(n, rg_v3_sub(start, frame->start));
+    *normal = n;
+    return 1;
+}
+
+/* The edge pair with the largest separation among those that span a Minkowski face; stops at
+   the first that separates by more than margin. edge_a is -1 when no pair qualifies. */
+static rg__edge_query rg__query_edges(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                      rg_real margin) {
+    rg__edge_query best;
+    rg_vec3 centroid_a = rg__pose_apply(t, a->centroid);
+    int i, j;
+    best.edge_a = best.edge_b = -1;
+    best.separation = -FLT_MAX;
+    best.normal = rg_v3(0, 0, 0);
+    for (i = 0; i < a->edge_count; ++i) {
+        rg__edge_frame frame = rg__edge_frame_of_a(a, t, i);
+        for (j = 0; j < b->edge_count; ++j) {
+            rg_real s;
+            rg_vec3 n;
+            if (!rg__edge_pair_separation(&frame, centroid_a, b, j, &s, &n) || !(s > best.separation))
+                continue;
+            best.separation = s;
+            best.edge_a = i;
+            best.edge_b = j;
+            best.normal = n;
+            if (s > margin) return best;
+        }
+    }
+    return best;
+}
+
+/* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
+   evaluated by the same functions as the full search, so a witness that holds gives exactly
+   the answer the full search would. */
+static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                 const rg__witness *witness, rg_real margin) {
+    int support;
+    switch (witness->kind) {
+    case RG__AXIS_FACE_A:
+        if (witness->feature_a < 0 || witness->feature_a >= a->face_count) return 0;
+        return rg__face_a_separation(a, b, t, witness->feature_a, &support) > margin;
+    case RG__AXIS_FACE_B:
+        if (witness->feature_b < 0 || witness->feature_b >= b->face_count) return 0;
+        return rg__face_b_separation(a, b, t, witness->feature_b, &support) > margin;
+    case RG__AXIS_EDGES: {
+        rg__edge_frame frame;
+        rg_real s;
+        rg_vec3 n;
+        if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
+            witness->feature_b < 0 || witness->feature_b >= b->edge_count)
+            return 0;
+        frame = rg__edge_frame_of_a(a, t, witness->feature_a);
+        return rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b, witness->feature_b,
+                                        &s, &n) &&
+               s > margin;
+    }
+    default:
+        return 0;
+    }
+}
+
+static void rg__witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
+    if (!witness) return;
+    witness->kind = kind;
+    witness->feature_a = feature_a;
+    witness->feature_b = feature_b;
+}
+
+/* Feature ids: a hash of the features that made a point, so that ids of big hulls still fit in
+   32 bits. Two points of one manifold collide with probability about 2^-32; a collision only
+   misplaces a warm start. */
+static uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
+    h ^= value + 0x9e3779b9u + (h << 6) + (h >> 2);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint32_t rg__feature_id(int kind, int first, int second, uint32_t code) {
+    uint32_t h = rg__hash_combine(0x2545f491u, (uint32_t)kind);
+    h = rg__hash_combine(h, (uint32_t)first);
+    h = rg__hash_combine(h, (uint32_t)second);
+    return rg__hash_combine(h, code);
+}
+
+/* Labels of the lines the clipped polygon's edges lie on, and the codes of its vertices: an
+   incident vertex i has code i; a point made by clipping line l against side plane s has code
+   0x80000000 | l << 12 | s. Lines are incident edges (label j) or the reference face's side
+   planes (label 0x40000 | s). */
+#define RG__CLIP_SIDE_LINE 0x40000u
+static uint32_t rg__clip_code(uint32_t line, int side) {
+    return 0x80000000u | ((line & 0x7ffffu) << 12) | ((uint32_t)side & 0xfffu);
+}
+
+/* Sutherland-Hodgman: the part of polygon in[0..count) behind the plane n.x = offset. */
+static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
+                            rg__clip_vertex *out) {
+    int i, out_count = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__clip_vertex *p = &in[i], *q = &in[(i + 1) % count];
+        rg_real dp = rg_v3_dot(n, p->p) - offset, dq = rg_v3_dot(n, q->p) - offset;
+        if (dp <= 0) out[out_count++] = *p;
+        if ((dp <= 0) != (dq <= 0)) {
+            rg__clip_vertex *x = &out[out_count++];
+            x->p = rg_v3_madd(p->p, rg_v3_sub(q->p, p->p), dp / (dp - dq));
+            x->depth = 0;
+            x->code = rg__clip_code(p->line, side);
+            /* leaving: the polygon follows the side plane to where it comes back in */
+            x->line = dp <= 0 ? (RG__CLIP_SIDE_LINE | (uint32_t)side) : p->line;
+        }
+    }
+    return out_count;
+}
+
+/* Signed area (times 2) of triangle p q r seen along n. */
+static rg_real rg__signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
+    return rg_v3_dot(n, rg_v3_cross(rg_v3_sub(q, p), rg_v3_sub(r, p)));
+}
+
+/* At most four of the points: the deepest, the one furthest from it, the one making the
+   largest triangle with those two, and the one adding the most area outside that triangle.
+   Writes the chosen indices, deepest first; returns how many. */
+static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, int chosen[4]) {
+    int i, k, result;
+    rg_real best, area;
+    if (count <= 0) return 0;
+    chosen[0] = 0;
+    for (i = 1; i < count; ++i)
+        if (v[i].depth > v[chosen[0]].depth) chosen[0] = i;
+    if (count <= 4) {
+        /* keep them all, the deepest first and the rest in polygon order */
+        for (i = 0, k = 1; i < count; ++i)
+            if (i != chosen[0]) chosen[k++] = i;
+        return count;
+    }
+    chosen[1] = -1;
+    best = 0;
+    for (i = 0; i < count; ++i) {
+        rg_vec3 d = rg_v3_sub(v[i].p, v[chosen[0]].p);
+        rg_real planar = rg_v3_length_squared(d) - rg_v3_dot(d, n) * rg_v3_dot(d, n);
+        if (planar > best) {
+            best = planar;
+            chosen[1] = i;
+        }
+    }
+    if (chosen[1] < 0) return 1;
+    chosen[2] = -1;
+    best = 0;
+    for (i = 0; i < count; ++i) {
+        area = rg__fabs(rg__signed_area(v[chosen[0]].p, v[chosen[1]].p, v[i].p, n));
+        if (area > best) {
+            best = area;
+            chosen[2] = i;
+        }
+    }
+    if (chosen[2] < 0) return 2;
+    result = 3;
+    {
+        /* the triangle counter-clockwise about n, then the point furthest outside an edge */
+        int corner[3];
+        corner[0] = chosen[0];
+        corner[1] = chosen[1];
+        corner[2] = chosen[2];
+        if (rg__signed_area(v[corner[0]].p, v[corner[1]].p, v[corner[2]].p, n) < 0) {
+            corner[1] = chosen[2];
+            corner[2] = chosen[1];
+        }
+        best = 0;
+        for (i = 0; i < count; ++i) {
+            for (k = 0; k < 3; ++k) {
+                area = -rg__signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
+                if (area > best) {
+                    best = area;
+                    chosen[3] = i;
+                    result = 4;
+                }
+            }
+        }
+    }
+    return result;
+}
+
+/* Among the faces of hull h that contain vertex `support`, the one whose normal (hull frame) is
+   most anti-parallel to direction. Restricting to faces around the deepest vertex keeps that
+   vertex in the incident polygon: the most anti-parallel face of all may lie elsewhere. */
+static int rg__incident_face(const rg_hull *h, int support, rg_vec3 direction) {
+    int e, k, best = -1;
+    rg_real best_dot = FLT_MAX;
+    for (e = 0; e < h->edge_count; ++e) {
+        const rg__hull_edge *edge = &h->edges[e];
+        if (edge->v[0] != support && edge->v[1] != support) continue;
+        for (k = 0; k < 2; ++k) {
+            rg_real d = rg_v3_dot(h->faces[edge->faces[k]].normal, direction);
+            if (d < best_dot || (d == best_dot && edge->faces[k] < best)) {
+                best_dot = d;
+                best = edge->faces[k];
+            }
+        }
+    }
+    return best;
+}
+
+/* Writes chosen points of v into out, from B's frame to world space. */
+static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen, int count,
+                                     rg_vec3 normal, int kind, int first, int second,
+                                     rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    int i;
+    out->normal = rg_v3_normalize(rg_quat_rotate(rot_b, normal));
+    out->count = count;
+    for (i = 0; i < count; ++i) {
+        const rg__clip_vertex *p = &v[chosen[i]];
+        out->points[i] = rg_v3_add(pos_b, rg_quat_rotate(rot_b, p->p));
+        out->depths[i] = p->depth;
+        out->features[i] = rg__feature_id(kind, first, second, p->code);
+    }
+}
+
+/* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
+   against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
+   reduced to four. `support` is the incident hull's deepest vertex below the reference face. */
+static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                            int ref_is_a, int ref_face, int support, rg_real margin,
+                            rg_vec3 pos_b, rg_quat rot_b, rg__clip_vertex **scratch,
+                            rg_manifold *out) {
+    const rg_hull *ref = ref_is_a ? a : b, *inc = ref_is_a ? b : a;
+    const rg__hull_face *rf = &ref->faces[ref_face];
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next, *temporary = NULL;
+    rg_vec3 n = ref_is_a ? rg_mat3_mul_v3(t->rotation, rf->normal) : rf->normal;
+    rg_real offset = ref_is_a ? rf->offset + rg_v3_dot(n, t->translation) : rf->offset;
+    rg_vec3 n_in_inc = ref_is_a ? n : rg_mat3_mul_v3(t->inverse_rotation, n);
+    int inc_face = rg__incident_face(inc, support, n_in_inc);
+    const rg__hull_face *incf;
+    int i, count, kept, capacity, chosen[4];
+    if (inc_face < 0) return 0;
+    incf = &inc->faces[inc_face];
+    capacity = incf->count + rf->count + 1;
+    if (capacity > RG__CLIP_STACK) {
+        rg__clip_vertex **store = scratch ? scratch : &temporary;
+        stbds_arrsetlen(*store, 2 * capacity);
+        buffer = *store;
+    } else {
+        capacity = RG__CLIP_STACK;
+    }
+    in = buffer;
+    next = buffer + capacity;
+    count = incf->count;
+    for (i = 0; i < count; ++i) {
+        in[i].p = rg__vertex_in_b(inc, !ref_is_a, t, inc->face_vertices[incf->first + i]);
+        in[i].depth = 0;
+        in[i].code = (uint32_t)i;
+        in[i].line = (uint32_t)i;
+    }
+    for (i = 0; i < rf->count && count > 0; ++i) {
+        rg_vec3 v0 = rg__vertex_in_b(ref, ref_is_a, t, ref->face_vertices[rf->first + i]);
+        rg_vec3 v1 = rg__vertex_in_b(ref, ref_is_a, t, ref->face_vertices[rf->first + (i + 1) % rf->count]);
+        rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
+        rg__clip_vertex *swap;
+        count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
+        swap = in; in = next; next = swap;
+    }
+    /* depth below the reference plane; points kept within the margin, moved onto B's surface */
+    for (i = 0, kept = 0; i < count; ++i) {
+        rg__clip_vertex p = in[i];
+        p.depth = offset - rg_v3_dot(n, p.p);
+        if (!(p.depth >= -margin)) continue;
+        if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
+        in[kept++] = p;
+    }
+    if (kept == 0) {
+        /* rounding clipped away even the deepest vertex: keep that vertex alone */
+        rg__clip_vertex p;
+        p.p = rg__vertex_in_b(inc, !ref_is_a, t, support);
+        p.depth = offset - rg_v3_dot(n, p.p);
+        p.code = 0x40000000u | (uint32_t)support;
+        p.line = 0;
+        if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
+        if (p.depth >= -margin) in[kept++] = p;
+    }
+    count = rg__reduce_contacts(in, kept, n, chosen);
+    rg__manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
+                             ref_is_a ? RG__AXIS_FACE_A : RG__AXIS_FACE_B, ref_face, inc_face,
+                             pos_b, rot_b, out);
+    stbds_arrfree(temporary);
+    return count;
+}
+
+/* Closest points of segments p + s u and q + t v, s and t in [0, 1], for non-parallel
+   segments: the unconstrained minimum of |p + s u - q - t v|^2, then clamped. */
+static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_vec3 v, rg_real *s_out,
+                                           rg_real *t_out) {
+    rg_vec3 r = rg_v3_sub(p, q);
+    rg_real uu = rg_v3_dot(u, u), vv = rg_v3_dot(v, v), uv = rg_v3_dot(u, v);
+    rg_real ur = rg_v3_dot(u, r), vr = rg_v3_dot(v, r);
+    rg_real denominator = uu * vv - uv * uv, s = 0, t;
+    if (denominator > 0) s = rg__min_real(1, rg__max_real(0, (uv * vr - ur * vv) / denominator));
+    t = (uv * s + vr) / vv;
+    if (t < 0) {
+        t = 0;
+        s = rg__min_real(1, rg__max_real(0, -ur / uu));
+    } else if (t > 1) {
+        t = 1;
+        s = rg__min_real(1, rg__max_real(0, (uv - ur) / uu));
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact). */
+static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                            const rg__edge_query *query, rg_real margin, rg_vec3 pos_b, rg_quat rot_b,
+                            rg_manifold *out) {
+    rg__edge_frame frame = rg__edge_frame_of_a(a, t, query->edge_a);
+    const rg__hull_edge *edge = &b->edges[query->edge_b];
+    rg_vec3 q = b->vertices[edge->v[0]], v = rg_v3_sub(b->vertices[edge->v[1]], q);
+    rg_vec3 normal = rg_v3_neg(query->normal), on_a, on_b; /* from B towards A */
+    rg_real s, u;
+    rg__clip_vertex point;
+    int chosen = 0;
+    rg__closest_points_of_segments(frame.start, frame.direction, q, v, &s, &u);
+    on_a = rg_v3_madd(frame.start, frame.direction, s);
+    on_b = rg_v3_madd(q, v, u);
+    point.p = on_b;
+    point.depth = rg_v3_dot(normal, rg_v3_sub(on_b, on_a));
+    point.code = 0;
+    point.line = 0;
+    if (!(point.depth >= -margin)) return 0;
+    rg__manifold_from_points(&point, &chosen, 1, normal, RG__AXIS_EDGES, query->edge_a,
+                             query->edge_b, pos_b, rot_b, out);
+    return 1;
+}
+
+/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+   search; the witness is updated with the axis of largest separation. scratch (may be NULL) is
+   an stb_ds array reused for faces too big to clip on the stack. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__clip_vertex **scratch, rg_manifold *out) {
+    rg__relative_pose t;
+    rg__face_query face_a, face_b, face;
+    rg__edge_query edges;
+    rg_real scale, face_tolerance;
+    int ref_is_a;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
+        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
+        return 0;
+    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
+    if (!rg__is_finite_real(margin)) return 0;
+    rot_a = rg_quat_normalize(rot_a);
+    rot_b = rg_quat_normalize(rot_b);
+    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
+
+    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
+        witness->held = 1;
+        return 0;
+    }
+    face_a = rg__query_faces(a, b, &t, 1, margin);
+    if (face_a.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+        return 0;
+    }
+    face_b = rg__query_faces(a, b, &t, 0, margin);
+    if (face_b.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+        return 0;
+    }
+    edges = rg__query_edges(a, b, &t, margin);
+    if (edges.edge_a >= 0 && edges.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+        return 0;
+    }
+    /* touching: remember the axis closest to separating, for the next call */
+    if (edges.edge_a >= 0 && edges.separation > face_a.separation && edges.separation > face_b.separation)
+        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+    else if (face_a.separation > face_b.separation)
+        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+    else
+        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+
+    /* the axis: faces of B preferred over faces of A, faces over edges (RG__AXIS_*) */
+    scale = RG__AXIS_ABSOLUTE * rg__min_real(a->radius, b->radius);
+    face_tolerance = RG__AXIS_RELATIVE * rg__fabs(face_b.separation) + scale;
+    ref_is_a = face_a.separation > face_b.separation + face_tolerance;
+    face = ref_is_a ? face_a : face_b;
+    if (edges.edge_a >= 0 &&
+        edges.separation > face.separation + RG__AXIS_RELATIVE * rg__fabs(face.separation) + scale) {
+        if (rg__edge_contact(a, b, &t, &edges, margin, pos_b, rot_b, out)) return out->count;
+    }
+    return rg__face_contact(a, b, &t, ref_is_a, face.face, face.support, margin, pos_b, rot_b, scratch,
+                            out);
+}
+
+RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
+                                      const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
+                                      rg_real margin, rg_witness *witness, rg_manifold *out) {
+    return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, witness, NULL, out);
+}
 
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out) {
-    (void)a; (void)pos_a; (void)rot_a; (void)b; (void)pos_b; (void)rot_b; (void)margin;
-    if (out) memset(out, 0, sizeof *out);
-    return 0;
+    return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, NULL, NULL, out);
 }
 
 /* =============================================================================================
@@ -1168,11 +1799,147 @@ static void rg__broadphase_update(rg_world *w, rg_real dt) {
 
 /* =============================================================================================
    >>narrowphase: contact manifolds for the pairs of the broad phase
-   ============================================================================================= */
+   =============================================================================================
 
-static void rg__narrowphase_destroy(rg_world *w) { stbds_arrfree(w->narrowphase.manifolds); }
-static void rg__narrowphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
-static void rg__narrowphase_update(rg_world *w) { (void)w; }
+   Each pair of the broad phase is collided with the witness it kept from the last step
+   (Baraff §7.1), in pair order. A pair's cache entry lives in a hash map keyed by the pair as
+   long as the broad phase reports the pair; it holds the witness and where the pair's manifold
+   of the last step is, so that points whose feature id reappears inherit the impulses the
+   solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
+
+static uint64_t rg__pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
+
+static void rg__narrowphase_destroy(rg_world *w) {
+    stbds_arrfree(w->narrowphase.manifolds);
+    stbds_arrfree(w->narrowphase.previous);
+    stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.clip_scratch);
+}
+
+/* Repoints the cache entries at their manifolds after the manifold array changed. */
+static void rg__narrowphase_index_manifolds(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
+    for (i = 0; i < n; ++i) {
+        uint64_t key = rg__pair_key(w->narrowphase.manifolds[i].a, w->narrowphase.manifolds[i].b);
+        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
+        if (at >= 0) w->narrowphase.cache[at].value.manifold_index = i;
+    }
+}
+
+/* A destroyed body takes its pairs' cache entries and manifolds with it, so that a body created
+   later in the same slot starts without witness or warm start. */
+static void rg__narrowphase_remove_body(rg_world *w, int index) {
+    rg__narrowphase *np = &w->narrowphase;
+    ptrdiff_t i;
+    int kept = 0, n = (int)stbds_arrlen(np->manifolds);
+    for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
+        uint64_t key = np->cache[i].key;
+        if ((int)(key >> 32) == index || (int)(uint32_t)key == index) (void)stbds_hmdel(np->cache, key);
+    }
+    for (i = 0; i < n; ++i)
+        if (np->manifolds[i].a != index && np->manifolds[i].b != index) np->manifolds[kept++] = np->manifolds[i];
+    if (kept != n) {
+        stbds_arrsetlen(np->manifolds, kept);
+        rg__narrowphase_index_manifolds(w);
+    }
+}
+
+/* The world pose of a body's hull frame: the centre of mass less the rotated local centroid. */
+static rg_vec3 rg__body_hull_origin(const rg__body *body) {
+    return rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
+}
+
+/* Points of the new manifold whose feature id was in the pair's last manifold take its
+   accumulated impulses. */
+static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_manifold *previous) {
+    int i, j;
+    if (!previous) return;
+    for (i = 0; i < m->count; ++i)
+        for (j = 0; j < previous->count; ++j)
+            if (previous->points[j].feature == m->points[i].feature) {
+                m->points[i].normal_impulse = previous->points[j].normal_impulse;
+                m->points[i].friction_impulse = previous->points[j].friction_impulse;
+                break;
+            }
+}
+
+static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key) {
+    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+    if (at < 0) {
+        rg__pair_cache fresh;
+        memset(&fresh, 0, sizeof fresh);
+        fresh.manifold_index = -1;
+        stbds_hmput(np->cache, key, fresh);
+        at = stbds_hmgeti(np->cache, key);
+    }
+    return &np->cache[at].value;
+}
+
+/* Drops the entries of pairs the broad phase no longer reports. Walking down, a deletion moves
+   the last entry, already visited, into the hole. */
+static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
+    ptrdiff_t i;
+    for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
+        if (np->cache[i].value.stamp != np->step) {
+            uint64_t key = np->cache[i].key;
+            (void)stbds_hmdel(np->cache, key);
+        }
+    }
+}
+
+static void rg__narrowphase_update(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    int hits = 0, misses = 0, contacts = 0;
+    {
+        /* last step's manifolds, with the impulses the solver left in them, become `previous` */
+        rg__pair_manifold *swap = np->previous;
+        np->previous = np->manifolds;
+        np->manifolds = swap;
+        stbds_arrsetlen(np->manifolds, 0);
+    }
+    ++np->step;
+    for (i = 0; i < pair_count; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        rg__pair_cache *cache;
+        rg__pair_manifold m;
+        rg_manifold result;
+        const rg__pair_manifold *previous = NULL;
+        int k, count;
+        if (!body_a->hull || !body_b->hull) continue;
+        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
+        cache->stamp = np->step;
+        count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
+                                         body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
+                                         w->def.contact_margin, &cache->witness, &np->clip_scratch,
+                                         &result);
+        if (cache->witness.held) ++hits; else ++misses;
+        if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
+            np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
+            previous = &np->previous[cache->manifold_index];
+        cache->manifold_index = -1;
+        if (count == 0) continue;
+        memset(&m, 0, sizeof m);
+        m.a = pair.a;
+        m.b = pair.b;
+        m.normal = result.normal;
+        m.count = count;
+        for (k = 0; k < count; ++k) {
+            m.points[k].point = result.points[k];
+            m.points[k].depth = result.depths[k];
+            m.points[k].feature = result.features[k];
+        }
+        rg__narrowphase_warm_start(&m, previous);
+        cache->manifold_index = (int)stbds_arrlen(np->manifolds);
+        stbds_arrput(np->manifolds, m);
+        contacts += count;
+    }
+    rg__narrowphase_forget_stale_pairs(np);
+    w->stats.witness_hits = hits;
+    w->stats.witness_misses = misses;
+    w->stats.contact_count = contacts;
+}
 
 /* =============================================================================================
    >>solver: collisions, velocity update, contacts, shock propagation (Bender & Schmitt 2006,
