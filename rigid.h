@@ -1182,11 +1182,11 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 #define RG__PARALLEL_SINE ((rg_real)3.5e-4)
 #endif
 
-/* Axis preference, for stable manifolds from step to step: a face of A is taken as the
-   reference instead of a face of B, and an edge pair instead of the best face, only when its
-   separation is larger by more than RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of
-   the smaller hull's radius. Without it, a box resting flat flickers between near-equal face
-   and edge axes. The reported depth may exceed the exact minimum overlap by that much. */
+/* Axis preference, for stable manifolds from step to step: an axis whose separation is within
+   RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of the smaller hull's radius of the
+   best one counts as equally good, and faces are preferred to edges among those (see
+   rg__contact_manifold). Without it, a box resting flat flickers between near-equal face and
+   edge axes. The reported depth may differ from the exact minimum overlap by that much. */
 #define RG__AXIS_RELATIVE ((rg_real)0.005)
 #define RG__AXIS_ABSOLUTE ((rg_real)0.001)
 
@@ -1553,11 +1553,12 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
 
 /* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
    against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
-   reduced to four. `support` is the incident hull's deepest vertex below the reference face. */
+   reduced to four. `support` is the incident hull's deepest vertex below the reference face.
+   With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
 static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                             int ref_is_a, int ref_face, int support, rg_real margin,
-                            rg_vec3 pos_b, rg_quat rot_b, rg__clip_vertex **scratch,
-                            rg_manifold *out) {
+                            int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
+                            rg__clip_vertex **scratch, rg_manifold *out) {
     const rg_hull *ref = ref_is_a ? a : b, *inc = ref_is_a ? b : a;
     const rg__hull_face *rf = &ref->faces[ref_face];
     rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next, *temporary = NULL;
@@ -1602,7 +1603,7 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
         if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
         in[kept++] = p;
     }
-    if (kept == 0) {
+    if (kept == 0 && allow_fallback) {
         /* rounding clipped away even the deepest vertex: keep that vertex alone */
         rg__clip_vertex p;
         p.p = rg__vertex_in_b(inc, !ref_is_a, t, support);
@@ -1641,10 +1642,11 @@ static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_v
     *t_out = t;
 }
 
-/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact). */
+/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact).
+   Without allow_clamped, nothing when they are not inside both edges. */
 static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                            const rg__edge_query *query, rg_real margin, rg_vec3 pos_b, rg_quat rot_b,
-                            rg_manifold *out) {
+                            const rg__edge_query *query, rg_real margin, int allow_clamped,
+                            rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
     rg__edge_frame frame = rg__edge_frame_of_a(a, t, query->edge_a);
     const rg__hull_edge *edge = &b->edges[query->edge_b];
     rg_vec3 q = b->vertices[edge->v[0]], v = rg_v3_sub(b->vertices[edge->v[1]], q);
@@ -1653,6 +1655,9 @@ static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     rg__clip_vertex point;
     int chosen = 0;
     rg__closest_points_of_segments(frame.start, frame.direction, q, v, &s, &u);
+    /* closest points at an end of an edge are not the closest points of the edges' lines, so
+       point - depth*normal would miss A */
+    if (!allow_clamped && (s <= 0 || s >= 1 || u <= 0 || u >= 1)) return 0;
     on_a = rg_v3_madd(frame.start, frame.direction, s);
     on_b = rg_v3_madd(q, v, u);
     point.p = on_b;
@@ -1665,6 +1670,47 @@ static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     return 1;
 }
 
+/* The manifold of touching hulls from the three best axes. Preference, for manifolds that
+   stay the same from step to step: a face of B, then a face of A, then the edge pair, each
+   taken when its separation is within RG__AXIS_* of the best one and its manifold reaches as
+   deep as the minimum overlap (within the same tolerance). The best axis always qualifies in
+   exact arithmetic: when the hulls overlap, the origin projects into the Minkowski face of the
+   best axis, so its deepest feature survives the clipping and the edges' closest points lie
+   inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
+   every point pair is a real gap of at most margin; none may qualify, then there is no
+   manifold. */
+static int rg__contact_manifold(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                const rg__face_query *face_a, const rg__face_query *face_b,
+                                const rg__edge_query *edges, rg_real margin, rg_vec3 pos_b,
+                                rg_quat rot_b, rg__clip_vertex **scratch, rg_manifold *out) {
+    rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance;
+    int candidate, overlapping, best_kind;
+    if (edges->edge_a >= 0) best = rg__max_real(best, edges->separation);
+    best_kind = face_b->separation == best ? RG__AXIS_FACE_B
+              : face_a->separation == best ? RG__AXIS_FACE_A : RG__AXIS_EDGES;
+    overlapping = best <= 0;
+    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) + RG__AXIS_ABSOLUTE * rg__min_real(a->radius, b->radius);
+    for (candidate = RG__AXIS_FACE_B; candidate >= RG__AXIS_FACE_A; --candidate) {
+        const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
+        int count;
+        if (!(face->separation >= best - tolerance)) continue;
+        count = rg__face_contact(a, b, t, candidate == RG__AXIS_FACE_A, face->face, face->support, margin,
+                                 0, pos_b, rot_b, scratch, out);
+        if (count > 0 && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
+    }
+    if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
+        rg__edge_contact(a, b, t, edges, margin, 0, pos_b, rot_b, out))
+        return out->count;
+    memset(out, 0, sizeof *out);
+    if (!overlapping) return 0;
+    /* rounding defeated every candidate: the best axis with the fallbacks */
+    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(a, b, t, edges, margin, 1, pos_b, rot_b, out);
+    return rg__face_contact(a, b, t, best_kind == RG__AXIS_FACE_A,
+                            best_kind == RG__AXIS_FACE_A ? face_a->face : face_b->face,
+                            best_kind == RG__AXIS_FACE_A ? face_a->support : face_b->support, margin, 1,
+                            pos_b, rot_b, scratch, out);
+}
+
 /* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
    search; the witness is updated with the axis of largest separation. scratch (may be NULL) is
    an stb_ds array reused for faces too big to clip on the stack. */
@@ -1672,10 +1718,8 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
                                     rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
                                     rg__witness *witness, rg__clip_vertex **scratch, rg_manifold *out) {
     rg__relative_pose t;
-    rg__face_query face_a, face_b, face;
+    rg__face_query face_a, face_b;
     rg__edge_query edges;
-    rg_real scale, face_tolerance;
-    int ref_is_a;
     if (!out) return 0;
     memset(out, 0, sizeof *out);
     if (witness) witness->held = 0;
@@ -1715,17 +1759,7 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
     else
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
 
-    /* the axis: faces of B preferred over faces of A, faces over edges (RG__AXIS_*) */
-    scale = RG__AXIS_ABSOLUTE * rg__min_real(a->radius, b->radius);
-    face_tolerance = RG__AXIS_RELATIVE * rg__fabs(face_b.separation) + scale;
-    ref_is_a = face_a.separation > face_b.separation + face_tolerance;
-    face = ref_is_a ? face_a : face_b;
-    if (edges.edge_a >= 0 &&
-        edges.separation > face.separation + RG__AXIS_RELATIVE * rg__fabs(face.separation) + scale) {
-        if (rg__edge_contact(a, b, &t, &edges, margin, pos_b, rot_b, out)) return out->count;
-    }
-    return rg__face_contact(a, b, &t, ref_is_a, face.face, face.support, margin, pos_b, rot_b, scratch,
-                            out);
+    return rg__contact_manifold(a, b, &t, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
 }
 
 RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,

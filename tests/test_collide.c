@@ -44,6 +44,190 @@ static int swapped_agrees(const rg_hull *a, rg_vec3 pa, rg_quat qa, const rg_hul
     return 1;
 }
 
+/* ---- random hulls and an independent separation test ---------------------------------------- */
+
+/* Convex hull of a few points in general position by brute force, O(n^4): a triangle of three
+   points is a face when every other point lies strictly behind its plane. Built with
+   rg_hull_create_polyhedron, independently of quickhull. NULL when the points are degenerate. */
+static rg_hull *brute_force_hull(const rg_vec3 *p, int n) {
+    int faces[3 * 1024], sizes[1024], face_count = 0, used[64], remap[64], vertex_count = 0;
+    rg_vec3 vertices[64];
+    int i, j, k, l, f;
+    if (n > 64) return NULL;
+    for (i = 0; i < n; ++i) used[i] = 0;
+    for (i = 0; i < n; ++i)
+        for (j = i + 1; j < n; ++j)
+            for (k = j + 1; k < n; ++k) {
+                double e1[3], e2[3], nn[3], len, above = 0, below = 0;
+                e1[0] = p[j].x - p[i].x; e1[1] = p[j].y - p[i].y; e1[2] = p[j].z - p[i].z;
+                e2[0] = p[k].x - p[i].x; e2[1] = p[k].y - p[i].y; e2[2] = p[k].z - p[i].z;
+                nn[0] = e1[1] * e2[2] - e1[2] * e2[1];
+                nn[1] = e1[2] * e2[0] - e1[0] * e2[2];
+                nn[2] = e1[0] * e2[1] - e1[1] * e2[0];
+                len = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+                if (len < 1e-6) return NULL;
+                for (l = 0; l < n; ++l) {
+                    double d;
+                    if (l == i || l == j || l == k) continue;
+                    d = (nn[0] * (p[l].x - p[i].x) + nn[1] * (p[l].y - p[i].y) + nn[2] * (p[l].z - p[i].z)) / len;
+                    if (fabs(d) < 1e-4) return NULL; /* nearly coplanar: draw again */
+                    if (d > 0) above += 1; else below += 1;
+                }
+                if (above > 0 && below > 0) continue;
+                if (face_count >= 1024) return NULL;
+                /* counter-clockwise from outside: the other points behind the normal */
+                faces[3 * face_count] = i;
+                faces[3 * face_count + 1] = above > 0 ? k : j;
+                faces[3 * face_count + 2] = above > 0 ? j : k;
+                sizes[face_count++] = 3;
+                used[i] = used[j] = used[k] = 1;
+            }
+    for (i = 0; i < n; ++i) {
+        remap[i] = used[i] ? vertex_count : -1;
+        if (used[i]) vertices[vertex_count++] = p[i];
+    }
+    for (f = 0; f < 3 * face_count; ++f) faces[f] = remap[faces[f]];
+    return rg_hull_create_polyhedron(vertices, vertex_count, sizes, face_count, faces, NULL);
+}
+
+static rg_vec3 random_unit_vector(void) {
+    for (;;) {
+        double x = rg_test_uniform(-1, 1), y = rg_test_uniform(-1, 1), z = rg_test_uniform(-1, 1);
+        double l = sqrt(x * x + y * y + z * z);
+        if (l > 0.1 && l <= 1) return rg_v3(x / l, y / l, z / l);
+    }
+}
+
+static rg_quat random_rotation(void) {
+    rg_vec3 axis = random_unit_vector();
+    double angle = rg_test_uniform(0, 2 * 3.14159265358979324);
+    return rg_quat_from_axis_angle(axis, angle);
+}
+
+/* A random convex hull of 5 to max_points points in an ellipsoid of random size, or NULL. */
+static rg_hull *random_hull(int max_points) {
+    rg_vec3 p[64], size = rg_v3(rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5));
+    int i, n = 5 + (int)(rg_test_random() * (max_points - 4));
+    for (i = 0; i < n; ++i) {
+        rg_vec3 u = random_unit_vector();
+        double r = 0.6 + 0.4 * rg_test_random();
+        p[i] = rg_v3(u.x * size.x * r, u.y * size.y * r, u.z * size.z * r);
+    }
+    return brute_force_hull(p, n);
+}
+
+/* A hull posed in the world, in double, from the public getters only. */
+typedef struct posed_hull {
+    int vertex_count, face_count, edge_count;
+    double v[64][3], n[128][3], offset[128], e[192][3];
+} posed_hull;
+
+static void rotate_d(rg_quat q, const double in[3], double out[3]) {
+    /* v' = v + 2w (u x v) + 2 u x (u x v), in double */
+    double u[3], t[3], c[3];
+    u[0] = q.x; u[1] = q.y; u[2] = q.z;
+    t[0] = 2 * (u[1] * in[2] - u[2] * in[1]);
+    t[1] = 2 * (u[2] * in[0] - u[0] * in[2]);
+    t[2] = 2 * (u[0] * in[1] - u[1] * in[0]);
+    c[0] = u[1] * t[2] - u[2] * t[1];
+    c[1] = u[2] * t[0] - u[0] * t[2];
+    c[2] = u[0] * t[1] - u[1] * t[0];
+    out[0] = in[0] + q.w * t[0] + c[0];
+    out[1] = in[1] + q.w * t[1] + c[1];
+    out[2] = in[2] + q.w * t[2] + c[2];
+}
+
+static void pose_hull(const rg_hull *h, rg_vec3 pos, rg_quat q, posed_hull *out) {
+    int i, k, idx[64], ev[2];
+    double len = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    rg_quat qn;
+    qn.x = (rg_real)(q.x / len); qn.y = (rg_real)(q.y / len); qn.z = (rg_real)(q.z / len); qn.w = (rg_real)(q.w / len);
+    out->vertex_count = rg_hull_vertex_count(h);
+    out->face_count = rg_hull_face_count(h);
+    out->edge_count = rg_hull_edge_count(h);
+    for (i = 0; i < out->vertex_count; ++i) {
+        rg_vec3 v = rg_hull_vertex(h, i);
+        double in[3];
+        in[0] = v.x; in[1] = v.y; in[2] = v.z;
+        rotate_d(qn, in, out->v[i]);
+        out->v[i][0] += pos.x; out->v[i][1] += pos.y; out->v[i][2] += pos.z;
+    }
+    for (i = 0; i < out->face_count; ++i) {
+        rg_vec3 nn = rg_hull_face_normal(h, i);
+        double in[3];
+        int count = rg_hull_face_vertices(h, i, idx, 64);
+        in[0] = nn.x; in[1] = nn.y; in[2] = nn.z;
+        rotate_d(qn, in, out->n[i]);
+        out->offset[i] = 0;
+        for (k = 0; k < count; ++k)
+            out->offset[i] += (out->n[i][0] * out->v[idx[k]][0] + out->n[i][1] * out->v[idx[k]][1] +
+                               out->n[i][2] * out->v[idx[k]][2]) / count;
+    }
+    for (i = 0; i < out->edge_count; ++i) {
+        rg_hull_edge(h, i, ev, NULL);
+        for (k = 0; k < 3; ++k) out->e[i][k] = out->v[ev[1]][k] - out->v[ev[0]][k];
+    }
+}
+
+/* Separation of the two hulls along unit axis n, either way round: > 0 when n separates. */
+static double axis_separation(const posed_hull *a, const posed_hull *b, const double n[3]) {
+    double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300, s1, s2;
+    int i;
+    for (i = 0; i < a->vertex_count; ++i) {
+        double d = n[0] * a->v[i][0] + n[1] * a->v[i][1] + n[2] * a->v[i][2];
+        if (d < amin) amin = d;
+        if (d > amax) amax = d;
+    }
+    for (i = 0; i < b->vertex_count; ++i) {
+        double d = n[0] * b->v[i][0] + n[1] * b->v[i][1] + n[2] * b->v[i][2];
+        if (d < bmin) bmin = d;
+        if (d > bmax) bmax = d;
+    }
+    s1 = bmin - amax;
+    s2 = amin - bmax;
+    return s1 > s2 ? s1 : s2;
+}
+
+/* Brute-force separating-axis test without pruning: every face normal of both hulls and every
+   cross product of an edge of A with an edge of B (skipping parallel pairs, whose axes are
+   face normals), with the hulls' full vertex extents along each. Returns the largest
+   separation: > 0 separated, otherwise minus the minimum overlap over all candidate axes. */
+static double brute_force_separation(const posed_hull *a, const posed_hull *b) {
+    double best = -1e300, s;
+    int i, j;
+    for (i = 0; i < a->face_count; ++i)
+        if ((s = axis_separation(a, b, a->n[i])) > best) best = s;
+    for (i = 0; i < b->face_count; ++i)
+        if ((s = axis_separation(a, b, b->n[i])) > best) best = s;
+    for (i = 0; i < a->edge_count; ++i)
+        for (j = 0; j < b->edge_count; ++j) {
+            const double *u = a->e[i], *v = b->e[j];
+            double c[3], l, lu, lv;
+            c[0] = u[1] * v[2] - u[2] * v[1];
+            c[1] = u[2] * v[0] - u[0] * v[2];
+            c[2] = u[0] * v[1] - u[1] * v[0];
+            l = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+            lu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            lv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (l <= 1e-9 * lu * lv) continue;
+            c[0] /= l; c[1] /= l; c[2] /= l;
+            if ((s = axis_separation(a, b, c)) > best) best = s;
+        }
+    return best;
+}
+
+/* Signed distance of point p from a posed hull: the largest of its face-plane distances (0 on
+   the surface, negative inside). */
+static double plane_distance(const posed_hull *h, rg_vec3 p) {
+    double best = -1e300;
+    int i;
+    for (i = 0; i < h->face_count; ++i) {
+        double d = h->n[i][0] * p.x + h->n[i][1] * p.y + h->n[i][2] * p.z - h->offset[i];
+        if (d > best) best = d;
+    }
+    return best;
+}
+
 /* A cube resting on a wider slab with an offset: the manifold is the overlap of the two faces. */
 static void test_collide_box_face_offset(void) {
     rg_hull *slab = rg_hull_create_box(rg_v3(1, 0.5, 1), NULL);
@@ -203,6 +387,155 @@ static void test_collide_box_separated(void) {
     rg_hull_destroy(cube);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define COLLIDE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COLLIDE_SANITIZED 1
+#endif
+#endif
+
+/* 100 000 random pairs (20 000 in the sanitizer builds, which run about 10x slower), a third
+   box-box, a third box-hull, a third hull-hull, random sizes (box half extents 0.1 to 1.5, hulls
+   of 5 to 10 points in ellipsoids of semi-axes 0.2 to 1.5) and orientations, placed from deep
+   overlap to well apart, a quarter of them with a margin. Against the brute-force separation:
+   the same decision (touching or not) outside a band of rounding width, the deepest point's
+   depth equal to the minimum overlap over all candidate axes (allowing for the face preference,
+   RG__AXIS_* in rigid.h: 0.5% of the depth plus 0.1% of the smaller radius), the hull extents
+   along the reported normal overlapping by that depth, every point on B's surface and
+   point - depth*normal on A's. */
+static void test_collide_random_pairs_against_brute_force(void) {
+#ifdef COLLIDE_SANITIZED
+    const int pair_count = 20000;
+#else
+    const int pair_count = 100000;
+#endif
+    enum { BOXES = 24, HULLS = 48 };
+    rg_hull *boxes[BOXES], *hulls[HULLS];
+    double radius_box[BOXES], radius_hull[HULLS];
+    static posed_hull pa, pb;
+    int i, k, wrong_decision = 0, speculative = 0, speculative_missed = 0, touching = 0, separated = 0, edge_like = 0, checked_points = 0;
+    double worst_depth = 0, worst_axis = 0, worst_axis_below = 0, worst_beyond_extent = 0;
+    double worst_surface_b = 0, worst_surface_a = 0;
+    int preferred = 0;
+    double tol = 50 * RG_TEST_EPS;
+    rg_test_seed(4242);
+    for (i = 0; i < BOXES; ++i) {
+        rg_vec3 h = rg_v3(rg_test_uniform(0.1, 1.5), rg_test_uniform(0.1, 1.5), rg_test_uniform(0.1, 1.5));
+        boxes[i] = rg_hull_create_box(h, NULL);
+        radius_box[i] = rg_v3_length(h);
+        ENSURE(boxes[i] != NULL);
+    }
+    for (i = 0; i < HULLS; ++i) {
+        double r = 0;
+        int v;
+        do hulls[i] = random_hull(10); while (!hulls[i]);
+        for (v = 0; v < rg_hull_vertex_count(hulls[i]); ++v) {
+            double l = rg_v3_length(rg_v3_sub(rg_hull_vertex(hulls[i], v), rg_hull_centroid(hulls[i])));
+            if (l > r) r = l;
+        }
+        radius_hull[i] = r;
+    }
+    for (i = 0; i < pair_count; ++i) {
+        int kind = i % 3, ia = (int)(rg_test_random() * BOXES), ib = (int)(rg_test_random() * HULLS);
+        int ja = (int)(rg_test_random() * HULLS), jb = (int)(rg_test_random() * BOXES);
+        const rg_hull *a = kind == 2 ? hulls[ja] : boxes[ia];
+        const rg_hull *b = kind == 0 ? boxes[jb] : hulls[ib];
+        double ra = kind == 2 ? radius_hull[ja] : radius_box[ia];
+        double rb = kind == 0 ? radius_box[jb] : radius_hull[ib];
+        rg_quat qa = random_rotation(), qb = random_rotation();
+        rg_vec3 pos_b = rg_v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
+        rg_vec3 dir = random_unit_vector();
+        double distance = (ra + rb) * rg_test_uniform(0.1, 0.9);
+        rg_vec3 pos_a = rg_v3_madd(pos_b, dir, distance);
+        double small = ra < rb ? ra : rb, margin = (i % 4 == 3) ? rg_test_uniform(0, 0.1) * small : 0;
+        double sep, band = tol * (ra + rb + 2), deepest = -1e300;
+        rg_manifold m;
+        int count;
+        pose_hull(a, pos_a, qa, &pa);
+        pose_hull(b, pos_b, qb, &pb);
+        sep = brute_force_separation(&pa, &pb);
+        count = rg_collide_hulls(a, pos_a, qa, b, pos_b, qb, margin, &m);
+        if (fabs(sep - margin) <= band || fabs(sep) <= band) continue; /* too close to call in rg_real */
+        if (sep > 0 && sep <= margin && count == 0) {
+            /* a gap within the margin whose closest features give no point on both surfaces */
+            ++speculative_missed;
+            continue;
+        }
+        if (sep > 0 && sep <= margin) ++speculative;
+        if ((sep > margin) != (count == 0)) {
+            if (wrong_decision < 5)
+                rg_test_note("pair %d: separation %.9g, margin %.9g, count %d", i, sep, margin, count);
+            ++wrong_decision;
+            continue;
+        }
+        if (count == 0) {
+            ++separated;
+            continue;
+        }
+        ++touching;
+        ENSURE(count <= 4);
+        ENSURE_NEAR(rg_v3_length(m.normal), 1, 10 * RG_TEST_EPS);
+        for (k = 0; k < count; ++k) {
+            rg_vec3 on_a = rg_v3_madd(m.points[k], m.normal, -m.depths[k]);
+            double db = fabs(plane_distance(&pb, m.points[k])), da = fabs(plane_distance(&pa, on_a));
+            if (db > worst_surface_b) worst_surface_b = db;
+            if (da > worst_surface_a) worst_surface_a = da;
+            if (m.depths[k] > deepest) deepest = m.depths[k];
+            ENSURE(k == 0 || m.depths[k] <= m.depths[0]);
+            ++checked_points;
+        }
+        if (count == 1) ++edge_like;
+        {
+            /* extents along the reported normal (B to A): B's top minus A's bottom, the most any
+               point pair along it can overlap */
+            double n[3], bmax = -1e300, amin = 1e300, overlap;
+            int v;
+            n[0] = m.normal.x; n[1] = m.normal.y; n[2] = m.normal.z;
+            for (v = 0; v < pb.vertex_count; ++v) {
+                double d = n[0] * pb.v[v][0] + n[1] * pb.v[v][1] + n[2] * pb.v[v][2];
+                if (d > bmax) bmax = d;
+            }
+            for (v = 0; v < pa.vertex_count; ++v) {
+                double d = n[0] * pa.v[v][0] + n[1] * pa.v[v][1] + n[2] * pa.v[v][2];
+                if (d < amin) amin = d;
+            }
+            overlap = bmax - amin;
+            if (deepest - overlap > worst_beyond_extent) worst_beyond_extent = deepest - overlap;
+            if (sep < 0) {
+                /* the minimum overlap is -sep; the face preference may use an axis whose
+                   overlap is larger by up to `preference`, and a manifold whose deepest point
+                   is within that of -sep */
+                double preference = 0.005 * -sep + 0.001 * small, e;
+                e = fabs(deepest + sep) / preference;
+                if (e > worst_depth) worst_depth = e;
+                e = (overlap + sep) / preference;
+                if (e > worst_axis) worst_axis = e;
+                if (-(overlap + sep) > worst_axis_below) worst_axis_below = -(overlap + sep);
+                if (fabs(deepest + sep) > 10 * tol) ++preferred;
+            }
+        }
+    }
+    rg_test_note("%d pairs: %d touching (%d with one point), %d separated, %d wrong decisions",
+                 pair_count, touching, edge_like, separated, wrong_decision);
+    rg_test_note("gaps within the margin: %d with points, %d without", speculative, speculative_missed);
+    rg_test_note("overlapping: deepest point vs minimum overlap within %.3f of the preference "
+                 "tolerance (%d pairs differ by more than rounding); overlap along the normal "
+                 "within %.3f of it above, %.3g below; deepest beyond the extents %.3g",
+                 worst_depth, preferred, worst_axis, worst_axis_below, worst_beyond_extent);
+    rg_test_note("points off B's surface %.3g, point - depth*normal off A's %.3g", worst_surface_b,
+                 worst_surface_a);
+    ENSURE(wrong_decision == 0);
+    ENSURE(worst_depth <= 1.01); /* 1% for the radius rounded in rg_real */
+    ENSURE(worst_axis <= 1.01);
+    ENSURE(worst_axis_below <= 20 * tol);
+    ENSURE(worst_beyond_extent <= 20 * tol);
+    ENSURE(worst_surface_b <= 20 * tol);
+    ENSURE(worst_surface_a <= 20 * tol);
+    for (i = 0; i < BOXES; ++i) rg_hull_destroy(boxes[i]);
+    for (i = 0; i < HULLS; ++i) rg_hull_destroy(hulls[i]);
+}
+
 /* The world's narrow phase: a cube flat on the ground, a cube turned 45 degrees on it, and the
    two cubes apart by 0.03 (more than the 0.02 margin) although their boxes overlap: that pair
    is separated by a witness after the first step. */
@@ -256,5 +589,7 @@ void rg_tests_collide(void) {
     RUN_TEST(test_collide_box_edge_edge);
     RUN_TEST(test_collide_box_corner_on_face);
     RUN_TEST(test_collide_box_separated);
+    RUN_TEST(test_collide_random_pairs_against_brute_force);
     RUN_TEST(test_collide_world_narrowphase);
 }
+
