@@ -536,6 +536,136 @@ static void test_collide_random_pairs_against_brute_force(void) {
     for (i = 0; i < HULLS; ++i) rg_hull_destroy(hulls[i]);
 }
 
+static int manifolds_equal(const rg_manifold *x, const rg_manifold *y) {
+    int i;
+    if (x->count != y->count || x->normal.x != y->normal.x || x->normal.y != y->normal.y ||
+        x->normal.z != y->normal.z)
+        return 0;
+    for (i = 0; i < x->count; ++i)
+        if (x->points[i].x != y->points[i].x || x->points[i].y != y->points[i].y ||
+            x->points[i].z != y->points[i].z || x->depths[i] != y->depths[i] ||
+            x->features[i] != y->features[i])
+            return 0;
+    return 1;
+}
+
+/* A small random rotation of at most `angle` radians. */
+static rg_quat small_rotation(double angle) {
+    rg_vec3 axis = random_unit_vector();
+    double a = rg_test_uniform(-angle, angle);
+    return rg_quat_from_axis_angle(axis, a);
+}
+
+/* Baraff §7.1 coherence: 64 pairs (boxes and hulls) each walk 400 steps of small random motions
+   (at most 0.02 rad and 0.5% of the pair's size per step) in and out of contact, half with a
+   margin. With the witness the result must equal the full search bit for bit at every step,
+   and the witness must actually answer most separated steps. */
+static void test_collide_witness_equals_full_search(void) {
+    enum { PAIRS = 64, STEPS = 400 };
+    rg_hull *shapes[8];
+    int p, step, i, mismatches = 0, hits = 0, separated = 0, touching = 0, calls = 0;
+    rg_test_seed(777);
+    for (i = 0; i < 4; ++i)
+        shapes[i] = rg_hull_create_box(rg_v3(rg_test_uniform(0.2, 1), rg_test_uniform(0.2, 1), rg_test_uniform(0.2, 1)), NULL);
+    for (i = 4; i < 8; ++i)
+        do shapes[i] = random_hull(10); while (!shapes[i]);
+    for (p = 0; p < PAIRS; ++p) {
+        const rg_hull *a = shapes[p % 8], *b = shapes[(p / 8 + p) % 8];
+        rg_vec3 dir = random_unit_vector(), pos_b = rg_v3(rg_test_uniform(-2, 2), 0, rg_test_uniform(-2, 2));
+        rg_quat qa = random_rotation(), qb = random_rotation();
+        double size = 0, distance, margin;
+        rg_witness witness;
+        for (i = 0; i < rg_hull_vertex_count(a); ++i) size += rg_v3_length(rg_hull_vertex(a, i)) / rg_hull_vertex_count(a);
+        for (i = 0; i < rg_hull_vertex_count(b); ++i) size += rg_v3_length(rg_hull_vertex(b, i)) / rg_hull_vertex_count(b);
+        distance = size * rg_test_uniform(0.5, 1.0);
+        margin = (p % 2) ? 0.02 * size : 0;
+        memset(&witness, 0, sizeof witness);
+        for (step = 0; step < STEPS; ++step) {
+            rg_manifold cached, full;
+            rg_vec3 pos_a;
+            int n1, n2;
+            dir = rg_v3_normalize(rg_quat_rotate(small_rotation(0.02), dir));
+            distance += size * rg_test_uniform(-0.005, 0.005);
+            if (distance < 0.4 * size) distance = 0.4 * size;
+            if (distance > 1.1 * size) distance = 1.1 * size;
+            qa = rg_quat_normalize(rg_quat_mul(small_rotation(0.02), qa));
+            qb = rg_quat_normalize(rg_quat_mul(small_rotation(0.02), qb));
+            pos_a = rg_v3_madd(pos_b, dir, distance);
+            n1 = rg_collide_hulls_cached(a, pos_a, qa, b, pos_b, qb, margin, &witness, &cached);
+            n2 = rg_collide_hulls(a, pos_a, qa, b, pos_b, qb, margin, &full);
+            ++calls;
+            if (n1 != n2 || !manifolds_equal(&cached, &full)) ++mismatches;
+            if (n2 == 0) ++separated; else ++touching;
+            if (witness.held) {
+                ++hits;
+                if (n2 != 0) ++mismatches; /* a witness only ever answers "separated" */
+            }
+        }
+    }
+    rg_test_note("%d calls (%d separated, %d touching): %d answered by the witness (%.1f%% of the "
+                 "separated ones), %d mismatches", calls, separated, touching, hits,
+                 100.0 * hits / (separated > 0 ? separated : 1), mismatches);
+    ENSURE(mismatches == 0);
+    ENSURE(separated > calls / 5 && touching > calls / 5);
+    ENSURE(hits > separated / 2);
+    for (i = 0; i < 8; ++i) rg_hull_destroy(shapes[i]);
+}
+
+/* Feature ids: a cube resting on a slab, nudged by small random slides and tilts that keep the
+   same faces touching, keeps the same four ids; an edge crossing an edge keeps its one id; the
+   ids of one manifold are distinct; a corner that moves from overhanging the slab's edge onto
+   the slab changes id (clipped point to incident vertex). */
+static void test_collide_feature_ids_are_stable(void) {
+    rg_hull *slab = rg_hull_create_box(rg_v3(2, 0.5, 2), NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5, 0.5, 0.5), NULL);
+    rg_quat id = rg_quat_identity();
+    rg_manifold first, m;
+    int i, k, j, changed = 0;
+    rg_test_seed(99);
+    ENSURE(rg_collide_hulls(cube, rg_v3(0.3, 0.99, -0.2), id, slab, rg_v3(0, 0, 0), id, 0.02, &first) == 4);
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < i; ++j) ENSURE(first.features[i] != first.features[j]);
+    for (i = 0; i < 200; ++i) {
+        rg_vec3 pos = rg_v3(0.3 + rg_test_uniform(-0.1, 0.1), 0.99 + rg_test_uniform(-0.005, 0.005),
+                            -0.2 + rg_test_uniform(-0.1, 0.1));
+        rg_quat tilt = small_rotation(0.01);
+        ENSURE(rg_collide_hulls(cube, pos, tilt, slab, rg_v3(0, 0, 0), id, 0.02, &m) == 4);
+        for (k = 0; k < 4; ++k) {
+            for (j = 0; j < 4; ++j)
+                if (m.features[k] == first.features[j]) break;
+            if (j == 4) ++changed;
+        }
+    }
+    ENSURE(changed == 0);
+    {
+        /* edge across edge, the crossing point sliding along both edges */
+        rg_quat qb = rg_quat_from_axis_angle(rg_v3(0, 0, 1), 3.14159265358979324 / 4);
+        rg_quat qa = rg_quat_from_axis_angle(rg_v3(1, 0, 0), 3.14159265358979324 / 4);
+        rg_real h = (rg_real)0.7071067811865476;
+        ENSURE(rg_collide_hulls(cube, rg_v3(0, 2 * h - 0.01, 0), qa, cube, rg_v3(0, 0, 0), qb, 0, &first) == 1);
+        for (i = 0; i < 50; ++i) {
+            rg_vec3 pos = rg_v3(rg_test_uniform(-0.3, 0.3), 2 * h - rg_test_uniform(0.001, 0.02), rg_test_uniform(-0.3, 0.3));
+            ENSURE(rg_collide_hulls(cube, pos, qa, cube, rg_v3(0, 0, 0), qb, 0, &m) == 1);
+            ENSURE(m.features[0] == first.features[0]);
+        }
+    }
+    {
+        /* overhanging the slab's +x edge at x = 2: two points are clipped; slid back fully
+           onto the slab they become the cube's own corners, with other ids */
+        rg_manifold over, on;
+        int same = 0;
+        ENSURE(rg_collide_hulls(cube, rg_v3(1.8, 0.99, 0), id, slab, rg_v3(0, 0, 0), id, 0, &over) == 4);
+        ENSURE(rg_collide_hulls(cube, rg_v3(1.4, 0.99, 0), id, slab, rg_v3(0, 0, 0), id, 0, &on) == 4);
+        for (k = 0; k < 4; ++k)
+            for (j = 0; j < 4; ++j)
+                if (over.features[k] == on.features[j]) ++same;
+        ENSURE(same == 2);
+    }
+    rg_test_note("200 nudges of a resting cube and 50 of an edge/edge contact kept their ids");
+    rg_hull_destroy(slab);
+    rg_hull_destroy(cube);
+}
+
 /* The world's narrow phase: a cube flat on the ground, a cube turned 45 degrees on it, and the
    two cubes apart by 0.03 (more than the 0.02 margin) although their boxes overlap: that pair
    is separated by a witness after the first step. */
@@ -590,6 +720,8 @@ void rg_tests_collide(void) {
     RUN_TEST(test_collide_box_corner_on_face);
     RUN_TEST(test_collide_box_separated);
     RUN_TEST(test_collide_random_pairs_against_brute_force);
+    RUN_TEST(test_collide_witness_equals_full_search);
+    RUN_TEST(test_collide_feature_ids_are_stable);
     RUN_TEST(test_collide_world_narrowphase);
 }
 
