@@ -506,6 +506,12 @@ typedef struct rg__clip_vertex {   /* a vertex of the incident polygon while it 
     uint32_t line;                 /* label of the line from this vertex to the next */
 } rg__clip_vertex;
 
+typedef struct rg__collide_scratch { /* stb_ds arrays reused for hulls too big for the stack */
+    rg_vec3 *vectors;
+    rg_real *reals;
+    rg__clip_vertex *clip;
+} rg__collide_scratch;
+
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
@@ -545,7 +551,7 @@ typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
-    rg__clip_vertex *clip_scratch;        /* stb_ds array for faces too large for the stack */
+    rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
 } rg__narrowphase;
 
@@ -1207,23 +1213,89 @@ static rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
     return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
 }
 
-/* Vertex i of a hull in B's frame. */
-static rg_vec3 rg__vertex_in_b(const rg_hull *h, int is_a, const rg__relative_pose *t, int i) {
-    return is_a ? rg__pose_apply(t, h->vertices[i]) : h->vertices[i];
+/* A's features in B's frame. The full search reads them from the tables of rg__pair_frame;
+   the witness test and the manifold compute the few they need with the same functions, so
+   both see bit-identical values. */
+static rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
+    return rg__pose_apply(t, a->vertices[i]);
+}
+static rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
+    return rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
+}
+/* the plane n.x = offset of A's face f moved by the pose: n.(R x + p) = offset_a + n.p */
+static rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
+    return a->faces[f].offset + rg_v3_dot(n, t->translation);
 }
 
-/* The vertex furthest along direction (hull frame); the first index wins ties. */
-static int rg__hull_support_index(const rg_hull *h, rg_vec3 direction) {
+/* The direction of edge e of a hull, second vertex minus first. */
+static rg_vec3 rg__edge_direction(const rg_hull *h, int e) {
+    return rg_v3_sub(h->vertices[h->edges[e].v[1]], h->vertices[h->edges[e].v[0]]);
+}
+
+/* The vertex furthest along direction; the first index wins ties. */
+static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 direction) {
     int i, best = 0;
-    rg_real best_dot = rg_v3_dot(h->vertices[0], direction);
-    for (i = 1; i < h->vertex_count; ++i) {
-        rg_real d = rg_v3_dot(h->vertices[i], direction);
+    rg_real best_dot = rg_v3_dot(vertices[0], direction);
+    for (i = 1; i < count; ++i) {
+        rg_real d = rg_v3_dot(vertices[i], direction);
         if (d > best_dot) {
             best_dot = d;
             best = i;
         }
     }
     return best;
+}
+
+/* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
+   frame and of B's edge directions, and room for the edge query's side table (one real per
+   face of B). */
+typedef struct rg__pair_frame {
+    const rg_hull *a, *b;
+    rg__relative_pose t;
+    rg_vec3 *vertices_a, *normals_a, *directions_b;
+    rg_real *offsets_a, *side;
+    rg_vec3 centroid_a;
+} rg__pair_frame;
+
+/* Small hulls keep their tables on the stack, bigger ones in the caller's scratch arrays. */
+#define RG__STACK_VECTORS 192
+#define RG__STACK_REALS 256
+
+typedef struct rg__pair_storage {
+    rg_vec3 vectors[RG__STACK_VECTORS];
+    rg_real reals[RG__STACK_REALS];
+} rg__pair_storage;
+
+static void rg__pair_frame_build(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
+                                 const rg__relative_pose *t, rg__pair_storage *storage,
+                                 rg__collide_scratch *scratch) {
+    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
+    int real_count = a->face_count + b->face_count;
+    rg_vec3 *vectors = storage->vectors;
+    rg_real *reals = storage->reals;
+    if (vector_count > RG__STACK_VECTORS) {
+        stbds_arrsetlen(scratch->vectors, vector_count);
+        vectors = scratch->vectors;
+    }
+    if (real_count > RG__STACK_REALS) {
+        stbds_arrsetlen(scratch->reals, real_count);
+        reals = scratch->reals;
+    }
+    frame->a = a;
+    frame->b = b;
+    frame->t = *t;
+    frame->vertices_a = vectors;
+    frame->normals_a = vectors + a->vertex_count;
+    frame->directions_b = frame->normals_a + a->face_count;
+    frame->offsets_a = reals;
+    frame->side = reals + a->face_count;
+    for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
+    for (i = 0; i < a->face_count; ++i) {
+        frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
+        frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
+    }
+    for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
+    frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
 typedef struct rg__face_query {
@@ -1237,38 +1309,35 @@ typedef struct rg__edge_query {
     rg_vec3 normal;               /* B's frame, pointing from A towards B */
 } rg__edge_query;
 
-/* Separation of B from the plane of A's face f: B's vertex furthest behind it. */
-static rg_real rg__face_a_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                     int f, int *support) {
-    rg_vec3 n = rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
-    rg_real offset = a->faces[f].offset + rg_v3_dot(n, t->translation);
-    int s = rg__hull_support_index(b, rg_v3_neg(n));
+/* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
+static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
+    int s = rg__support_index(b->vertices, b->vertex_count, rg_v3_neg(n));
     *support = s;
     return rg_v3_dot(n, b->vertices[s]) - offset;
 }
 
-/* Separation of A from the plane of B's face f. */
+/* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
+   deepest vertex among A's own vertices, which is then brought over. */
 static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                      int f, int *support) {
     rg_vec3 n = b->faces[f].normal;
-    int s = rg__hull_support_index(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    int s = rg__support_index(a->vertices, a->vertex_count, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
     *support = s;
-    return rg_v3_dot(n, rg__pose_apply(t, a->vertices[s])) - b->faces[f].offset;
+    return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
 }
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
    one that separates by more than margin. */
-static rg__face_query rg__query_faces(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                      int faces_of_a, rg_real margin) {
+static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_a, rg_real margin) {
     rg__face_query best;
-    int f, count = faces_of_a ? a->face_count : b->face_count;
+    int f, count = faces_of_a ? frame->a->face_count : frame->b->face_count;
     best.face = -1;
     best.support = 0;
     best.separation = -FLT_MAX;
     for (f = 0; f < count; ++f) {
         int support;
-        rg_real s = faces_of_a ? rg__face_a_separation(a, b, t, f, &support)
-                               : rg__face_b_separation(a, b, t, f, &support);
+        rg_real s = faces_of_a ? rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], &support)
+                               : rg__face_b_separation(frame->a, frame->b, &frame->t, f, &support);
         if (s > best.separation) {
             best.separation = s;
             best.face = f;
@@ -1284,73 +1353,84 @@ typedef struct rg__edge_frame {
     rg_vec3 start, direction;     /* first vertex, and second minus first */
     rg_real length_squared;
     rg_vec3 normal0, normal1;     /* normals of the faces on either side: the arc's ends */
-    rg_vec3 arc_normal;           /* normal1 x normal0, normal of the arc's great circle */
 } rg__edge_frame;
 
-static rg__edge_frame rg__edge_frame_of_a(const rg_hull *a, const rg__relative_pose *t, int e) {
-    const rg__hull_edge *edge = &a->edges[e];
+static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal0, rg_vec3 normal1) {
     rg__edge_frame frame;
-    frame.start = rg__pose_apply(t, a->vertices[edge->v[0]]);
-    frame.direction = rg_mat3_mul_v3(t->rotation, rg_v3_sub(a->vertices[edge->v[1]], a->vertices[edge->v[0]]));
+    frame.start = v0;
+    frame.direction = rg_v3_sub(v1, v0);
     frame.length_squared = rg_v3_length_squared(frame.direction);
-    frame.normal0 = rg_mat3_mul_v3(t->rotation, a->faces[edge->faces[0]].normal);
-    frame.normal1 = rg_mat3_mul_v3(t->rotation, a->faces[edge->faces[1]].normal);
-    frame.arc_normal = rg_v3_cross(frame.normal1, frame.normal0);
+    frame.normal0 = normal0;
+    frame.normal1 = normal1;
     return frame;
 }
 
-/* Do arcs a-b and c-d of the Gauss map cross? c and d lie on opposite sides of the great circle
-   through a and b, a and b on opposite sides of the one through c and d, and the last product
-   rejects the case where the great circles cross at the antipode of the arcs. bxa = b x a,
-   dxc = d x c. Touching arcs (a zero product) do not count: their axis is a face normal. */
-static int rg__arcs_cross(rg_vec3 a, rg_vec3 b, rg_vec3 bxa, rg_vec3 c, rg_vec3 d, rg_vec3 dxc) {
-    rg_real cba = rg_v3_dot(c, bxa), dba = rg_v3_dot(d, bxa);
-    rg_real adc = rg_v3_dot(a, dxc), bdc = rg_v3_dot(b, dxc);
+/* Edge e of A, from the tables (full search) or computed on the spot (witness, manifold). */
+static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
+                                          const rg__relative_pose *t, int e) {
+    const rg__hull_edge *edge = &a->edges[e];
+    if (tables)
+        return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
+                                   tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
+    return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
+                               rg__a_normal_in_b(a, t, edge->faces[0]), rg__a_normal_in_b(a, t, edge->faces[1]));
+}
+
+/* Do the arcs a-b (A's edge: from normal0 to normal1) and c-d (B's edge negated: from -n0 to
+   -n1) cross on the Gauss map? Then the edges span a face of the Minkowski difference A - B.
+   c and d must lie on opposite sides of the great circle through a and b, a and b on opposite
+   sides of the one through c and d, and the sign of c.(b x a) b.(d x c) rejects the circles'
+   second crossing, at the antipode. The normal of an arc's great circle, n1 x n0, is parallel
+   to its edge with the same sign for every edge (faces[0] runs v[0] -> v[1] counter-clockwise),
+   so the edge directions stand in for b x a and d x c:
+     cba = c.e_a = -n0_b.e_a,  dba = -n1_b.e_a,  adc = a.e_b = n0_a.e_b,  bdc = n1_a.e_b.
+   Touching arcs (a zero product) do not count: their axis is a face normal. */
+static int rg__arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
     return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
 }
 
-/* When edge e of B and the edge of A in frame span a face of the Minkowski difference and are
-   not parallel: returns 1 with the separation along their common normal (pointing away from A's
-   centroid) and that normal. The edges then support the hulls along the normal, so the
-   separation is the distance between their lines. */
-static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a,
-                                    const rg_hull *b, int e, rg_real *separation, rg_vec3 *normal) {
-    const rg__hull_edge *edge = &b->edges[e];
-    rg_vec3 c = rg_v3_neg(b->faces[edge->faces[0]].normal);
-    rg_vec3 d = rg_v3_neg(b->faces[edge->faces[1]].normal);
-    rg_vec3 start, direction, n;
-    rg_real length;
-    if (!rg__arcs_cross(frame->normal0, frame->normal1, frame->arc_normal, c, d, rg_v3_cross(d, c)))
-        return 0;
-    start = b->vertices[edge->v[0]];
-    direction = rg_v3_sub(b->vertices[edge->v[1]], start);
-    n = rg_v3_cross(frame->direction, direction);
-    length = rg_v3_length(n);
-    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction))))
+/* Separation of the edge of A in frame and the edge of B from start_b along direction_b, two
+   edges spanning a Minkowski face, along their common normal (pointing away from A's centroid).
+   The edges support the hulls along that normal, so the separation is the distance between
+   their lines. Returns 0 for (nearly) parallel edges, whose axis is a face normal. */
+static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a, rg_vec3 start_b,
+                                    rg_vec3 direction_b, rg_real *separation, rg_vec3 *normal) {
+    rg_vec3 n = rg_v3_cross(frame->direction, direction_b);
+    rg_real length = rg_v3_length(n);
+    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction_b))))
         return 0;
     n = rg_v3_scale(n, 1 / length);
     if (rg_v3_dot(n, rg_v3_sub(frame->start, centroid_a)) < 0) n = rg_v3_neg(n);
-    *separation = rg_v3_dot(n, rg_v3_sub(start, frame->start));
+    *separation = rg_v3_dot(n, rg_v3_sub(start_b, frame->start));
     *normal = n;
     return 1;
 }
 
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin. edge_a is -1 when no pair qualifies. */
-static rg__edge_query rg__query_edges(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                      rg_real margin) {
+static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
+    const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
-    rg_vec3 centroid_a = rg__pose_apply(t, a->centroid);
-    int i, j;
+    int i, j, f;
     best.edge_a = best.edge_b = -1;
     best.separation = -FLT_MAX;
     best.normal = rg_v3(0, 0, 0);
     for (i = 0; i < a->edge_count; ++i) {
-        rg__edge_frame frame = rg__edge_frame_of_a(a, t, i);
+        rg__edge_frame edge_a = rg__edge_frame_of_a(frame, a, &frame->t, i);
+        /* The first condition for all pairs at once: which faces of B lie on which side of the
+           plane across A's edge. Only the few edges of B whose faces straddle it go on. */
+        for (f = 0; f < b->face_count; ++f) frame->side[f] = rg_v3_dot(b->faces[f].normal, edge_a.direction);
         for (j = 0; j < b->edge_count; ++j) {
-            rg_real s;
-            rg_vec3 n;
-            if (!rg__edge_pair_separation(&frame, centroid_a, b, j, &s, &n) || !(s > best.separation))
+            const rg__hull_edge *edge = &b->edges[j];
+            rg_real side0 = frame->side[edge->faces[0]], side1 = frame->side[edge->faces[1]], s;
+            rg_vec3 direction_b, n;
+            if (!(side0 * side1 < 0)) continue;
+            direction_b = frame->directions_b[j];
+            if (!rg__arcs_cross(-side0, -side1, rg_v3_dot(edge_a.normal0, direction_b),
+                                rg_v3_dot(edge_a.normal1, direction_b)))
+                continue;
+            if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
+                !(s > best.separation))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -1363,28 +1443,39 @@ static rg__edge_query rg__query_edges(const rg_hull *a, const rg_hull *b, const 
 }
 
 /* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
-   evaluated by the same functions as the full search, so a witness that holds gives exactly
-   the answer the full search would. */
+   evaluated with the same functions and the same values as in the full search, so a witness
+   that holds gives exactly the answer the full search would. */
 static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                  const rg__witness *witness, rg_real margin) {
     int support;
     switch (witness->kind) {
-    case RG__AXIS_FACE_A:
+    case RG__AXIS_FACE_A: {
+        rg_vec3 n;
         if (witness->feature_a < 0 || witness->feature_a >= a->face_count) return 0;
-        return rg__face_a_separation(a, b, t, witness->feature_a, &support) > margin;
+        n = rg__a_normal_in_b(a, t, witness->feature_a);
+        return rg__face_a_separation(b, n, rg__a_offset_in_b(a, t, witness->feature_a, n), &support) > margin;
+    }
     case RG__AXIS_FACE_B:
         if (witness->feature_b < 0 || witness->feature_b >= b->face_count) return 0;
         return rg__face_b_separation(a, b, t, witness->feature_b, &support) > margin;
     case RG__AXIS_EDGES: {
+        const rg__hull_edge *edge;
         rg__edge_frame frame;
-        rg_real s;
-        rg_vec3 n;
+        rg_vec3 direction_b, n;
+        rg_real side0, side1, s;
         if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
             witness->feature_b < 0 || witness->feature_b >= b->edge_count)
             return 0;
-        frame = rg__edge_frame_of_a(a, t, witness->feature_a);
-        return rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b, witness->feature_b,
-                                        &s, &n) &&
+        edge = &b->edges[witness->feature_b];
+        frame = rg__edge_frame_of_a(NULL, a, t, witness->feature_a);
+        side0 = rg_v3_dot(b->faces[edge->faces[0]].normal, frame.direction);
+        side1 = rg_v3_dot(b->faces[edge->faces[1]].normal, frame.direction);
+        direction_b = rg__edge_direction(b, witness->feature_b);
+        return side0 * side1 < 0 &&
+               rg__arcs_cross(-side0, -side1, rg_v3_dot(frame.normal0, direction_b),
+                              rg_v3_dot(frame.normal1, direction_b)) &&
+               rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
+                                        direction_b, &s, &n) &&
                s > margin;
     }
     default:
@@ -1516,20 +1607,22 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
     return result;
 }
 
-/* Among the faces of hull h that contain vertex `support`, the one whose normal (hull frame) is
-   most anti-parallel to direction. Restricting to faces around the deepest vertex keeps that
-   vertex in the incident polygon: the most anti-parallel face of all may lie elsewhere. */
-static int rg__incident_face(const rg_hull *h, int support, rg_vec3 direction) {
+/* Among the faces of hull h that contain vertex `support`, the one whose normal (in B's frame:
+   normals[f], or the hull's own when h is B) is most anti-parallel to direction. Restricting to
+   faces around the deepest vertex keeps that vertex in the incident polygon: the most
+   anti-parallel face of all may lie elsewhere. */
+static int rg__incident_face(const rg_hull *h, const rg_vec3 *normals, int support, rg_vec3 direction) {
     int e, k, best = -1;
     rg_real best_dot = FLT_MAX;
     for (e = 0; e < h->edge_count; ++e) {
         const rg__hull_edge *edge = &h->edges[e];
         if (edge->v[0] != support && edge->v[1] != support) continue;
         for (k = 0; k < 2; ++k) {
-            rg_real d = rg_v3_dot(h->faces[edge->faces[k]].normal, direction);
-            if (d < best_dot || (d == best_dot && edge->faces[k] < best)) {
+            int f = edge->faces[k];
+            rg_real d = rg_v3_dot(normals ? normals[f] : h->faces[f].normal, direction);
+            if (d < best_dot || (d == best_dot && f < best)) {
                 best_dot = d;
-                best = edge->faces[k];
+                best = f;
             }
         }
     }
@@ -1551,30 +1644,32 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
     }
 }
 
+/* Vertex i of hull A (is_a) or B in B's frame, from the tables. */
+static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+    return is_a ? frame->vertices_a[i] : frame->b->vertices[i];
+}
+
 /* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
    against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
    reduced to four. `support` is the incident hull's deepest vertex below the reference face.
    With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
-static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                            int ref_is_a, int ref_face, int support, rg_real margin,
-                            int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
-                            rg__clip_vertex **scratch, rg_manifold *out) {
-    const rg_hull *ref = ref_is_a ? a : b, *inc = ref_is_a ? b : a;
+static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
+                            rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
+                            rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
     const rg__hull_face *rf = &ref->faces[ref_face];
-    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next, *temporary = NULL;
-    rg_vec3 n = ref_is_a ? rg_mat3_mul_v3(t->rotation, rf->normal) : rf->normal;
-    rg_real offset = ref_is_a ? rf->offset + rg_v3_dot(n, t->translation) : rf->offset;
-    rg_vec3 n_in_inc = ref_is_a ? n : rg_mat3_mul_v3(t->inverse_rotation, n);
-    int inc_face = rg__incident_face(inc, support, n_in_inc);
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
+    rg_vec3 n = ref_is_a ? frame->normals_a[ref_face] : rf->normal;
+    rg_real offset = ref_is_a ? frame->offsets_a[ref_face] : rf->offset;
+    int inc_face = rg__incident_face(inc, ref_is_a ? NULL : frame->normals_a, support, n);
     const rg__hull_face *incf;
     int i, count, kept, capacity, chosen[4];
     if (inc_face < 0) return 0;
     incf = &inc->faces[inc_face];
     capacity = incf->count + rf->count + 1;
     if (capacity > RG__CLIP_STACK) {
-        rg__clip_vertex **store = scratch ? scratch : &temporary;
-        stbds_arrsetlen(*store, 2 * capacity);
-        buffer = *store;
+        stbds_arrsetlen(scratch->clip, 2 * capacity);
+        buffer = scratch->clip;
     } else {
         capacity = RG__CLIP_STACK;
     }
@@ -1582,14 +1677,14 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     next = buffer + capacity;
     count = incf->count;
     for (i = 0; i < count; ++i) {
-        in[i].p = rg__vertex_in_b(inc, !ref_is_a, t, inc->face_vertices[incf->first + i]);
+        in[i].p = rg__frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
         in[i].depth = 0;
         in[i].code = (uint32_t)i;
         in[i].line = (uint32_t)i;
     }
     for (i = 0; i < rf->count && count > 0; ++i) {
-        rg_vec3 v0 = rg__vertex_in_b(ref, ref_is_a, t, ref->face_vertices[rf->first + i]);
-        rg_vec3 v1 = rg__vertex_in_b(ref, ref_is_a, t, ref->face_vertices[rf->first + (i + 1) % rf->count]);
+        rg_vec3 v0 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i]);
+        rg_vec3 v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + (i + 1) % rf->count]);
         rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
         rg__clip_vertex *swap;
         count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
@@ -1606,7 +1701,7 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     if (kept == 0 && allow_fallback) {
         /* rounding clipped away even the deepest vertex: keep that vertex alone */
         rg__clip_vertex p;
-        p.p = rg__vertex_in_b(inc, !ref_is_a, t, support);
+        p.p = rg__frame_vertex(frame, !ref_is_a, support);
         p.depth = offset - rg_v3_dot(n, p.p);
         p.code = 0x40000000u | (uint32_t)support;
         p.line = 0;
@@ -1617,7 +1712,6 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     rg__manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
                              ref_is_a ? RG__AXIS_FACE_A : RG__AXIS_FACE_B, ref_face, inc_face,
                              pos_b, rot_b, out);
-    stbds_arrfree(temporary);
     return count;
 }
 
@@ -1644,21 +1738,20 @@ static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_v
 
 /* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact).
    Without allow_clamped, nothing when they are not inside both edges. */
-static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                            const rg__edge_query *query, rg_real margin, int allow_clamped,
-                            rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
-    rg__edge_frame frame = rg__edge_frame_of_a(a, t, query->edge_a);
-    const rg__hull_edge *edge = &b->edges[query->edge_b];
-    rg_vec3 q = b->vertices[edge->v[0]], v = rg_v3_sub(b->vertices[edge->v[1]], q);
+static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *query, rg_real margin,
+                            int allow_clamped, rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    rg__edge_frame edge_a = rg__edge_frame_of_a(frame, frame->a, &frame->t, query->edge_a);
+    const rg__hull_edge *edge = &frame->b->edges[query->edge_b];
+    rg_vec3 q = frame->b->vertices[edge->v[0]], v = rg_v3_sub(frame->b->vertices[edge->v[1]], q);
     rg_vec3 normal = rg_v3_neg(query->normal), on_a, on_b; /* from B towards A */
     rg_real s, u;
     rg__clip_vertex point;
     int chosen = 0;
-    rg__closest_points_of_segments(frame.start, frame.direction, q, v, &s, &u);
+    rg__closest_points_of_segments(edge_a.start, edge_a.direction, q, v, &s, &u);
     /* closest points at an end of an edge are not the closest points of the edges' lines, so
        point - depth*normal would miss A */
     if (!allow_clamped && (s <= 0 || s >= 1 || u <= 0 || u >= 1)) return 0;
-    on_a = rg_v3_madd(frame.start, frame.direction, s);
+    on_a = rg_v3_madd(edge_a.start, edge_a.direction, s);
     on_b = rg_v3_madd(q, v, u);
     point.p = on_b;
     point.depth = rg_v3_dot(normal, rg_v3_sub(on_b, on_a));
@@ -1679,74 +1772,58 @@ static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relati
    inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
    every point pair is a real gap of at most margin; none may qualify, then there is no
    manifold. */
-static int rg__contact_manifold(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                const rg__face_query *face_a, const rg__face_query *face_b,
-                                const rg__edge_query *edges, rg_real margin, rg_vec3 pos_b,
-                                rg_quat rot_b, rg__clip_vertex **scratch, rg_manifold *out) {
+static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
+                                const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
+                                rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                rg_manifold *out) {
     rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance;
     int candidate, overlapping, best_kind;
     if (edges->edge_a >= 0) best = rg__max_real(best, edges->separation);
     best_kind = face_b->separation == best ? RG__AXIS_FACE_B
               : face_a->separation == best ? RG__AXIS_FACE_A : RG__AXIS_EDGES;
     overlapping = best <= 0;
-    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) + RG__AXIS_ABSOLUTE * rg__min_real(a->radius, b->radius);
+    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) +
+                RG__AXIS_ABSOLUTE * rg__min_real(frame->a->radius, frame->b->radius);
     for (candidate = RG__AXIS_FACE_B; candidate >= RG__AXIS_FACE_A; --candidate) {
         const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
         int count;
         if (!(face->separation >= best - tolerance)) continue;
-        count = rg__face_contact(a, b, t, candidate == RG__AXIS_FACE_A, face->face, face->support, margin,
-                                 0, pos_b, rot_b, scratch, out);
+        count = rg__face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
+                                 pos_b, rot_b, scratch, out);
         if (count > 0 && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
     }
     if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
-        rg__edge_contact(a, b, t, edges, margin, 0, pos_b, rot_b, out))
+        rg__edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
         return out->count;
     memset(out, 0, sizeof *out);
     if (!overlapping) return 0;
     /* rounding defeated every candidate: the best axis with the fallbacks */
-    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(a, b, t, edges, margin, 1, pos_b, rot_b, out);
-    return rg__face_contact(a, b, t, best_kind == RG__AXIS_FACE_A,
+    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
+    return rg__face_contact(frame, best_kind == RG__AXIS_FACE_A,
                             best_kind == RG__AXIS_FACE_A ? face_a->face : face_b->face,
                             best_kind == RG__AXIS_FACE_A ? face_a->support : face_b->support, margin, 1,
                             pos_b, rot_b, scratch, out);
 }
 
-/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
-   search; the witness is updated with the axis of largest separation. scratch (may be NULL) is
-   an stb_ds array reused for faces too big to clip on the stack. */
-static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
-                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
-                                    rg__witness *witness, rg__clip_vertex **scratch, rg_manifold *out) {
-    rg__relative_pose t;
+/* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
+   edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
+   axis of largest separation. */
+static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, rg__witness *witness,
+                                   rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                   rg_manifold *out) {
     rg__face_query face_a, face_b;
     rg__edge_query edges;
-    if (!out) return 0;
-    memset(out, 0, sizeof *out);
-    if (witness) witness->held = 0;
-    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
-        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
-        return 0;
-    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
-    if (!rg__is_finite_real(margin)) return 0;
-    rot_a = rg_quat_normalize(rot_a);
-    rot_b = rg_quat_normalize(rot_b);
-    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
-
-    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
-        witness->held = 1;
-        return 0;
-    }
-    face_a = rg__query_faces(a, b, &t, 1, margin);
+    face_a = rg__query_faces(frame, 1, margin);
     if (face_a.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
         return 0;
     }
-    face_b = rg__query_faces(a, b, &t, 0, margin);
+    face_b = rg__query_faces(frame, 0, margin);
     if (face_b.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
         return 0;
     }
-    edges = rg__query_edges(a, b, &t, margin);
+    edges = rg__query_edges(frame, margin);
     if (edges.edge_a >= 0 && edges.separation > margin) {
         rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
         return 0;
@@ -1758,8 +1835,43 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
     else
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+    return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
+}
 
-    return rg__contact_manifold(a, b, &t, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
+/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+   search. scratch (may be NULL) holds stb_ds arrays reused for hulls too big for the stack;
+   without it they are made and freed here. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+    rg__relative_pose t;
+    rg__pair_frame frame;
+    rg__pair_storage storage;
+    rg__collide_scratch temporary;
+    int count;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
+        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
+        return 0;
+    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
+    if (!rg__is_finite_real(margin)) return 0;
+    rot_a = rg_quat_normalize(rot_a);
+    rot_b = rg_quat_normalize(rot_b);
+    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
+    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
+        witness->held = 1;
+        return 0;
+    }
+    memset(&temporary, 0, sizeof temporary);
+    if (!scratch) scratch = &temporary;
+    rg__pair_frame_build(&frame, a, b, &t, &storage, scratch);
+    count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, scratch, out);
+    stbds_arrfree(temporary.vectors);
+    stbds_arrfree(temporary.reals);
+    stbds_arrfree(temporary.clip);
+    return count;
 }
 
 RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
@@ -1847,7 +1959,9 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
-    stbds_arrfree(w->narrowphase.clip_scratch);
+    stbds_arrfree(w->narrowphase.scratch.vectors);
+    stbds_arrfree(w->narrowphase.scratch.reals);
+    stbds_arrfree(w->narrowphase.scratch.clip);
 }
 
 /* Repoints the cache entries at their manifolds after the manifold array changed. */
@@ -1946,7 +2060,7 @@ static void rg__narrowphase_update(rg_world *w) {
         cache->stamp = np->step;
         count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
                                          body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
-                                         w->def.contact_margin, &cache->witness, &np->clip_scratch,
+                                         w->def.contact_margin, &cache->witness, &np->scratch,
                                          &result);
         if (cache->witness.held) ++hits; else ++misses;
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
