@@ -623,6 +623,83 @@ static void test_collide_feature_ids_are_stable(void) {
     rg_hull_destroy(cube);
 }
 
+/* A prism over a regular n-gon of circumradius r, from y = 0 to y = height. */
+static rg_hull *make_prism(int n, double r, double height) {
+    rg_vec3 v[128];
+    int sizes[66], faces[4 * 64 + 2 * 64], i, k = 0;
+    if (n > 64) return NULL;
+    for (i = 0; i < n; ++i) {
+        double angle = 2 * 3.14159265358979324 * i / n;
+        v[i] = rg_v3(r * cos(angle), 0, r * sin(angle));
+        v[n + i] = rg_v3(r * cos(angle), height, r * sin(angle));
+    }
+    /* bottom (counter-clockwise seen from below: increasing angle), top, then the sides */
+    sizes[0] = n;
+    for (i = 0; i < n; ++i) faces[k++] = i;
+    sizes[1] = n;
+    for (i = 0; i < n; ++i) faces[k++] = 2 * n - 1 - i;
+    for (i = 0; i < n; ++i) {
+        sizes[2 + i] = 4;
+        faces[k++] = i;
+        faces[k++] = n + i;
+        faces[k++] = n + (i + 1) % n;
+        faces[k++] = (i + 1) % n;
+    }
+    return rg_hull_create_polyhedron(v, 2 * n, sizes, n + 2, faces, NULL);
+}
+
+/* Hulls larger than the narrow phase's stack tables (a 48-gon prism: 96 vertices, 50 faces,
+   144 edges; caps of 48 corners) take the scratch arrays: a prism resting on another, turned
+   and offset, gives four points of the lens where the caps overlap, all inside both caps, at
+   the depth of the overlap; the same pair in a world gives the same count. */
+static void test_collide_large_faces_use_scratch(void) {
+    rg_hull *prism = make_prism(48, 1.0, 0.5);
+    rg_quat turn = rg_quat_from_axis_angle(rg_v3(0, 1, 0), 0.3), id = rg_quat_identity();
+    rg_vec3 pa = rg_v3(0.6, 0.49, 0.2);
+    rg_manifold m;
+    int i, n, swap;
+    ENSURE(prism != NULL);
+    ENSURE(rg_hull_vertex_count(prism) == 96 && rg_hull_edge_count(prism) == 144);
+    for (swap = 0; swap < 2; ++swap) {
+        /* either way round: the reduction keeps 4 of the lens's many corners (which four may
+           differ, all corners being equally deep), on the upper cap of the lower prism */
+        double sign = swap ? -1 : 1, shift = swap ? 0.01 : 0;
+        n = swap ? rg_collide_hulls(prism, rg_v3(0, 0, 0), id, prism, pa, turn, 0.02, &m)
+                 : rg_collide_hulls(prism, pa, turn, prism, rg_v3(0, 0, 0), id, 0.02, &m);
+        ENSURE(n == 4);
+        ENSURE_V3_NEAR(m.normal, rg_v3(0, sign, 0), 10 * RG_TEST_EPS);
+        for (i = 0; i < n; ++i) {
+            double dx = m.points[i].x - pa.x, dz = m.points[i].z - pa.z;
+            ENSURE_NEAR(m.depths[i], 0.01, 100 * RG_TEST_EPS);
+            ENSURE_NEAR(m.points[i].y, 0.5 - shift, 100 * RG_TEST_EPS);
+            /* inside both caps (circumradius 1) */
+            ENSURE(sqrt((double)m.points[i].x * m.points[i].x + (double)m.points[i].z * m.points[i].z) <= 1 + 1e-4);
+            ENSURE(sqrt(dx * dx + dz * dz) <= 1 + 1e-4);
+        }
+    }
+    {
+        rg_world_def wd = rg_world_default_def();
+        rg_world *w;
+        rg_body_def bd = rg_body_default_def();
+        wd.gravity = rg_v3(0, 0, 0);
+        w = rg_world_create(&wd, NULL);
+        bd.type = RG_BODY_STATIC;
+        bd.hull = prism;
+        rg_body_create(w, &bd, NULL);
+        bd = rg_body_default_def();
+        bd.hull = prism;
+        bd.position = rg_v3(0.6, 0.5, 0.2);
+        bd.orientation = turn;
+        rg_body_create(w, &bd, NULL);
+        for (i = 0; i < 3; ++i) ENSURE(rg_world_step(w, 1.0 / 60) == RG_OK);
+        ENSURE(rg_world_get_stats(w).contact_count == 4);
+        rg_world_destroy(w);
+    }
+    rg_test_note("48-gon caps: 4 lens corners at depth %.6f (0.01) either way round and in a world",
+                 (double)m.depths[0]);
+    rg_hull_destroy(prism);
+}
+
 /* The world's narrow phase: a cube flat on the ground, a cube turned 45 degrees on it, and the
    two cubes apart by 0.03 (more than the 0.02 margin) although their boxes overlap: that pair
    is separated by a witness after the first step. */
@@ -679,6 +756,7 @@ void rg_tests_collide(void) {
     RUN_TEST(test_collide_random_pairs_against_brute_force);
     RUN_TEST(test_collide_witness_equals_full_search);
     RUN_TEST(test_collide_feature_ids_are_stable);
+    RUN_TEST(test_collide_large_faces_use_scratch);
     RUN_TEST(test_collide_world_narrowphase);
 }
 
