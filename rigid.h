@@ -214,12 +214,21 @@ typedef struct rg_manifold {
 } rg_manifold;
 
 /* Contact manifold of two posed hulls within margin; returns out->count. pos_* is the world
-   position of the hull frame's origin (as rg_body_position), rot_* its orientation. The normal
-   is unit and points from B towards A; the points lie on the surface of B and point -
-   depth*normal on A; at most 4 points, the deepest first. features[i] identifies the pair of
-   features that made point i (reference face, incident face, clipping edge, or two edges) and
-   stays the same while those features touch. Count 0 when separated by more than margin, or
-   for NULL hulls, non-finite poses or a NULL out. */
+   position of the hull frame's origin (as rg_body_position), rot_* its orientation (need not
+   be normalised). The normal is unit and points from B towards A; the points lie on the
+   surface of B and point - depth*normal on A; at most 4 points, the deepest first.
+   features[i] identifies the features that made point i (reference face, incident face,
+   clipping edge, or two edges) and stays the same while those features touch.
+   Method: separating axes over both hulls' face normals and the cross products of the edge
+   pairs that form faces of the Minkowski difference (Gauss-map test); a face axis gives the
+   incident face clipped against the reference face (up to 4 points), an edge axis the closest
+   points of the two edges (1 point). Faces are preferred to edges, and faces of B to faces of
+   A, when their separation is within 0.5% of the depth plus 0.1% of the smaller hull's radius
+   of the best axis, so the reported depth can differ from the exact minimum overlap by that.
+   Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, NULL out).
+   Hulls apart by less than margin get the points where the closest features face each other
+   on both surfaces, with depth = -gap; rarely (corner to corner) there is no such point and
+   the count is 0. A negative or NaN margin counts as 0. */
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out);
