@@ -172,8 +172,13 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    A hull is immutable once built and may be shared by many bodies; it must outlive them.
    ------------------------------------------------------------------------------------------- */
 
-/* Convex hull of a point cloud (quickhull). NULL and a result on NaN, infinities, count < 4 or
-   points without volume. */
+/* Convex hull of a point cloud (quickhull). The hull's vertices are input points, numbered in
+   input order; coplanar faces are merged into convex polygons. Tolerances are relative to
+   s = max|x| + max|y| + max|z| over the points: points within 8 FLT_EPSILON s (64 DBL_EPSILON s
+   with RIGID_DOUBLE) of a hull vertex are welded into it, and points within that distance of a
+   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN
+   or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
+   or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
 /* Box centred on the origin. Extents must be positive and finite. */
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result);
@@ -478,6 +483,59 @@ struct rg_hull {
     rg_vec3 local_min, local_max; /* bounding box in the hull frame */
     rg_real radius;               /* largest distance of a vertex from the centroid */
 };
+
+/* ---- quickhull (only while rg_hull_create runs) ---- */
+typedef struct rg__qh_face {      /* a triangle of the hull under construction */
+    int v[3];                     /* point indices, counter-clockwise seen from outside */
+    int adj[3];                   /* adj[i]: the face across the edge v[i] -> v[i+1] */
+    double normal[3];             /* outward unit normal; the plane passes through v[0] */
+    double furthest_height;       /* height of `furthest` above the plane */
+    int outside;                  /* first point of the outside set (linked by next), -1 none */
+    int coplanar;                 /* first point of the coplanar set (linked by next), -1 none */
+    int furthest;                 /* the outside point highest above the plane */
+    int stamp;                    /* the step whose visibility search last reached the face */
+    int visible;                  /* seen from that step's apex */
+    int alive;                    /* 0: on the free list */
+} rg__qh_face;
+
+typedef struct rg__qh_horizon_edge {
+    int from, to;                 /* edge of a visible face, counter-clockwise in that face */
+    int face;                     /* the visible face */
+    int neighbor;                 /* the face across it, which stays */
+} rg__qh_horizon_edge;
+
+typedef struct rg__qh_group {     /* coplanar triangles being merged into one polygon face */
+    double area[3];               /* sum of the triangles' area vectors (normal times area) */
+    double moment[3];             /* sum of area times centroid */
+    double weight;                /* sum of the areas */
+    int *vertices;                /* stb_ds: the triangles' corners, repeats allowed */
+} rg__qh_group;
+
+typedef struct rg__quickhull {
+    const rg_vec3 *points;
+    int count;
+    double tolerance;             /* outside-set threshold and flatness of merged faces */
+    double visibility;            /* a face is visible from an apex higher than this above it */
+    int stamp;
+    int *next;                    /* stb_ds, per point: the next point of its outside set */
+    int *horizon_from;            /* stb_ds, per point: the horizon edge leaving it, -1 none */
+    rg__qh_face *faces;           /* stb_ds; dead faces are reused through free_faces */
+    int *free_faces, *pending, *search, *visible, *cone, *orphans;  /* stb_ds */
+    rg__qh_horizon_edge *horizon, *loop;                            /* stb_ds */
+} rg__quickhull;
+
+typedef struct rg__qh_polygons {  /* the finished triangles grouped into polygon faces */
+    int *triangles;               /* stb_ds: face slot of each live triangle, in slot order */
+    int *triangle_of;             /* stb_ds, per face slot: its triangle, -1 for dead slots */
+    int *group;                   /* stb_ds, per triangle: its polygon, named by a triangle */
+    int *order;                   /* stb_ds: the polygons, in order of their first boundary edge */
+    int *first_half;              /* stb_ds, per polygon: first boundary half-edge (3 t + k) */
+    int *half_count;              /* stb_ds, per polygon: number of boundary half-edges */
+    int *loop_first, *loop_count; /* stb_ds, per polygon: its boundary loop in `loop` */
+    int *invalid;                 /* stb_ds, per polygon: the boundary is not one convex loop */
+    int *loop;                    /* stb_ds: the boundary loops (point indices), one after another */
+    int *corners;                 /* stb_ds, per point: how many live polygons pass through it */
+} rg__qh_polygons;
 
 /* ---- bodies ---- */
 typedef struct rg__body {
@@ -965,17 +1023,25 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
     hull->unit_inertia.m[2][0] = hull->unit_inertia.m[0][2] = (rg_real)izx;
 }
 
-/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners. */
+/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners.
+   In double and relative to the first corner: with absolute coordinates the sums p.z + q.z
+   carry the distance from the origin, and a thin face far from it loses its normal to rounding
+   (eps |x| / height). */
 static rg_vec3 rg__polygon_normal(const rg_vec3 *vertices, const int *indices, int count) {
-    rg_vec3 n = rg_v3(0, 0, 0);
+    double n[3] = {0, 0, 0}, length;
+    rg_vec3 o = vertices[indices[0]];
     int i;
     for (i = 0; i < count; ++i) {
         rg_vec3 p = vertices[indices[i]], q = vertices[indices[(i + 1) % count]];
-        n.x += (p.y - q.y) * (p.z + q.z);
-        n.y += (p.z - q.z) * (p.x + q.x);
-        n.z += (p.x - q.x) * (p.y + q.y);
+        double px = (double)p.x - o.x, py = (double)p.y - o.y, pz = (double)p.z - o.z;
+        double qx = (double)q.x - o.x, qy = (double)q.y - o.y, qz = (double)q.z - o.z;
+        n[0] += (py - qy) * (pz + qz);
+        n[1] += (pz - qz) * (px + qx);
+        n[2] += (px - qx) * (py + qy);
     }
-    return rg_v3_normalize(n);
+    length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(length > 0)) return rg_v3(0, 0, 0);
+    return rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length), (rg_real)(n[2] / length));
 }
 
 /* The undirected edges of the faces, each with the face on either side. Fails (returns 0)
@@ -1064,7 +1130,9 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     hull->local_min = lo;
     hull->local_max = hi;
     extent = rg_v3_length(rg_v3_sub(hi, lo));
-    tolerance = extent * 1000 * RG__EPSILON;
+    /* the rounding of dot(normal, x) - offset grows with the coordinates themselves, so a hull
+       far from its frame's origin needs more than its extent's share */
+    tolerance = rg__max_real(extent, rg_v3_length(rg_v3_max(rg_v3_neg(lo), hi))) * 1000 * RG__EPSILON;
     index_count = 0;
     for (f = 0; f < face_count; ++f) {
         rg__hull_face *face = &hull->faces[f];
@@ -1159,10 +1227,927 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
     return rg_mat3_scale(h->unit_inertia, density);
 }
 
-/* >>quickhull: rg_hull_create lives here (issue 4) */
+/* =============================================================================================
+   >>quickhull: rg_hull_create, the convex hull of a point cloud
+
+   Barber, Dobkin & Huhdanpaa 1996, "The Quickhull algorithm for convex hulls" (ACM TOMS 22(4)),
+   §3: start from a simplex of extreme points; every face keeps the outside set of the points
+   above it (its conflict list); take a face's furthest outside point as the apex, delete the
+   faces the apex sees, close the hole with a cone of new triangles from the horizon to the apex,
+   and hand the deleted faces' outside points to the cone. Each point is tested against a face
+   only while it is outside, so n points cost O(n log n) on typical clouds.
+
+   Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
+   s = max|x| + max|y| + max|z| over the cloud:
+   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
+     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
+     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
+     triangles form the exact hull of the points they use, even where it is thin.
+   - A point joins an outside set, and can become a vertex, only when it stands more than
+     `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
+     64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
+     hull vertex) are welded into it, and interior points and points on faces are dropped.
+   - A point within the tolerance of its best face is kept in that face's coplanar set: near a
+     sharp edge of a flat hull it can be within the tolerance of every plane and still far
+     outside. Coplanar points are partitioned again when their face goes, and checked once more
+     at the end, which resumes the hull if one turns out outside.
+   - The new triangle over a horizon edge must make a convex edge with the face across it
+     (rg__qh_find_horizon), and the horizon must be one simple loop. If it is not, or a later
+     check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance and a thick
+     visibility (tolerance / 4); only then is the input called degenerate.
+   After the triangles are built, adjacent triangles are merged greedily while all corners of
+   the union stay within `tolerance` of its plane (the plane of the summed area vectors through
+   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
+   the groups' area vectors). A group whose
+   boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
+   the points where at least
+   three polygons meet; a point between only two polygons lies on their common edge and is
+   dropped from both, so every edge appears once in each direction. The polygons go to
+   rg_hull_create_polyhedron, the one place that builds hulls (planes, edges, mass properties,
+   and the convexity and V - E + F = 2 checks).
+   ============================================================================================= */
+
+enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
+
+static void rg__qh_point(const rg__quickhull *qh, int i, double out[3]) {
+    out[0] = (double)qh->points[i].x;
+    out[1] = (double)qh->points[i].y;
+    out[2] = (double)qh->points[i].z;
+}
+
+static void rg__qh_sub(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[0] - b[0]; out[1] = a[1] - b[1]; out[2] = a[2] - b[2];
+}
+
+static void rg__qh_cross(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double rg__qh_dot(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Signed height of point p above the plane of face f. */
+static double rg__qh_height(const rg__quickhull *qh, const rg__qh_face *f, int p) {
+    double a[3], q[3], d[3];
+    rg__qh_point(qh, f->v[0], a);
+    rg__qh_point(qh, p, q);
+    rg__qh_sub(q, a, d);
+    return rg__qh_dot(f->normal, d);
+}
+
+/* a + b = sum + error exactly (Knuth's TwoSum). */
+static double rg__two_sum(double a, double b, double *error) {
+    double sum = a + b, b_part = sum - a, a_part = sum - b_part;
+    *error = (a - a_part) + (b - b_part);
+    return sum;
+}
+
+/* a b = product + error exactly (Dekker 1971, with Veltkamp's splitting into 26-bit halves). */
+static double rg__two_product(double a, double b, double *error) {
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double product = a * b, t, a_high, a_low, b_high, b_low;
+    t = split * a; a_high = t - (t - a); a_low = a - a_high;
+    t = split * b; b_high = t - (t - b); b_low = b - b_high;
+    *error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low;
+    return product;
+}
+
+/* (b - a) x (c - a), accurate to a few roundings of the result however thin the triangle: the
+   edges are kept exactly as two-term sums and their leading products exactly, so only terms
+   of order epsilon^2 |b - a| |c - a| are lost. With plain double arithmetic the rounding of the
+   edges alone tilts the normal of a triangle of height h and length L by epsilon L / h. */
+static void rg__qh_accurate_cross(const double a[3], const double b[3], const double c[3],
+                                  double out[3]) {
+    double u[3], u_low[3], v[3], v_low[3];
+    int i;
+    for (i = 0; i < 3; ++i) {
+        u[i] = rg__two_sum(b[i], -a[i], &u_low[i]);
+        v[i] = rg__two_sum(c[i], -a[i], &v_low[i]);
+    }
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        double error1, error2, error3;
+        double first = rg__two_product(u[j], v[k], &error1);
+        double second = rg__two_product(u[k], v[j], &error2);
+        double difference = rg__two_sum(first, -second, &error3);
+        double small = (error1 - error2) + error3 + (u[j] * v_low[k] + u_low[j] * v[k]) -
+                       (u[k] * v_low[j] + u_low[k] * v[j]);
+        out[i] = difference + small;
+    }
+}
+
+/* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
+static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
+    double p[3][3], n[3], length;
+    int i;
+    for (i = 0; i < 3; ++i) rg__qh_point(qh, f->v[i], p[i]);
+    rg__qh_accurate_cross(p[0], p[1], p[2], n);
+    length = sqrt(rg__qh_dot(n, n));
+    if (!(length > 0)) return 0;
+    for (i = 0; i < 3; ++i) f->normal[i] = n[i] / length;
+    return 1;
+}
+
+static int rg__qh_new_face(rg__quickhull *qh, int a, int b, int c) {
+    rg__qh_face face;
+    int index;
+    memset(&face, 0, sizeof face);
+    face.v[0] = a; face.v[1] = b; face.v[2] = c;
+    face.adj[0] = face.adj[1] = face.adj[2] = -1;
+    face.outside = face.coplanar = face.furthest = -1;
+    face.alive = 1;
+    if (stbds_arrlen(qh->free_faces) > 0) {
+        index = stbds_arrpop(qh->free_faces);
+        qh->faces[index] = face;
+    } else {
+        index = (int)stbds_arrlen(qh->faces);
+        stbds_arrput(qh->faces, face);
+    }
+    return index;
+}
+
+static void rg__qh_add_outside(rg__quickhull *qh, int f, int p, double height) {
+    rg__qh_face *face = &qh->faces[f];
+    qh->next[p] = face->outside;
+    face->outside = p;
+    if (face->furthest < 0 || height > face->furthest_height) {
+        face->furthest = p;
+        face->furthest_height = height;
+    }
+}
+
+/* Partitions point p among the given faces: into the outside set of the first face it is more
+   than the tolerance above. Otherwise, unless it is clearly below all of them (then it is inside
+   the hull and dropped), into the coplanar set of the face it is highest above. A coplanar point
+   is within the tolerance of that face's plane, but near a sharp edge of a flat hull it can still
+   lie far outside the hull; Qhull (Barber et al. §4) keeps such points and partitions them
+   again when their face is deleted, and rg__qh_recheck_coplanar checks them at the end. */
+static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int face_count) {
+    int i, best = -1;
+    double best_height = 0;
+    for (i = 0; i < face_count; ++i) {
+        double height = rg__qh_height(qh, &qh->faces[faces[i]], p);
+        if (height > qh->tolerance) {
+            rg__qh_add_outside(qh, faces[i], p, height);
+            return;
+        }
+        if (best < 0 || height > best_height) {
+            best = faces[i];
+            best_height = height;
+        }
+    }
+    if (best >= 0 && best_height > -qh->visibility) {
+        qh->next[p] = qh->faces[best].coplanar;
+        qh->faces[best].coplanar = p;
+    }
+}
+
+/* The initial tetrahedron: the two furthest apart of the six axis-extreme points, the point
+   furthest from their line, the point furthest from the plane of those three. A cloud whose
+   extent stays within the tolerance in some direction has no volume. */
+static int rg__qh_initial_simplex(rg__quickhull *qh) {
+    int extreme[6], corner[4], faces[4], i, j, k, n = qh->count;
+    double a[3], b[3], p[3], ab[3], d[3], c[3], normal[3], best, length;
+    static const int face_corners[4][3] = {{0, 1, 2}, {1, 0, 3}, {2, 1, 3}, {0, 2, 3}};
+    for (k = 0; k < 6; ++k) extreme[k] = 0;
+    for (i = 1; i < n; ++i) {
+        rg_vec3 v = qh->points[i];
+        if (v.x < qh->points[extreme[0]].x) extreme[0] = i;
+        if (v.x > qh->points[extreme[1]].x) extreme[1] = i;
+        if (v.y < qh->points[extreme[2]].y) extreme[2] = i;
+        if (v.y > qh->points[extreme[3]].y) extreme[3] = i;
+        if (v.z < qh->points[extreme[4]].z) extreme[4] = i;
+        if (v.z > qh->points[extreme[5]].z) extreme[5] = i;
+    }
+    best = -1;
+    corner[0] = corner[1] = 0;
+    for (i = 0; i < 6; ++i)
+        for (j = i + 1; j < 6; ++j) {
+            double distance2;
+            rg__qh_point(qh, extreme[i], a);
+            rg__qh_point(qh, extreme[j], b);
+            rg__qh_sub(b, a, d);
+            distance2 = rg__qh_dot(d, d);
+            if (distance2 > best) { best = distance2; corner[0] = extreme[i]; corner[1] = extreme[j]; }
+        }
+    if (!(sqrt(best) > qh->tolerance)) return RG__QH_DEGENERATE; /* all points welded into one */
+    rg__qh_point(qh, corner[0], a);
+    rg__qh_point(qh, corner[1], b);
+    rg__qh_sub(b, a, ab);
+    length = sqrt(rg__qh_dot(ab, ab));
+    best = -1;
+    corner[2] = corner[0];
+    for (i = 0; i < n; ++i) {
+        double distance;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        rg__qh_cross(ab, d, c);
+        distance = sqrt(rg__qh_dot(c, c)) / length;
+        if (distance > best) { best = distance; corner[2] = i; }
+    }
+    if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* collinear */
+    rg__qh_point(qh, corner[2], p);
+    rg__qh_sub(p, a, d);
+    rg__qh_cross(ab, d, normal);
+    length = sqrt(rg__qh_dot(normal, normal));
+    for (k = 0; k < 3; ++k) normal[k] /= length;
+    best = -1;
+    corner[3] = corner[0];
+    for (i = 0; i < n; ++i) {
+        double height;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        height = fabs(rg__qh_dot(normal, d));
+        if (height > best) { best = height; corner[3] = i; }
+    }
+    if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* coplanar */
+    rg__qh_point(qh, corner[3], p);
+    rg__qh_sub(p, a, d);
+    if (rg__qh_dot(normal, d) > 0) {  /* the apex must lie below the first face */
+        k = corner[1]; corner[1] = corner[2]; corner[2] = k;
+    }
+    for (k = 0; k < 4; ++k) {
+        faces[k] = rg__qh_new_face(qh, corner[face_corners[k][0]], corner[face_corners[k][1]],
+                                   corner[face_corners[k][2]]);
+        if (!rg__qh_face_plane(qh, &qh->faces[faces[k]])) return RG__QH_DEGENERATE;
+    }
+    /* each face's edge v[i] -> v[i+1] meets the face that has it the other way round */
+    for (k = 0; k < 4; ++k)
+        for (i = 0; i < 3; ++i) {
+            rg__qh_face *f = &qh->faces[faces[k]];
+            int from = f->v[i], to = f->v[(i + 1) % 3], g, e;
+            for (g = 0; g < 4; ++g)
+                for (e = 0; e < 3; ++e)
+                    if (qh->faces[faces[g]].v[e] == to && qh->faces[faces[g]].v[(e + 1) % 3] == from)
+                        f->adj[i] = faces[g];
+        }
+    for (i = 0; i < n; ++i)
+        if (i != corner[0] && i != corner[1] && i != corner[2] && i != corner[3])
+            rg__qh_partition(qh, i, faces, 4);
+    for (k = 0; k < 4; ++k)
+        if (qh->faces[faces[k]].outside >= 0) stbds_arrput(qh->pending, faces[k]);
+    return RG__QH_OK;
+}
+
+/* Adds face f and every face reachable from it across edges that the apex sees (stands more
+   than `visibility` above) to the visible set, by a depth-first search. Faces tested in this
+   step carry its stamp. */
+static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
+    int i;
+    qh->faces[f].stamp = qh->stamp;
+    qh->faces[f].visible = 1;
+    stbds_arrput(qh->search, f);
+    while (stbds_arrlen(qh->search) > 0) {
+        int g = stbds_arrpop(qh->search);
+        stbds_arrput(qh->visible, g);
+        for (i = 0; i < 3; ++i) {
+            int h = qh->faces[g].adj[i];
+            rg__qh_face *neighbor = &qh->faces[h];
+            if (neighbor->stamp == qh->stamp) continue;
+            neighbor->stamp = qh->stamp;
+            neighbor->visible = rg__qh_height(qh, neighbor, apex) > qh->visibility;
+            if (neighbor->visible) stbds_arrput(qh->search, h);
+        }
+    }
+}
+
+/* Adds every face around point v, starting from face f which has it, to the visible set. */
+static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
+    int g = f, guard = (int)stbds_arrlen(qh->faces);
+    do {
+        int i;
+        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
+        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
+        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
+        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
+    } while (g != f && --guard > 0);
+}
+
+/* The faces the apex sees, and the horizon: the edges between a visible face and one that
+   stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
+   when the apex stands above that face by less than `visibility` and close to the edge, the
+   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
+   The apex then effectively sees the face across, which joins the visible set. And the new
+   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
+   with it as far as the input can tell. If the edge's far end lies between the apex and the
+   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
+   apex stands on or above each of them, since the near end is below them all). Repeated until
+   every horizon edge passes. */
+static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
+    int i, k, grown = 1;
+    stbds_arrsetlen(qh->visible, 0);
+    stbds_arrsetlen(qh->search, 0);
+    ++qh->stamp;
+    rg__qh_grow_visible(qh, f, apex);
+    while (grown) {
+        grown = 0;
+        stbds_arrsetlen(qh->horizon, 0);
+        for (k = 0; k < (int)stbds_arrlen(qh->visible); ++k) {
+            const rg__qh_face *g = &qh->faces[qh->visible[k]];
+            for (i = 0; i < 3; ++i)
+                if (!qh->faces[g->adj[i]].visible) {
+                    rg__qh_horizon_edge edge;
+                    edge.from = g->v[i];
+                    edge.to = g->v[(i + 1) % 3];
+                    edge.face = qh->visible[k];
+                    edge.neighbor = g->adj[i];
+                    stbds_arrput(qh->horizon, edge);
+                }
+        }
+        for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
+            rg__qh_horizon_edge edge = qh->horizon[k];
+            const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
+            double a[3], b[3], p[3], ab[3], n[3], length;
+            int far = neighbor->v[0];
+            if (neighbor->visible) continue;  /* joined through an earlier edge */
+            for (i = 0; i < 3; ++i)
+                if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
+            rg__qh_point(qh, edge.from, a);
+            rg__qh_point(qh, edge.to, b);
+            rg__qh_point(qh, apex, p);
+            rg__qh_accurate_cross(a, b, p, n);
+            rg__qh_sub(b, a, ab);
+            length = sqrt(rg__qh_dot(n, n));
+            /* |n| / |ab| is the apex's distance from the edge's line */
+            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
+                double d[3], far_point[3];
+                rg__qh_point(qh, far, far_point);
+                rg__qh_sub(far_point, a, d);
+                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
+                rg__qh_grow_visible(qh, edge.neighbor, apex);
+            } else {
+                double d[3], along;
+                rg__qh_sub(p, a, d);
+                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
+                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
+                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
+                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+            }
+            grown = 1;
+            break;  /* the horizon changed */
+        }
+    }
+}
+
+/* Orders the horizon edges into qh->loop, each starting where the previous one ends. Fails
+   (0) unless they form one simple loop: each horizon point starts exactly one edge and the walk
+   visits every edge. Leaves horizon_from set for the horizon's points. */
+static int rg__qh_order_horizon(rg__quickhull *qh) {
+    int n = (int)stbds_arrlen(qh->horizon), i, k, ok = n >= 3;
+    stbds_arrsetlen(qh->loop, 0);
+    for (i = 0; i < n && ok; ++i) {
+        int *slot = &qh->horizon_from[qh->horizon[i].from];
+        if (*slot >= 0) ok = 0;
+        else *slot = i;
+    }
+    for (i = 0, k = 0; i < n && ok; ++i) {
+        stbds_arrput(qh->loop, qh->horizon[k]);
+        k = qh->horizon_from[qh->horizon[k].to];
+        if (k < 0 || (k == 0) != (i == n - 1)) ok = 0;
+    }
+    return ok;
+}
+
+static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(qh->horizon); ++i) qh->horizon_from[qh->horizon[i].from] = -1;
+}
+
+/* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
+   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
+   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
+   the level of the input's rounding, which the merging flattens; anything larger means the
+   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
+    int n = (int)stbds_arrlen(qh->loop), k;
+    for (k = 0; k < n; ++k) {
+        rg__qh_face cone;
+        cone.v[0] = qh->loop[k].from;
+        cone.v[1] = qh->loop[k].to;
+        cone.v[2] = apex;
+        if (!rg__qh_face_plane(qh, &cone) ||
+            rg__qh_height(qh, &cone, qh->loop[(k + 1) % n].to) > qh->tolerance ||
+            rg__qh_height(qh, &cone, qh->loop[(k + n - 1) % n].from) > qh->tolerance)
+            return 0;
+    }
+    return 1;
+}
+
+/* One quickhull step with the furthest outside point of face f as the apex. 0 on a
+   topological or numerical failure. */
+static int rg__qh_add_apex(rg__quickhull *qh, int f) {
+    int apex = qh->faces[f].furthest, i, k, n;
+    rg__qh_find_horizon(qh, f, apex);
+    if (!rg__qh_order_horizon(qh) || !rg__qh_cone_is_convex(qh, apex)) {
+        rg__qh_clear_horizon_marks(qh);
+        return 0;
+    }
+    /* the visible faces go; their outside and coplanar points are orphans until the cone takes
+       them, and so are their corners inside the horizon: exactly, those are inside the new
+       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
+       leave one slightly outside, and no point may be lost */
+    stbds_arrsetlen(qh->orphans, 0);
+    for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
+        int g = qh->visible[i], p;
+        for (p = qh->faces[g].outside; p >= 0; p = qh->next[p])
+            if (p != apex) stbds_arrput(qh->orphans, p);
+        for (p = qh->faces[g].coplanar; p >= 0; p = qh->next[p]) stbds_arrput(qh->orphans, p);
+        for (k = 0; k < 3; ++k) {
+            int corner = qh->faces[g].v[k];
+            if (qh->horizon_from[corner] != -1) continue;  /* on the horizon or taken */
+            qh->horizon_from[corner] = -2;
+            stbds_arrput(qh->orphans, corner);
+        }
+        qh->faces[g].alive = 0;
+        stbds_arrput(qh->free_faces, g);
+    }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        if (qh->horizon_from[qh->orphans[i]] == -2) qh->horizon_from[qh->orphans[i]] = -1;
+    rg__qh_clear_horizon_marks(qh);
+    n = (int)stbds_arrlen(qh->loop);
+    stbds_arrsetlen(qh->cone, 0);
+    for (k = 0; k < n; ++k) {
+        rg__qh_horizon_edge edge = qh->loop[k];
+        int t = rg__qh_new_face(qh, edge.from, edge.to, apex);
+        rg__qh_face *neighbor = &qh->faces[edge.neighbor];
+        stbds_arrput(qh->cone, t);
+        qh->faces[t].adj[0] = edge.neighbor;
+        if (!rg__qh_face_plane(qh, &qh->faces[t])) return 0;
+        /* the face across the horizon edge now borders the new triangle */
+        for (i = 0; i < 3; ++i)
+            if (neighbor->v[i] == edge.to && neighbor->v[(i + 1) % 3] == edge.from) break;
+        if (i == 3) return 0;
+        neighbor->adj[i] = t;
+    }
+    for (k = 0; k < n; ++k) {
+        qh->faces[qh->cone[k]].adj[1] = qh->cone[(k + 1) % n];
+        qh->faces[qh->cone[k]].adj[2] = qh->cone[(k + n - 1) % n];
+    }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        rg__qh_partition(qh, qh->orphans[i], qh->cone, n);
+    for (k = 0; k < n; ++k)
+        if (qh->faces[qh->cone[k]].outside >= 0) stbds_arrput(qh->pending, qh->cone[k]);
+    return 1;
+}
+
+/* The coplanar points left on the finished hull: from its face, each climbs to the neighbour it
+   is highest above while that height grows (Qhull's qh_findbest). A point that ends more than
+   the tolerance above a face goes into that face's outside set. Returns how many did. */
+static int rg__qh_recheck_coplanar(rg__quickhull *qh) {
+    int f, moved = 0;
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        int p, next, keep = -1;
+        if (!qh->faces[f].alive) continue;
+        for (p = qh->faces[f].coplanar; p >= 0; p = next) {
+            int best = f, climbed = 1, i;
+            double height = rg__qh_height(qh, &qh->faces[f], p);
+            next = qh->next[p];
+            while (climbed) {
+                int from = best;
+                climbed = 0;
+                for (i = 0; i < 3; ++i) {
+                    int g = qh->faces[from].adj[i];
+                    double h = rg__qh_height(qh, &qh->faces[g], p);
+                    if (h > height) { height = h; best = g; climbed = 1; }
+                }
+            }
+            if (height > qh->tolerance) {
+                if (qh->faces[best].outside < 0) stbds_arrput(qh->pending, best);
+                rg__qh_add_outside(qh, best, p, height);
+                ++moved;
+            } else {
+                qh->next[p] = keep;
+                keep = p;
+            }
+        }
+        qh->faces[f].coplanar = keep;
+    }
+    return moved;
+}
+
+/* The triangulated hull: quickhull until no face has outside points left, and no coplanar point
+   turns out to be outside. */
+static int rg__qh_build_triangles(rg__quickhull *qh) {
+    int i, status, steps = 0;
+    stbds_arrsetlen(qh->next, qh->count);
+    stbds_arrsetlen(qh->horizon_from, qh->count);
+    for (i = 0; i < qh->count; ++i) qh->next[i] = qh->horizon_from[i] = -1;
+    status = rg__qh_initial_simplex(qh);
+    if (status != RG__QH_OK) return status;
+    do {
+        while (stbds_arrlen(qh->pending) > 0) {
+            int f = stbds_arrpop(qh->pending);
+            if (!qh->faces[f].alive || qh->faces[f].outside < 0) continue;
+            /* every step makes a vertex of an outside point; only orphaned corners (see
+               rg__qh_add_apex) can come back, so this bound is generous */
+            if (++steps > 2 * qh->count + 16 || !rg__qh_add_apex(qh, f)) return RG__QH_RETRY;
+        }
+    } while (rg__qh_recheck_coplanar(qh) > 0);
+    return RG__QH_OK;
+}
+
+static void rg__qh_free(rg__quickhull *qh) {
+    stbds_arrfree(qh->next);
+    stbds_arrfree(qh->horizon_from);
+    stbds_arrfree(qh->faces);
+    stbds_arrfree(qh->free_faces);
+    stbds_arrfree(qh->pending);
+    stbds_arrfree(qh->search);
+    stbds_arrfree(qh->visible);
+    stbds_arrfree(qh->cone);
+    stbds_arrfree(qh->orphans);
+    stbds_arrfree(qh->horizon);
+    stbds_arrfree(qh->loop);
+}
+
+static int rg__qh_find(int *parent, int t) {
+    while (parent[t] != t) {
+        parent[t] = parent[parent[t]];
+        t = parent[t];
+    }
+    return t;
+}
+
+/* Whether two groups of triangles together stay flat: every corner within the tolerance of the
+   plane through their area-weighted centroid, normal to their summed area vectors. */
+static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, const rg__qh_group *b) {
+    double normal[3], centre[3], length, weight = a->weight + b->weight, p[3], d[3];
+    int i, k;
+    const rg__qh_group *both[2];
+    for (k = 0; k < 3; ++k) {
+        normal[k] = a->area[k] + b->area[k];
+        centre[k] = (a->moment[k] + b->moment[k]) / weight;
+    }
+    length = sqrt(rg__qh_dot(normal, normal));
+    /* a merge must not cancel area: faces turned away from each other (the two sides of a thin
+       slab) are never one face, while a sliver of either orientation may join a large face */
+    if (!(weight > 0) || !(length >= sqrt(rg__qh_dot(a->area, a->area)) / 2) ||
+        !(length >= sqrt(rg__qh_dot(b->area, b->area)) / 2))
+        return 0;
+    for (k = 0; k < 3; ++k) normal[k] /= length;
+    both[0] = a;
+    both[1] = b;
+    for (k = 0; k < 2; ++k)
+        for (i = 0; i < (int)stbds_arrlen(both[k]->vertices); ++i) {
+            rg__qh_point(qh, both[k]->vertices[i], p);
+            rg__qh_sub(p, centre, d);
+            if (fabs(rg__qh_dot(normal, d)) > qh->tolerance) return 0;
+        }
+    return 1;
+}
+
+/* Greedy merging of adjacent triangles into flat groups: passes over the edges in triangle
+   order, joining the two groups on either side whenever their union stays flat, until a pass
+   joins nothing. Writes each triangle's group into pg->group. */
+static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) {
+    int m = (int)stbds_arrlen(pg->triangles), t, k, changed;
+    int *parent = NULL;
+    rg__qh_group *groups = NULL;
+    stbds_arrsetlen(parent, m);
+    stbds_arrsetlen(groups, m);
+    for (t = 0; t < m; ++t) {
+        const rg__qh_face *f = &qh->faces[pg->triangles[t]];
+        double p[3][3], e1[3], e2[3], area[3], weight;
+        rg__qh_group *g = &groups[t];
+        parent[t] = t;
+        for (k = 0; k < 3; ++k) rg__qh_point(qh, f->v[k], p[k]);
+        rg__qh_sub(p[1], p[0], e1);
+        rg__qh_sub(p[2], p[0], e2);
+        rg__qh_cross(e1, e2, area);
+        weight = sqrt(rg__qh_dot(area, area)) / 2;
+        g->vertices = NULL;
+        g->weight = weight;
+        for (k = 0; k < 3; ++k) {
+            g->area[k] = f->normal[k] * weight;  /* the accurate normal, scaled by the area */
+            g->moment[k] = weight * (p[0][k] + p[1][k] + p[2][k]) / 3;
+            stbds_arrput(g->vertices, f->v[k]);
+        }
+    }
+    do {
+        changed = 0;
+        for (t = 0; t < m; ++t)
+            for (k = 0; k < 3; ++k) {
+                int u = pg->triangle_of[qh->faces[pg->triangles[t]].adj[k]], a, b, root, other, i;
+                if (u < t) continue;  /* each edge once */
+                a = rg__qh_find(parent, t);
+                b = rg__qh_find(parent, u);
+                if (a == b || !rg__qh_union_is_flat(qh, &groups[a], &groups[b])) continue;
+                /* the group with more corners absorbs the other */
+                root = stbds_arrlen(groups[a].vertices) >= stbds_arrlen(groups[b].vertices) ? a : b;
+                other = root == a ? b : a;
+                for (i = 0; i < 3; ++i) {
+                    groups[root].area[i] += groups[other].area[i];
+                    groups[root].moment[i] += groups[other].moment[i];
+                }
+                groups[root].weight += groups[other].weight;
+                for (i = 0; i < (int)stbds_arrlen(groups[other].vertices); ++i)
+                    stbds_arrput(groups[root].vertices, groups[other].vertices[i]);
+                stbds_arrfree(groups[other].vertices);
+                parent[other] = root;
+                changed = 1;
+            }
+    } while (changed);
+    for (t = 0; t < m; ++t) pg->group[t] = rg__qh_find(parent, t);
+    for (t = 0; t < m; ++t) stbds_arrfree(groups[t].vertices);
+    stbds_arrfree(groups);
+    stbds_arrfree(parent);
+}
+
+/* Whether a boundary loop turns left (seen from outside along its Newell normal) at every
+   point, or goes straight within the tolerance. */
+static int rg__qh_loop_is_convex(const rg__quickhull *qh, const int *loop, int count) {
+    double normal[3] = {0, 0, 0}, p[3], q[3], v[3], chord[3], d[3], c[3], length;
+    int i;
+    for (i = 0; i < count; ++i) {
+        rg__qh_point(qh, loop[i], p);
+        rg__qh_point(qh, loop[(i + 1) % count], q);
+        normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    length = sqrt(rg__qh_dot(normal, normal));
+    if (!(length > 0)) return 0;
+    for (i = 0; i < 3; ++i) normal[i] /= length;
+    for (i = 0; i < count; ++i) {
+        double chord_length;
+        rg__qh_point(qh, loop[(i + count - 1) % count], p);
+        rg__qh_point(qh, loop[i], v);
+        rg__qh_point(qh, loop[(i + 1) % count], q);
+        rg__qh_sub(q, p, chord);
+        rg__qh_sub(v, p, d);
+        rg__qh_cross(chord, d, c);
+        chord_length = sqrt(rg__qh_dot(chord, chord));
+        /* a convex corner lies to the right of the chord from its predecessor to its successor */
+        if (!(chord_length > 0) || rg__qh_dot(c, normal) / chord_length > qh->tolerance) return 0;
+    }
+    return 1;
+}
+
+/* The boundary loop of every group: its half-edges whose twin lies in another group, chained
+   from point to point. A group is invalid unless they form one simple loop (then the group is a
+   disk) which is convex. Returns the number of invalid groups. */
+static int rg__qh_trace_boundaries(const rg__quickhull *qh, rg__qh_polygons *pg) {
+    struct { uint64_t key; int value; } *leaving = NULL;  /* (group, from) -> half-edge */
+    int m = (int)stbds_arrlen(pg->triangles), t, k, i, invalid_count = 0;
+    stbds_arrsetlen(pg->order, 0);
+    stbds_arrsetlen(pg->loop, 0);
+    for (t = 0; t < m; ++t) {
+        pg->first_half[t] = -1;
+        pg->half_count[t] = pg->loop_count[t] = pg->invalid[t] = 0;
+        pg->loop_first[t] = -1;
+    }
+    for (t = 0; t < m; ++t)
+        for (k = 0; k < 3; ++k) {
+            const rg__qh_face *f = &qh->faces[pg->triangles[t]];
+            int g = pg->group[t], u = pg->triangle_of[f->adj[k]];
+            uint64_t key = ((uint64_t)(uint32_t)g << 32) | (uint32_t)f->v[k];
+            if (pg->group[u] == g) continue;
+            if (stbds_hmgeti(leaving, key) >= 0) pg->invalid[g] = 1;  /* pinched at a point */
+            else stbds_hmput(leaving, key, 3 * t + k);
+            if (pg->first_half[g] < 0) {
+                pg->first_half[g] = 3 * t + k;
+                stbds_arrput(pg->order, g);
+            }
+            ++pg->half_count[g];
+        }
+    for (i = 0; i < (int)stbds_arrlen(pg->order); ++i) {
+        int g = pg->order[i], half = pg->first_half[g], steps = 0;
+        pg->loop_first[g] = (int)stbds_arrlen(pg->loop);
+        while (!pg->invalid[g]) {
+            const rg__qh_face *f = &qh->faces[pg->triangles[half / 3]];
+            uint64_t key = ((uint64_t)(uint32_t)g << 32) | (uint32_t)f->v[(half % 3 + 1) % 3];
+            ptrdiff_t at = stbds_hmgeti(leaving, key);
+            stbds_arrput(pg->loop, f->v[half % 3]);
+            ++steps;
+            if (at < 0 || steps > pg->half_count[g]) pg->invalid[g] = 1;
+            else if ((half = leaving[at].value) == pg->first_half[g]) break;
+        }
+        if (steps != pg->half_count[g]) pg->invalid[g] = 1;
+        pg->loop_count[g] = steps;
+        if (!pg->invalid[g] && steps > 3 &&
+            !rg__qh_loop_is_convex(qh, pg->loop + pg->loop_first[g], steps))
+            pg->invalid[g] = 1;
+        invalid_count += pg->invalid[g];
+    }
+    stbds_hmfree(leaving);
+    return invalid_count;
+}
+
+typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
+
+/* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
+static int rg__qh_compare_faces(const void *a, const void *b) {
+    const rg__qh_face_ref *x = (const rg__qh_face_ref *)a, *y = (const rg__qh_face_ref *)b;
+    int i;
+    for (i = 0; i < x->count && i < y->count; ++i)
+        if (x->indices[i] != y->indices[i]) return x->indices[i] < y->indices[i] ? -1 : 1;
+    return x->count < y->count ? -1 : x->count > y->count;
+}
+
+/* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
+   to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
+   edge between its neighbours and is dropped; that can turn more points into non-corners, so
+   the count repeats until nothing changes. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, rg_result *result) {
+    int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
+    rg_vec3 *vertices = NULL;
+    rg__qh_face_ref *refs = NULL;
+    int i, j, g, changed, groups = (int)stbds_arrlen(pg->order), face_count;
+    rg_hull *hull = NULL;
+    stbds_arrsetlen(pg->corners, qh->count);
+    stbds_arrsetlen(index, qh->count);
+    stbds_arrsetlen(alive, groups);
+    for (i = 0; i < qh->count; ++i) pg->corners[i] = 0;
+    for (i = 0; i < groups; ++i) {
+        g = pg->order[i];
+        alive[i] = 1;
+        for (j = 0; j < pg->loop_count[g]; ++j) ++pg->corners[pg->loop[pg->loop_first[g] + j]];
+    }
+    do {
+        changed = 0;
+        for (i = 0; i < groups; ++i) {
+            int kept = 0;
+            g = pg->order[i];
+            if (!alive[i]) continue;
+            for (j = 0; j < pg->loop_count[g]; ++j) kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
+            if (kept >= 3) continue;
+            alive[i] = 0;
+            changed = 1;
+            for (j = 0; j < pg->loop_count[g]; ++j) --pg->corners[pg->loop[pg->loop_first[g] + j]];
+        }
+    } while (changed);
+    for (i = 0; i < qh->count; ++i) {
+        index[i] = -1;
+        if (pg->corners[i] >= 3) {
+            index[i] = (int)stbds_arrlen(vertices);
+            stbds_arrput(vertices, qh->points[i]);
+        }
+    }
+    for (i = 0; i < groups; ++i) {
+        int first = (int)stbds_arrlen(indices), smallest = 0, count;
+        g = pg->order[i];
+        if (!alive[i]) continue;
+        for (j = 0; j < pg->loop_count[g]; ++j) {
+            int v = index[pg->loop[pg->loop_first[g] + j]];
+            if (v >= 0) stbds_arrput(indices, v);
+        }
+        count = (int)stbds_arrlen(indices) - first;
+        stbds_arrput(sizes, count);
+        for (j = 1; j < count; ++j)
+            if (indices[first + j] < indices[first + smallest]) smallest = j;
+        /* rotate the polygon to start at its smallest index */
+        for (j = 0; j < count; ++j) stbds_arrput(canonical, indices[first + (smallest + j) % count]);
+        for (j = 0; j < count; ++j) indices[first + j] = canonical[j];
+        stbds_arrsetlen(canonical, 0);
+    }
+    face_count = (int)stbds_arrlen(sizes);
+    for (i = 0, j = 0; i < face_count; j += sizes[i], ++i) {  /* `indices` no longer grows */
+        rg__qh_face_ref ref;
+        ref.indices = indices + j;
+        ref.count = sizes[i];
+        stbds_arrput(refs, ref);
+    }
+    if (face_count >= 4) /* (qsort's pointer must not be NULL, even for zero elements) */
+        qsort(refs, (size_t)face_count, sizeof *refs, rg__qh_compare_faces);
+    for (i = 0; i < face_count; ++i) {
+        sizes[i] = refs[i].count;
+        for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
+    }
+    hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
+                                     canonical, result);
+    stbds_arrfree(index);
+    stbds_arrfree(alive);
+    stbds_arrfree(sizes);
+    stbds_arrfree(indices);
+    stbds_arrfree(canonical);
+    stbds_arrfree(vertices);
+    stbds_arrfree(refs);
+    return hull;
+}
+
+/* Every live triangle's neighbours are alive and see it across the same edge, reversed. */
+static int rg__qh_triangles_are_closed(const rg__quickhull *qh) {
+    int f, i, j;
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        const rg__qh_face *face = &qh->faces[f];
+        if (!face->alive) continue;
+        for (i = 0; i < 3; ++i) {
+            const rg__qh_face *other;
+            if (face->adj[i] < 0 || face->adj[i] >= (int)stbds_arrlen(qh->faces)) return 0;
+            other = &qh->faces[face->adj[i]];
+            if (!other->alive) return 0;
+            for (j = 0; j < 3; ++j)
+                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i]) break;
+            if (j == 3 || other->adj[j] != f) return 0;
+        }
+    }
+    return 1;
+}
+
+/* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
+   boundary is not one convex loop back into their triangles, and emit. */
+static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
+    rg__qh_polygons pg;
+    rg_hull *hull = NULL;
+    int f, t, m;
+    memset(&pg, 0, sizeof pg);
+    if (!rg__qh_triangles_are_closed(qh)) {
+        rg__set_result(result, RG_ERR_DEGENERATE);
+        return NULL;
+    }
+    stbds_arrsetlen(pg.triangle_of, stbds_arrlen(qh->faces));
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        pg.triangle_of[f] = -1;
+        if (qh->faces[f].alive) {
+            pg.triangle_of[f] = (int)stbds_arrlen(pg.triangles);
+            stbds_arrput(pg.triangles, f);
+        }
+    }
+    m = (int)stbds_arrlen(pg.triangles);
+    stbds_arrsetlen(pg.group, m);
+    stbds_arrsetlen(pg.first_half, m);
+    stbds_arrsetlen(pg.half_count, m);
+    stbds_arrsetlen(pg.loop_first, m);
+    stbds_arrsetlen(pg.loop_count, m);
+    stbds_arrsetlen(pg.invalid, m);
+    rg__qh_merge_coplanar(qh, &pg);
+    if (rg__qh_trace_boundaries(qh, &pg) > 0) {
+        for (t = 0; t < m; ++t)
+            if (pg.invalid[pg.group[t]]) pg.group[t] = -1 - t;  /* marked: becomes a triangle */
+        for (t = 0; t < m; ++t)
+            if (pg.group[t] < 0) pg.group[t] = -1 - pg.group[t];
+        if (rg__qh_trace_boundaries(qh, &pg) > 0) {
+            rg__set_result(result, RG_ERR_DEGENERATE);
+            goto done;
+        }
+    }
+    hull = rg__qh_emit_hull(qh, &pg, result);
+done:
+    stbds_arrfree(pg.triangles);
+    stbds_arrfree(pg.triangle_of);
+    stbds_arrfree(pg.group);
+    stbds_arrfree(pg.order);
+    stbds_arrfree(pg.first_half);
+    stbds_arrfree(pg.half_count);
+    stbds_arrfree(pg.loop_first);
+    stbds_arrfree(pg.loop_count);
+    stbds_arrfree(pg.invalid);
+    stbds_arrfree(pg.loop);
+    stbds_arrfree(pg.corners);
+    return hull;
+}
+
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result) {
-    (void)points; (void)count;
-    rg__set_result(result, RG_ERR_DEGENERATE);
+    double scale, extreme[3] = {0, 0, 0};
+    int i, attempt;
+    rg_result status = RG_ERR_DEGENERATE;
+    if (!points || count < 0) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return NULL;
+    }
+    for (i = 0; i < count; ++i) {
+        if (!rg_v3_is_finite(points[i])) {
+            rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+            return NULL;
+        }
+        if (fabs((double)points[i].x) > extreme[0]) extreme[0] = fabs((double)points[i].x);
+        if (fabs((double)points[i].y) > extreme[1]) extreme[1] = fabs((double)points[i].y);
+        if (fabs((double)points[i].z) > extreme[2]) extreme[2] = fabs((double)points[i].z);
+    }
+    if (count < 4) {
+        rg__set_result(result, RG_ERR_DEGENERATE);
+        return NULL;
+    }
+    scale = extreme[0] + extreme[1] + extreme[2];
+    for (attempt = 0; attempt < 3; ++attempt) {
+        rg__quickhull qh;
+        rg_hull *hull = NULL;
+        int built;
+        memset(&qh, 0, sizeof qh);
+        qh.points = points;
+        qh.count = count;
+        /* the heights in double are nearly exact (for float input, exact up to one rounding):
+           visibility is tested at their rounding level, the outside sets at 8 rounding units of
+           the input. The retries thicken both. */
+        qh.visibility = 16 * DBL_EPSILON * scale;
+        qh.tolerance = (8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON : 64 * DBL_EPSILON) * scale;
+        if (attempt > 0) {
+            qh.tolerance *= attempt == 1 ? 8 : 64;
+            qh.visibility = qh.tolerance / 4;
+        }
+        built = rg__qh_build_triangles(&qh);
+        if (built == RG__QH_OK) hull = rg__qh_make_hull(&qh, &status);
+        rg__qh_free(&qh);
+        if (hull) {
+            rg__set_result(result, RG_OK);
+            return hull;
+        }
+        if (built == RG__QH_DEGENERATE || status == RG_ERR_OUT_OF_MEMORY) break;
+    }
+    rg__set_result(result, status == RG_ERR_OUT_OF_MEMORY ? status : RG_ERR_DEGENERATE);
     return NULL;
 }
 
