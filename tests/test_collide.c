@@ -352,9 +352,10 @@ static void test_collide_box_separated(void) {
 #endif
 #endif
 
-/* 100 000 random pairs (20 000 in the sanitizer builds, which run about 10x slower), a third
-   box-box, a third box-hull, a third hull-hull, random sizes (box half extents 0.1 to 1.5, hulls
-   of 5 to 10 points in ellipsoids of semi-axes 0.2 to 1.5) and orientations, placed from deep
+/* 100 000 random pairs (20 000 in the sanitizer builds, which run about 10x slower), a quarter
+   each box-box, box-hull, hull-hull and quickhull-anything, random sizes (box half extents 0.1
+   to 1.5; brute-force hulls of 5 to 10 points and quickhull hulls of 6 to 14 points in
+   ellipsoids of semi-axes 0.2 to 1.5, or of 5- to 8-gon prisms) and orientations, placed from deep
    overlap to well apart, a quarter of them with a margin. Against the brute-force separation:
    the same decision (touching or not) outside a band of rounding width, the deepest point's
    depth equal to the minimum overlap over all candidate axes (allowing for the face preference,
@@ -367,9 +368,9 @@ static void test_collide_random_pairs_against_brute_force(void) {
 #else
     const int pair_count = 100000;
 #endif
-    enum { BOXES = 24, HULLS = 48 };
-    rg_hull *boxes[BOXES], *hulls[HULLS];
-    double radius_box[BOXES], radius_hull[HULLS];
+    enum { BOXES = 24, HULLS = 48, QUICK = 32, SHAPES = BOXES + HULLS + QUICK };
+    rg_hull *shapes[SHAPES];
+    double radius[SHAPES];
     static posed_hull pa, pb;
     int i, k, wrong_decision = 0, speculative = 0, speculative_missed = 0, touching = 0, separated = 0, edge_like = 0, checked_points = 0;
     double worst_depth = 0, worst_axis = 0, worst_axis_below = 0, worst_beyond_extent = 0;
@@ -379,27 +380,55 @@ static void test_collide_random_pairs_against_brute_force(void) {
     rg_test_seed(4242);
     for (i = 0; i < BOXES; ++i) {
         rg_vec3 h = rg_v3(rg_test_uniform(0.1, 1.5), rg_test_uniform(0.1, 1.5), rg_test_uniform(0.1, 1.5));
-        boxes[i] = rg_hull_create_box(h, NULL);
-        radius_box[i] = rg_v3_length(h);
-        ENSURE(boxes[i] != NULL);
+        shapes[i] = rg_hull_create_box(h, NULL);
+        ENSURE(shapes[i] != NULL);
     }
-    for (i = 0; i < HULLS; ++i) {
+    for (i = BOXES; i < BOXES + HULLS; ++i)
+        do shapes[i] = random_hull(10); while (!shapes[i]);
+    for (i = BOXES + HULLS; i < SHAPES; ++i) {
+        /* quickhull: even ones of 6 to 14 points in an ellipsoid (some inside), odd ones of two
+           5- to 8-gons, a prism with polygon caps whose coplanar triangles it must merge */
+        rg_vec3 p[16], size = rg_v3(rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5));
+        int k, n;
+        if (i % 2 == 0) {
+            n = 6 + (int)(rg_test_random() * 9);
+            for (k = 0; k < n; ++k) {
+                rg_vec3 u = random_unit_vector();
+                double r = rg_test_uniform(0.3, 1);
+                p[k] = rg_v3(u.x * size.x * r, u.y * size.y * r, u.z * size.z * r);
+            }
+        } else {
+            int sides = 5 + (int)(rg_test_random() * 4);
+            n = 2 * sides;
+            for (k = 0; k < sides; ++k) {
+                double angle = 2 * 3.14159265358979324 * k / sides;
+                p[k] = rg_v3(size.x * cos(angle), -size.y, size.z * sin(angle));
+                p[sides + k] = rg_v3(size.x * cos(angle), size.y, size.z * sin(angle));
+            }
+        }
+        shapes[i] = rg_hull_create(p, n, NULL);
+        ENSURE(shapes[i] != NULL);
+        ENSURE(rg_hull_vertex_count(shapes[i]) <= 64 && rg_hull_face_count(shapes[i]) <= 128 &&
+               rg_hull_edge_count(shapes[i]) <= 192);
+    }
+    for (i = 0; i < SHAPES; ++i) {
         double r = 0;
         int v;
-        do hulls[i] = random_hull(10); while (!hulls[i]);
-        for (v = 0; v < rg_hull_vertex_count(hulls[i]); ++v) {
-            double l = rg_v3_length(rg_v3_sub(rg_hull_vertex(hulls[i], v), rg_hull_centroid(hulls[i])));
+        for (v = 0; v < rg_hull_vertex_count(shapes[i]); ++v) {
+            double l = rg_v3_length(rg_v3_sub(rg_hull_vertex(shapes[i], v), rg_hull_centroid(shapes[i])));
             if (l > r) r = l;
         }
-        radius_hull[i] = r;
+        radius[i] = r;
     }
     for (i = 0; i < pair_count; ++i) {
-        int kind = i % 3, ia = (int)(rg_test_random() * BOXES), ib = (int)(rg_test_random() * HULLS);
-        int ja = (int)(rg_test_random() * HULLS), jb = (int)(rg_test_random() * BOXES);
-        const rg_hull *a = kind == 2 ? hulls[ja] : boxes[ia];
-        const rg_hull *b = kind == 0 ? boxes[jb] : hulls[ib];
-        double ra = kind == 2 ? radius_hull[ja] : radius_box[ia];
-        double rb = kind == 0 ? radius_box[jb] : radius_hull[ib];
+        /* box-box, box-hull, hull-hull, quickhull-anything */
+        int kind = i % 4, box_a = (int)(rg_test_random() * BOXES), box_b = (int)(rg_test_random() * BOXES);
+        int hull_a = BOXES + (int)(rg_test_random() * HULLS), hull_b = BOXES + (int)(rg_test_random() * HULLS);
+        int quick = BOXES + HULLS + (int)(rg_test_random() * QUICK), any = (int)(rg_test_random() * SHAPES);
+        int ia = kind == 0 || kind == 1 ? box_a : kind == 2 ? hull_a : quick;
+        int ib = kind == 0 ? box_b : kind == 3 ? any : hull_b;
+        const rg_hull *a = shapes[ia], *b = shapes[ib];
+        double ra = radius[ia], rb = radius[ib];
         rg_quat qa = random_rotation(), qb = random_rotation();
         rg_vec3 pos_b = rg_v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
         rg_vec3 dir = random_unit_vector();
@@ -489,8 +518,7 @@ static void test_collide_random_pairs_against_brute_force(void) {
     ENSURE(worst_beyond_extent <= 20 * tol);
     ENSURE(worst_surface_b <= 20 * tol);
     ENSURE(worst_surface_a <= 20 * tol);
-    for (i = 0; i < BOXES; ++i) rg_hull_destroy(boxes[i]);
-    for (i = 0; i < HULLS; ++i) rg_hull_destroy(hulls[i]);
+    for (i = 0; i < SHAPES; ++i) rg_hull_destroy(shapes[i]);
 }
 
 static int manifolds_equal(const rg_manifold *x, const rg_manifold *y) {
