@@ -2981,7 +2981,7 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 #endif
 #define RG__SAP_PREFETCH 16
 
-static uint64_t rg__sap_pair_key(int a, int b) {
+static uint64_t rg__pair_key(int a, int b) {
     uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
     return ((uint64_t)lo << 32) | hi;
 }
@@ -3009,13 +3009,13 @@ static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
 }
 
 static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
-    uint64_t key = rg__sap_pair_key(x, y);
+    uint64_t key = rg__pair_key(x, y);
     stbds_hmput(bp->pair_set, key, 1);
     stbds_arrput(bp->touched, key);
 }
 
 static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
-    uint64_t key = rg__sap_pair_key(x, y);
+    uint64_t key = rg__pair_key(x, y);
     if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
 }
 
@@ -3171,7 +3171,7 @@ static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
     for (i = 0; i < n; ++i) {
         rg__body_pair pair = bp->pairs[i];
         if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
-            uint64_t key = rg__sap_pair_key(pair.a, pair.b);
+            uint64_t key = rg__pair_key(pair.a, pair.b);
             (void)stbds_hmdel(bp->pair_set, key);
         } else {
             bp->pairs[kept++] = pair;
@@ -3341,7 +3341,7 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->pair_scratch, 0);
     j = 0;
     while (i < n || j < unique) {
-        uint64_t old_key = i < n ? rg__sap_pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < n ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
         uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
         if (old_key < key) {
             stbds_arrput(bp->pair_scratch, bp->pairs[i]);
@@ -3457,7 +3457,7 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
                 const rg__sap_box *q = &bp->sweep_boxes[j];
                 if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
                     rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
-                    stbds_arrput(bp->key_scratch, rg__sap_pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+                    stbds_arrput(bp->key_scratch, rg__pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
             }
             bp->rebuild_work += j - i - 1;
         }
@@ -3528,7 +3528,7 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
        a rebuild that finds mostly the same pairs makes few) */
     old_count = (int)stbds_arrlen(bp->pairs);
     for (i = j = 0; i < old_count || j < pair_count;) {
-        uint64_t old_key = i < old_count ? rg__sap_pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < old_count ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
         uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
         if (old_key < key) {
             (void)stbds_hmdel(bp->pair_set, old_key);
@@ -3669,8 +3669,6 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    long as the broad phase reports the pair; it holds the witness and where the pair's manifold
    of the last step is, so that points whose feature id reappears inherit the impulses the
    solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
-
-static uint64_t rg__pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
 static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
