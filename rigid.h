@@ -2981,6 +2981,8 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 #endif
 #define RG__SAP_PREFETCH 16
 
+/* Hash-map key of an unordered pair of body indices, the smaller in the high half, so that
+   keys sort like pairs by (a, b). Shared by the broad and the narrow phase. */
 static uint64_t rg__pair_key(int a, int b) {
     uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
     return ((uint64_t)lo << 32) | hi;
