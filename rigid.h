@@ -218,10 +218,41 @@ typedef struct rg_manifold {
     uint32_t features[RG_MANIFOLD_MAX];/* stable while the same features touch */
 } rg_manifold;
 
-/* Contact manifold of two posed hulls within margin; returns out->count. */
+/* Contact manifold of two posed hulls within margin; returns out->count. pos_* is the world
+   position of the hull frame's origin (as rg_body_position), rot_* its orientation (need not
+   be normalised). The normal is unit and points from B towards A; the points lie on the
+   surface of B and point - depth*normal on A; at most 4 points, the deepest first.
+   features[i] identifies the features that made point i (reference face, incident face,
+   clipping edge, or two edges) and stays the same while those features touch.
+   Method: separating axes over both hulls' face normals and the cross products of the edge
+   pairs that form faces of the Minkowski difference (Gauss-map test); a face axis gives the
+   incident face clipped against the reference face (up to 4 points), an edge axis the closest
+   points of the two edges (1 point). Faces are preferred to edges, and faces of B to faces of
+   A, when their separation is within 0.5% of the depth plus 0.1% of the smaller hull's radius
+   of the best axis, so the reported depth can differ from the exact minimum overlap by that.
+   Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, NULL out).
+   Hulls apart by less than margin get the points where the closest features face each other
+   on both surfaces, with depth = -gap; rarely (corner to corner) there is no such point and
+   the count is 0. A negative or NaN margin counts as 0. */
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out);
+
+/* The separating feature of a pair of hulls kept from one call to the next (Baraff 1997 §7.1):
+   a face of A, a face of B, or an edge of each. Zero-initialise it and keep one per ordered
+   pair of hulls. */
+typedef struct rg_witness {
+    int kind;                /* 0 none, 1 face of A, 2 face of B, 3 edge of A and edge of B */
+    int feature_a, feature_b;/* face or edge indices */
+    int held;                /* 1 when the last call was answered by the cached feature alone */
+} rg_witness;
+
+/* rg_collide_hulls with a witness: the cached feature is tried first and the full search runs
+   only when it no longer separates the hulls by more than margin. Gives exactly the result of
+   rg_collide_hulls; a NULL witness is allowed. */
+RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
+                                      const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
+                                      rg_real margin, rg_witness *witness, rg_manifold *out);
 
 /* ---------------------------------------------------------------------------------------------
    World and bodies
@@ -327,6 +358,13 @@ typedef struct rg_world_stats {
     int broadphase_rebuilds;   /* full rebuilds of the sweep since the world was created */
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
+
+/* The broad phase's candidate pairs of the last step: bodies whose rg_body_aabb boxes overlap
+   (closed intervals, touching boxes count) and of which at least one is dynamic, in ascending
+   order of (a.index, b.index) with a.index < b.index. Writes at most capacity pairs to a[i], b[i]
+   (either array may be NULL) and returns the total; pairs with a body destroyed since the step
+   are left out. 0 for a NULL world. */
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity);
 
 #ifdef __cplusplus
 }
@@ -527,11 +565,77 @@ typedef struct rg__body {
     rg_vec3 aabb_min, aabb_max;   /* the box the broad phase used in the last step */
 } rg__body;
 
+/* ---- collide ---- */
+typedef rg_witness rg__witness;
+enum { RG__AXIS_NONE = 0, RG__AXIS_FACE_A = 1, RG__AXIS_FACE_B = 2, RG__AXIS_EDGES = 3 };
+
+typedef struct rg__relative_pose { /* hull A's frame seen from hull B's frame: x_b = R x_a + p */
+    rg_mat3 rotation, inverse_rotation;
+    rg_vec3 translation;
+} rg__relative_pose;
+
+typedef struct rg__clip_vertex {   /* a vertex of the incident polygon while it is clipped */
+    rg_vec3 p;                     /* hull B's frame */
+    rg_real depth;
+    uint32_t code;                 /* where it comes from: incident vertex, or line x side plane */
+    uint32_t line;                 /* label of the line from this vertex to the next */
+} rg__clip_vertex;
+
+typedef struct rg__collide_scratch { /* stb_ds arrays reused for hulls too big for the stack */
+    rg_vec3 *vectors;
+    rg_real *reals;
+    rg__clip_vertex *clip;
+} rg__collide_scratch;
+
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
+/* One end of a body's interval on one axis of the sweep:
+   tag = 8 * body + 4 * static + 2 * dynamic + is_end. */
+typedef struct rg__sap_endpoint {
+    rg_real value;
+    int tag;
+} rg__sap_endpoint;
+
+typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
+
+/* A body's box in this update and before it (equal if it did not move), side by side: an
+   exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed. */
+typedef struct rg__sap_bounds { rg__sap_box now, before; } rg__sap_bounds;
+
+/* What the sweep knows of one body slot, indexed like rg_world.bodies. */
+typedef struct rg__sap_proxy {
+    int mover;                    /* slot in rg__broadphase.movers; -1 for static bodies */
+    unsigned char state;          /* RG__SAP_FREE, _PENDING, _IN_SWEEP or _REMOVED */
+    unsigned char dynamic;        /* pairs need at least one dynamic body */
+    unsigned char dirty;          /* static body moved by rg_body_set_transform */
+} rg__sap_proxy;
+
+typedef struct rg__pair_entry { uint64_t key; int value; } rg__pair_entry; /* key (a << 32) | b */
+
 typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
+    rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
+    rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
+    rg__sap_bounds *bounds;       /* per body slot */
+    rg__sap_proxy *proxies;       /* per body slot */
+    int *movers;                  /* kinematic and dynamic bodies in the sweep */
+    int *pending;                 /* bodies created since the last update, not yet in the sweep */
+    int *dirty_statics;           /* static bodies moved since the last update */
+    int *removed;                 /* destroyed bodies still in the arrays */
+    uint64_t *touched;            /* keys inserted into or deleted from pair_set in this update */
+    uint64_t *key_scratch;        /* scratch arrays of the sorts, merges and sweeps */
+    uint64_t *radix_keys, *radix_scratch;
+    rg__sap_endpoint *endpoint_scratch;
+    rg__body_pair *pair_scratch;
+    rg__sap_box *sweep_boxes;     /* rebuild: the boxes of each slab in sweep order */
+    int *sweep_tags, *slab_start;
+    rg__sap_endpoint *extents;
+    int live_bodies;              /* bodies in the sweep */
+    int64_t exchanges;            /* endpoint exchanges of this update */
+    int64_t rebuild_work;         /* box tests of the last rebuild's sweep: part of its cost */
+    int built;                    /* the arrays hold a sweep (0 before the first update) */
+    int gave_up;                  /* the last update's pass exceeded its budget */
 } rg__broadphase;
 
 /* ---- narrow phase ---- */
@@ -550,8 +654,24 @@ typedef struct rg__pair_manifold {
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
+/* What the narrow phase keeps for a pair of bodies from one step to the next. */
+typedef struct rg__pair_cache {
+    rg_witness witness;           /* Baraff §7.1: the last separating feature */
+    int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
+    uint32_t stamp;               /* the step that last saw the pair in the broad phase */
+} rg__pair_cache;
+
+typedef struct rg__pair_cache_entry {
+    uint64_t key;                 /* (a << 32) | b */
+    rg__pair_cache value;
+} rg__pair_cache_entry;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
+    rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
+    rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
+    rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
+    uint32_t step;
 } rg__narrowphase;
 
 /* ---- solver ---- */
@@ -2240,80 +2360,1607 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 
 /* =============================================================================================
    >>collide: separating axes, witnesses, contact manifolds
-   ============================================================================================= */
+   =============================================================================================
+
+   Two convex polyhedra are disjoint exactly when some plane separates them, and such a plane
+   can always be found among the planes of the faces of either hull and the planes spanned by
+   an edge of one hull and parallel to an edge of the other (Baraff 1997 §7.1). The candidate
+   axes are therefore the face normals of A and B and the cross products of edge pairs; the
+   separation along an axis is the gap between the two hulls' extents, and the hulls overlap
+   when every axis has a negative separation. The largest separation is then minus the
+   penetration depth, and its axis the contact normal.
+
+   Edge pairs: only pairs whose cross product is the normal of a face of the Minkowski
+   difference A - B can matter. On the Gauss map (the unit sphere of normals), an edge is the
+   arc between the normals of its two faces; the two edges span a Minkowski face exactly when
+   the arc of A's edge crosses the arc of B's edge negated (faces of -B have normals -n). For
+   those pairs the edges are the supporting features along the axis, so the separation is the
+   distance between the edges' lines, without a search over the vertices.
+
+   Everything is computed in hull B's frame, then the manifold is turned into world space. */
+
+/* Edges whose sine of the angle is below this are treated as parallel and skip the edge axis:
+   the axis is then ill-conditioned (its direction error grows as epsilon / sine) and the
+   Minkowski face it would span is a sliver whose separation differs from its neighbours' face
+   axes by at most the edge length times the sine. sqrt(epsilon) balances the two errors. */
+#ifdef RIGID_DOUBLE
+#define RG__PARALLEL_SINE ((rg_real)1.5e-8)
+#else
+#define RG__PARALLEL_SINE ((rg_real)3.5e-4)
+#endif
+
+/* Axis preference, for stable manifolds from step to step: an axis whose separation is within
+   RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of the smaller hull's radius of the
+   best one counts as equally good, and faces are preferred to edges among those (see
+   rg__contact_manifold). Without it, a box resting flat flickers between near-equal face and
+   edge axes. The reported depth may differ from the exact minimum overlap by that much. */
+#define RG__AXIS_RELATIVE ((rg_real)0.005)
+#define RG__AXIS_ABSOLUTE ((rg_real)0.001)
+
+/* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
+#define RG__CLIP_STACK 32
+
+static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
+                                              rg_quat rot_b) {
+    rg__relative_pose t;
+    rg_quat relative = rg_quat_mul(rg_quat_conjugate(rot_b), rot_a);
+    t.rotation = rg_mat3_from_quat(relative);
+    t.inverse_rotation = rg_mat3_transpose(t.rotation);
+    t.translation = rg_quat_rotate_inverse(rot_b, rg_v3_sub(pos_a, pos_b));
+    return t;
+}
+
+static rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
+    return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
+}
+
+/* A's features in B's frame. The full search reads them from the tables of rg__pair_frame;
+   the witness test and the manifold compute the few they need with the same functions, so
+   both see bit-identical values. */
+static rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
+    return rg__pose_apply(t, a->vertices[i]);
+}
+static rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
+    return rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
+}
+/* the plane n.x = offset of A's face f moved by the pose: n.(R x + p) = offset_a + n.p */
+static rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
+    return a->faces[f].offset + rg_v3_dot(n, t->translation);
+}
+
+/* The direction of edge e of a hull, second vertex minus first. */
+static rg_vec3 rg__edge_direction(const rg_hull *h, int e) {
+    return rg_v3_sub(h->vertices[h->edges[e].v[1]], h->vertices[h->edges[e].v[0]]);
+}
+
+/* The vertex furthest along direction; the first index wins ties. */
+static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 direction) {
+    int i, best = 0;
+    rg_real best_dot = rg_v3_dot(vertices[0], direction);
+    for (i = 1; i < count; ++i) {
+        rg_real d = rg_v3_dot(vertices[i], direction);
+        if (d > best_dot) {
+            best_dot = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
+   frame and of B's edge directions, and room for the edge query's side table (one real per
+   face of B). */
+typedef struct rg__pair_frame {
+    const rg_hull *a, *b;
+    rg__relative_pose t;
+    rg_vec3 *vertices_a, *normals_a, *directions_b;
+    rg_real *offsets_a, *side;
+    rg_vec3 centroid_a;
+} rg__pair_frame;
+
+/* Small hulls keep their tables on the stack, bigger ones in the caller's scratch arrays. */
+#define RG__STACK_VECTORS 192
+#define RG__STACK_REALS 256
+
+typedef struct rg__pair_storage {
+    rg_vec3 vectors[RG__STACK_VECTORS];
+    rg_real reals[RG__STACK_REALS];
+} rg__pair_storage;
+
+static void rg__pair_frame_build(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
+                                 const rg__relative_pose *t, rg__pair_storage *storage,
+                                 rg__collide_scratch *scratch) {
+    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
+    int real_count = a->face_count + b->face_count;
+    rg_vec3 *vectors = storage->vectors;
+    rg_real *reals = storage->reals;
+    if (vector_count > RG__STACK_VECTORS) {
+        stbds_arrsetlen(scratch->vectors, vector_count);
+        vectors = scratch->vectors;
+    }
+    if (real_count > RG__STACK_REALS) {
+        stbds_arrsetlen(scratch->reals, real_count);
+        reals = scratch->reals;
+    }
+    frame->a = a;
+    frame->b = b;
+    frame->t = *t;
+    frame->vertices_a = vectors;
+    frame->normals_a = vectors + a->vertex_count;
+    frame->directions_b = frame->normals_a + a->face_count;
+    frame->offsets_a = reals;
+    frame->side = reals + a->face_count;
+    for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
+    for (i = 0; i < a->face_count; ++i) {
+        frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
+        frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
+    }
+    for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
+    frame->centroid_a = rg__pose_apply(t, a->centroid);
+}
+
+typedef struct rg__face_query {
+    int face, support;            /* the face, and the other hull's deepest vertex below it */
+    rg_real separation;
+} rg__face_query;
+
+typedef struct rg__edge_query {
+    int edge_a, edge_b;
+    rg_real separation;
+    rg_vec3 normal;               /* B's frame, pointing from A towards B */
+} rg__edge_query;
+
+/* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
+static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
+    int s = rg__support_index(b->vertices, b->vertex_count, rg_v3_neg(n));
+    *support = s;
+    return rg_v3_dot(n, b->vertices[s]) - offset;
+}
+
+/* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
+   deepest vertex among A's own vertices, which is then brought over. */
+static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                     int f, int *support) {
+    rg_vec3 n = b->faces[f].normal;
+    int s = rg__support_index(a->vertices, a->vertex_count, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    *support = s;
+    return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
+}
+
+/* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
+   one that separates by more than margin. */
+static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_a, rg_real margin) {
+    rg__face_query best;
+    int f, count = faces_of_a ? frame->a->face_count : frame->b->face_count;
+    best.face = -1;
+    best.support = 0;
+    best.separation = -FLT_MAX;
+    for (f = 0; f < count; ++f) {
+        int support;
+        rg_real s = faces_of_a ? rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], &support)
+                               : rg__face_b_separation(frame->a, frame->b, &frame->t, f, &support);
+        if (s > best.separation) {
+            best.separation = s;
+            best.face = f;
+            best.support = support;
+            if (s > margin) break;
+        }
+    }
+    return best;
+}
+
+/* An edge of A in B's frame, with its arc on the Gauss map. */
+typedef struct rg__edge_frame {
+    rg_vec3 start, direction;     /* first vertex, and second minus first */
+    rg_real length_squared;
+    rg_vec3 normal0, normal1;     /* normals of the faces on either side: the arc's ends */
+} rg__edge_frame;
+
+static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal0, rg_vec3 normal1) {
+    rg__edge_frame frame;
+    frame.start = v0;
+    frame.direction = rg_v3_sub(v1, v0);
+    frame.length_squared = rg_v3_length_squared(frame.direction);
+    frame.normal0 = normal0;
+    frame.normal1 = normal1;
+    return frame;
+}
+
+/* Edge e of A, from the tables (full search) or computed on the spot (witness, manifold). */
+static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
+                                          const rg__relative_pose *t, int e) {
+    const rg__hull_edge *edge = &a->edges[e];
+    if (tables)
+        return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
+                                   tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
+    return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
+                               rg__a_normal_in_b(a, t, edge->faces[0]), rg__a_normal_in_b(a, t, edge->faces[1]));
+}
+
+/* Do the arcs a-b (A's edge: from normal0 to normal1) and c-d (B's edge negated: from -n0 to
+   -n1) cross on the Gauss map? Then the edges span a face of the Minkowski difference A - B.
+   c and d must lie on opposite sides of the great circle through a and b, a and b on opposite
+   sides of the one through c and d, and the sign of c.(b x a) b.(d x c) rejects the circles'
+   second crossing, at the antipode. The normal of an arc's great circle, n1 x n0, is parallel
+   to its edge with the same sign for every edge (faces[0] runs v[0] -> v[1] counter-clockwise),
+   so the edge directions stand in for b x a and d x c:
+     cba = c.e_a = -n0_b.e_a,  dba = -n1_b.e_a,  adc = a.e_b = n0_a.e_b,  bdc = n1_a.e_b.
+   Touching arcs (a zero product) do not count: their axis is a face normal. */
+static int rg__arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
+    return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
+}
+
+/* Separation of the edge of A in frame and the edge of B from start_b along direction_b, two
+   edges spanning a Minkowski face, along their common normal (pointing away from A's centroid).
+   The edges support the hulls along that normal, so the separation is the distance between
+   their lines. Returns 0 for (nearly) parallel edges, whose axis is a face normal. */
+static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a, rg_vec3 start_b,
+                                    rg_vec3 direction_b, rg_real *separation, rg_vec3 *normal) {
+    rg_vec3 n = rg_v3_cross(frame->direction, direction_b);
+    rg_real length = rg_v3_length(n);
+    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction_b))))
+        return 0;
+    n = rg_v3_scale(n, 1 / length);
+    if (rg_v3_dot(n, rg_v3_sub(frame->start, centroid_a)) < 0) n = rg_v3_neg(n);
+    *separation = rg_v3_dot(n, rg_v3_sub(start_b, frame->start));
+    *normal = n;
+    return 1;
+}
+
+/* The edge pair with the largest separation among those that span a Minkowski face; stops at
+   the first that separates by more than margin. edge_a is -1 when no pair qualifies. */
+static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
+    const rg_hull *a = frame->a, *b = frame->b;
+    rg__edge_query best;
+    int i, j, f;
+    best.edge_a = best.edge_b = -1;
+    best.separation = -FLT_MAX;
+    best.normal = rg_v3(0, 0, 0);
+    for (i = 0; i < a->edge_count; ++i) {
+        rg__edge_frame edge_a = rg__edge_frame_of_a(frame, a, &frame->t, i);
+        /* The first condition for all pairs at once: which faces of B lie on which side of the
+           plane across A's edge. Only the few edges of B whose faces straddle it go on. */
+        for (f = 0; f < b->face_count; ++f) frame->side[f] = rg_v3_dot(b->faces[f].normal, edge_a.direction);
+        for (j = 0; j < b->edge_count; ++j) {
+            const rg__hull_edge *edge = &b->edges[j];
+            rg_real side0 = frame->side[edge->faces[0]], side1 = frame->side[edge->faces[1]], s;
+            rg_vec3 direction_b, n;
+            if (!(side0 * side1 < 0)) continue;
+            direction_b = frame->directions_b[j];
+            if (!rg__arcs_cross(-side0, -side1, rg_v3_dot(edge_a.normal0, direction_b),
+                                rg_v3_dot(edge_a.normal1, direction_b)))
+                continue;
+            if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
+                !(s > best.separation))
+                continue;
+            best.separation = s;
+            best.edge_a = i;
+            best.edge_b = j;
+            best.normal = n;
+            if (s > margin) return best;
+        }
+    }
+    return best;
+}
+
+/* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
+   evaluated with the same functions and the same values as in the full search, so a witness
+   that holds gives exactly the answer the full search would. */
+static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                 const rg__witness *witness, rg_real margin) {
+    int support;
+    switch (witness->kind) {
+    case RG__AXIS_FACE_A: {
+        rg_vec3 n;
+        if (witness->feature_a < 0 || witness->feature_a >= a->face_count) return 0;
+        n = rg__a_normal_in_b(a, t, witness->feature_a);
+        return rg__face_a_separation(b, n, rg__a_offset_in_b(a, t, witness->feature_a, n), &support) > margin;
+    }
+    case RG__AXIS_FACE_B:
+        if (witness->feature_b < 0 || witness->feature_b >= b->face_count) return 0;
+        return rg__face_b_separation(a, b, t, witness->feature_b, &support) > margin;
+    case RG__AXIS_EDGES: {
+        const rg__hull_edge *edge;
+        rg__edge_frame frame;
+        rg_vec3 direction_b, n;
+        rg_real side0, side1, s;
+        if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
+            witness->feature_b < 0 || witness->feature_b >= b->edge_count)
+            return 0;
+        edge = &b->edges[witness->feature_b];
+        frame = rg__edge_frame_of_a(NULL, a, t, witness->feature_a);
+        side0 = rg_v3_dot(b->faces[edge->faces[0]].normal, frame.direction);
+        side1 = rg_v3_dot(b->faces[edge->faces[1]].normal, frame.direction);
+        direction_b = rg__edge_direction(b, witness->feature_b);
+        return side0 * side1 < 0 &&
+               rg__arcs_cross(-side0, -side1, rg_v3_dot(frame.normal0, direction_b),
+                              rg_v3_dot(frame.normal1, direction_b)) &&
+               rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
+                                        direction_b, &s, &n) &&
+               s > margin;
+    }
+    default:
+        return 0;
+    }
+}
+
+static void rg__witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
+    if (!witness) return;
+    witness->kind = kind;
+    witness->feature_a = feature_a;
+    witness->feature_b = feature_b;
+}
+
+/* Feature ids: a hash of the features that made a point, so that ids of big hulls still fit in
+   32 bits. Two points of one manifold collide with probability about 2^-32; a collision only
+   misplaces a warm start. */
+static uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
+    h ^= value + 0x9e3779b9u + (h << 6) + (h >> 2);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint32_t rg__feature_id(int kind, int first, int second, uint32_t code) {
+    uint32_t h = rg__hash_combine(0x2545f491u, (uint32_t)kind);
+    h = rg__hash_combine(h, (uint32_t)first);
+    h = rg__hash_combine(h, (uint32_t)second);
+    return rg__hash_combine(h, code);
+}
+
+/* Labels of the lines the clipped polygon's edges lie on, and the codes of its vertices: an
+   incident vertex i has code i; a point made by clipping line l against side plane s has code
+   0x80000000 | l << 12 | s. Lines are incident edges (label j) or the reference face's side
+   planes (label 0x40000 | s). */
+#define RG__CLIP_SIDE_LINE 0x40000u
+static uint32_t rg__clip_code(uint32_t line, int side) {
+    return 0x80000000u | ((line & 0x7ffffu) << 12) | ((uint32_t)side & 0xfffu);
+}
+
+/* Sutherland-Hodgman: the part of polygon in[0..count) behind the plane n.x = offset. */
+static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
+                            rg__clip_vertex *out) {
+    int i, out_count = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__clip_vertex *p = &in[i], *q = &in[(i + 1) % count];
+        rg_real dp = rg_v3_dot(n, p->p) - offset, dq = rg_v3_dot(n, q->p) - offset;
+        if (dp <= 0) out[out_count++] = *p;
+        if ((dp <= 0) != (dq <= 0)) {
+            rg__clip_vertex *x = &out[out_count++];
+            x->p = rg_v3_madd(p->p, rg_v3_sub(q->p, p->p), dp / (dp - dq));
+            x->depth = 0;
+            x->code = rg__clip_code(p->line, side);
+            /* leaving: the polygon follows the side plane to where it comes back in */
+            x->line = dp <= 0 ? (RG__CLIP_SIDE_LINE | (uint32_t)side) : p->line;
+        }
+    }
+    return out_count;
+}
+
+/* Signed area (times 2) of triangle p q r seen along n. */
+static rg_real rg__signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
+    return rg_v3_dot(n, rg_v3_cross(rg_v3_sub(q, p), rg_v3_sub(r, p)));
+}
+
+/* At most four of the points: the deepest, the one furthest from it, the one making the
+   largest triangle with those two, and the one adding the most area outside that triangle.
+   Writes the chosen indices, deepest first; returns how many. */
+static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, int chosen[4]) {
+    int i, k, result;
+    rg_real best, area;
+    if (count <= 0) return 0;
+    chosen[0] = 0;
+    for (i = 1; i < count; ++i)
+        if (v[i].depth > v[chosen[0]].depth) chosen[0] = i;
+    if (count <= 4) {
+        /* keep them all, the deepest first and the rest in polygon order */
+        for (i = 0, k = 1; i < count; ++i)
+            if (i != chosen[0]) chosen[k++] = i;
+        return count;
+    }
+    chosen[1] = -1;
+    best = 0;
+    for (i = 0; i < count; ++i) {
+        rg_vec3 d = rg_v3_sub(v[i].p, v[chosen[0]].p);
+        rg_real planar = rg_v3_length_squared(d) - rg_v3_dot(d, n) * rg_v3_dot(d, n);
+        if (planar > best) {
+            best = planar;
+            chosen[1] = i;
+        }
+    }
+    if (chosen[1] < 0) return 1;
+    chosen[2] = -1;
+    best = 0;
+    for (i = 0; i < count; ++i) {
+        area = rg__fabs(rg__signed_area(v[chosen[0]].p, v[chosen[1]].p, v[i].p, n));
+        if (area > best) {
+            best = area;
+            chosen[2] = i;
+        }
+    }
+    if (chosen[2] < 0) return 2;
+    result = 3;
+    {
+        /* the triangle counter-clockwise about n, then the point furthest outside an edge */
+        int corner[3];
+        corner[0] = chosen[0];
+        corner[1] = chosen[1];
+        corner[2] = chosen[2];
+        if (rg__signed_area(v[corner[0]].p, v[corner[1]].p, v[corner[2]].p, n) < 0) {
+            corner[1] = chosen[2];
+            corner[2] = chosen[1];
+        }
+        best = 0;
+        for (i = 0; i < count; ++i) {
+            for (k = 0; k < 3; ++k) {
+                area = -rg__signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
+                if (area > best) {
+                    best = area;
+                    chosen[3] = i;
+                    result = 4;
+                }
+            }
+        }
+    }
+    return result;
+}
+
+/* Among the faces of hull h that contain vertex `support`, the one whose normal (in B's frame:
+   normals[f], or the hull's own when h is B) is most anti-parallel to direction. Restricting to
+   faces around the deepest vertex keeps that vertex in the incident polygon: the most
+   anti-parallel face of all may lie elsewhere. */
+static int rg__incident_face(const rg_hull *h, const rg_vec3 *normals, int support, rg_vec3 direction) {
+    int e, k, best = -1;
+    rg_real best_dot = FLT_MAX;
+    for (e = 0; e < h->edge_count; ++e) {
+        const rg__hull_edge *edge = &h->edges[e];
+        if (edge->v[0] != support && edge->v[1] != support) continue;
+        for (k = 0; k < 2; ++k) {
+            int f = edge->faces[k];
+            rg_real d = rg_v3_dot(normals ? normals[f] : h->faces[f].normal, direction);
+            if (d < best_dot || (d == best_dot && f < best)) {
+                best_dot = d;
+                best = f;
+            }
+        }
+    }
+    return best;
+}
+
+/* Writes chosen points of v into out, from B's frame to world space. */
+static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen, int count,
+                                     rg_vec3 normal, int kind, int first, int second,
+                                     rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    int i;
+    out->normal = rg_v3_normalize(rg_quat_rotate(rot_b, normal));
+    out->count = count;
+    for (i = 0; i < count; ++i) {
+        const rg__clip_vertex *p = &v[chosen[i]];
+        out->points[i] = rg_v3_add(pos_b, rg_quat_rotate(rot_b, p->p));
+        out->depths[i] = p->depth;
+        out->features[i] = rg__feature_id(kind, first, second, p->code);
+    }
+}
+
+/* Vertex i of hull A (is_a) or B in B's frame, from the tables. */
+static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+    return is_a ? frame->vertices_a[i] : frame->b->vertices[i];
+}
+
+/* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
+   against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
+   reduced to four. `support` is the incident hull's deepest vertex below the reference face.
+   With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
+static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
+                            rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
+                            rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
+    const rg__hull_face *rf = &ref->faces[ref_face];
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
+    rg_vec3 n = ref_is_a ? frame->normals_a[ref_face] : rf->normal;
+    rg_real offset = ref_is_a ? frame->offsets_a[ref_face] : rf->offset;
+    int inc_face = rg__incident_face(inc, ref_is_a ? NULL : frame->normals_a, support, n);
+    const rg__hull_face *incf;
+    int i, count, kept, capacity, chosen[4];
+    if (inc_face < 0) return 0;
+    incf = &inc->faces[inc_face];
+    capacity = incf->count + rf->count + 1;
+    if (capacity > RG__CLIP_STACK) {
+        stbds_arrsetlen(scratch->clip, 2 * capacity);
+        buffer = scratch->clip;
+    } else {
+        capacity = RG__CLIP_STACK;
+    }
+    in = buffer;
+    next = buffer + capacity;
+    count = incf->count;
+    for (i = 0; i < count; ++i) {
+        in[i].p = rg__frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
+        in[i].depth = 0;
+        in[i].code = (uint32_t)i;
+        in[i].line = (uint32_t)i;
+    }
+    for (i = 0; i < rf->count && count > 0; ++i) {
+        rg_vec3 v0 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i]);
+        rg_vec3 v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + (i + 1) % rf->count]);
+        rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
+        rg__clip_vertex *swap;
+        count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
+        swap = in; in = next; next = swap;
+    }
+    /* depth below the reference plane; points kept within the margin, moved onto B's surface */
+    for (i = 0, kept = 0; i < count; ++i) {
+        rg__clip_vertex p = in[i];
+        p.depth = offset - rg_v3_dot(n, p.p);
+        if (!(p.depth >= -margin)) continue;
+        if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
+        in[kept++] = p;
+    }
+    if (kept == 0 && allow_fallback) {
+        /* rounding clipped away even the deepest vertex: keep that vertex alone */
+        rg__clip_vertex p;
+        p.p = rg__frame_vertex(frame, !ref_is_a, support);
+        p.depth = offset - rg_v3_dot(n, p.p);
+        p.code = 0x40000000u | (uint32_t)support;
+        p.line = 0;
+        if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
+        if (p.depth >= -margin) in[kept++] = p;
+    }
+    count = rg__reduce_contacts(in, kept, n, chosen);
+    rg__manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
+                             ref_is_a ? RG__AXIS_FACE_A : RG__AXIS_FACE_B, ref_face, inc_face,
+                             pos_b, rot_b, out);
+    return count;
+}
+
+/* Closest points of segments p + s u and q + t v, s and t in [0, 1], for non-parallel
+   segments: the unconstrained minimum of |p + s u - q - t v|^2, then clamped. */
+static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_vec3 v, rg_real *s_out,
+                                           rg_real *t_out) {
+    rg_vec3 r = rg_v3_sub(p, q);
+    rg_real uu = rg_v3_dot(u, u), vv = rg_v3_dot(v, v), uv = rg_v3_dot(u, v);
+    rg_real ur = rg_v3_dot(u, r), vr = rg_v3_dot(v, r);
+    rg_real denominator = uu * vv - uv * uv, s = 0, t;
+    if (denominator > 0) s = rg__min_real(1, rg__max_real(0, (uv * vr - ur * vv) / denominator));
+    t = (uv * s + vr) / vv;
+    if (t < 0) {
+        t = 0;
+        s = rg__min_real(1, rg__max_real(0, -ur / uu));
+    } else if (t > 1) {
+        t = 1;
+        s = rg__min_real(1, rg__max_real(0, (uv - ur) / uu));
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact).
+   Without allow_clamped, nothing when they are not inside both edges. */
+static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *query, rg_real margin,
+                            int allow_clamped, rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    rg__edge_frame edge_a = rg__edge_frame_of_a(frame, frame->a, &frame->t, query->edge_a);
+    const rg__hull_edge *edge = &frame->b->edges[query->edge_b];
+    rg_vec3 q = frame->b->vertices[edge->v[0]], v = rg_v3_sub(frame->b->vertices[edge->v[1]], q);
+    rg_vec3 normal = rg_v3_neg(query->normal), on_a, on_b; /* from B towards A */
+    rg_real s, u;
+    rg__clip_vertex point;
+    int chosen = 0;
+    rg__closest_points_of_segments(edge_a.start, edge_a.direction, q, v, &s, &u);
+    /* closest points at an end of an edge are not the closest points of the edges' lines, so
+       point - depth*normal would miss A */
+    if (!allow_clamped && (s <= 0 || s >= 1 || u <= 0 || u >= 1)) return 0;
+    on_a = rg_v3_madd(edge_a.start, edge_a.direction, s);
+    on_b = rg_v3_madd(q, v, u);
+    point.p = on_b;
+    point.depth = rg_v3_dot(normal, rg_v3_sub(on_b, on_a));
+    point.code = 0;
+    point.line = 0;
+    if (!(point.depth >= -margin)) return 0;
+    rg__manifold_from_points(&point, &chosen, 1, normal, RG__AXIS_EDGES, query->edge_a,
+                             query->edge_b, pos_b, rot_b, out);
+    return 1;
+}
+
+/* The manifold of touching hulls from the three best axes. Preference, for manifolds that
+   stay the same from step to step: a face of B, then a face of A, then the edge pair, each
+   taken when its separation is within RG__AXIS_* of the best one and its manifold reaches as
+   deep as the minimum overlap (within the same tolerance). The best axis always qualifies in
+   exact arithmetic: when the hulls overlap, the origin projects into the Minkowski face of the
+   best axis, so its deepest feature survives the clipping and the edges' closest points lie
+   inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
+   every point pair is a real gap of at most margin; none may qualify, then there is no
+   manifold. */
+static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
+                                const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
+                                rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                rg_manifold *out) {
+    rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance;
+    int candidate, overlapping, best_kind;
+    if (edges->edge_a >= 0) best = rg__max_real(best, edges->separation);
+    best_kind = face_b->separation == best ? RG__AXIS_FACE_B
+              : face_a->separation == best ? RG__AXIS_FACE_A : RG__AXIS_EDGES;
+    overlapping = best <= 0;
+    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) +
+                RG__AXIS_ABSOLUTE * rg__min_real(frame->a->radius, frame->b->radius);
+    for (candidate = RG__AXIS_FACE_B; candidate >= RG__AXIS_FACE_A; --candidate) {
+        const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
+        int count;
+        if (!(face->separation >= best - tolerance)) continue;
+        count = rg__face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
+                                 pos_b, rot_b, scratch, out);
+        if (count > 0 && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
+    }
+    if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
+        rg__edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
+        return out->count;
+    memset(out, 0, sizeof *out);
+    if (!overlapping) return 0;
+    /* rounding defeated every candidate: the best axis with the fallbacks */
+    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
+    return rg__face_contact(frame, best_kind == RG__AXIS_FACE_A,
+                            best_kind == RG__AXIS_FACE_A ? face_a->face : face_b->face,
+                            best_kind == RG__AXIS_FACE_A ? face_a->support : face_b->support, margin, 1,
+                            pos_b, rot_b, scratch, out);
+}
+
+/* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
+   edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
+   axis of largest separation. */
+static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, rg__witness *witness,
+                                   rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                   rg_manifold *out) {
+    rg__face_query face_a, face_b;
+    rg__edge_query edges;
+    face_a = rg__query_faces(frame, 1, margin);
+    if (face_a.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+        return 0;
+    }
+    face_b = rg__query_faces(frame, 0, margin);
+    if (face_b.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+        return 0;
+    }
+    edges = rg__query_edges(frame, margin);
+    if (edges.edge_a >= 0 && edges.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+        return 0;
+    }
+    /* touching: remember the axis closest to separating, for the next call */
+    if (edges.edge_a >= 0 && edges.separation > face_a.separation && edges.separation > face_b.separation)
+        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+    else if (face_a.separation > face_b.separation)
+        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+    else
+        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+    return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
+}
+
+/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+   search. scratch (may be NULL) holds stb_ds arrays reused for hulls too big for the stack;
+   without it they are made and freed here. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+    rg__relative_pose t;
+    rg__pair_frame frame;
+    rg__pair_storage storage;
+    rg__collide_scratch temporary;
+    int count;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
+        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
+        return 0;
+    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
+    if (!rg__is_finite_real(margin)) return 0;
+    rot_a = rg_quat_normalize(rot_a);
+    rot_b = rg_quat_normalize(rot_b);
+    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
+    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
+        witness->held = 1;
+        return 0;
+    }
+    memset(&temporary, 0, sizeof temporary);
+    if (!scratch) scratch = &temporary;
+    rg__pair_frame_build(&frame, a, b, &t, &storage, scratch);
+    count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, scratch, out);
+    stbds_arrfree(temporary.vectors);
+    stbds_arrfree(temporary.reals);
+    stbds_arrfree(temporary.clip);
+    return count;
+}
+
+RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
+                                      const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
+                                      rg_real margin, rg_witness *witness, rg_manifold *out) {
+    return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, witness, NULL, out);
+}
 
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out) {
-    (void)a; (void)pos_a; (void)rot_a; (void)b; (void)pos_b; (void)rot_b; (void)margin;
-    if (out) memset(out, 0, sizeof *out);
-    return 0;
+    return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, NULL, NULL, out);
 }
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
+
+   Every body has a box. On each axis the 2n endpoints of the boxes' intervals lie in one array
+   sorted by value, a begin before an end of the same value (closed intervals: boxes that touch
+   overlap). The arrays are kept from step to step. Each step every endpoint takes its body's new
+   value and the nearly sorted array is sorted again by insertion sort (§7.2.1), which exchanges
+   exactly the endpoints whose order changed. An exchange of a begin with another body's end
+   flips one of the six inequalities of that pair's box-overlap test, so the pair is looked at
+   then and the persistent pair set updated (§7.2.2); no other pair can have changed. A step
+   costs O(n + c) for c exchanges, plus O(p) to hand on the p pairs.
+
+   Static bodies cost no box computation and no exchange while they stay put: their endpoints
+   keep their values (the pass only compares each with its neighbour) until rg_body_set_transform
+   moves one of them.
+
+   A full sort and sweep (§7.2.1, O(n log n + k)) replaces the incremental pass on the first
+   step, when so many bodies were added that sorting them in would cost more, and when the
+   exchanges of the pass exceed what a rebuild costs (coherence lost, e.g. teleports); the work
+   of the pass until then is dropped.
    ============================================================================================= */
 
-static void rg__broadphase_destroy(rg_world *w) { stbds_arrfree(w->broadphase.pairs); }
-static void rg__broadphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
+enum { RG__SAP_FREE = 0, RG__SAP_PENDING, RG__SAP_IN_SWEEP, RG__SAP_REMOVED };
+enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
+
+#define RG__SAP_INFINITY ((rg_real)HUGE_VAL)
+#ifdef RIGID_DOUBLE
+#define RG__SAP_FAR DBL_MAX
+#else
+#define RG__SAP_FAR FLT_MAX
+#endif
+/* The incremental pass gives up for a rebuild after about as many exchanges as the rebuild
+   costs: RG__SAP_REBUILD_EXCHANGES n log2 n for the sorts, plus the box tests of the last
+   rebuild's sweep (its k_axis, which in a crowded scene dwarfs n log n), of which
+   RG__SAP_TESTS_PER_EXCHANGE take the time of one exchange. tools/bench_broadphase.c measures
+   both. */
+#ifndef RG__SAP_REBUILD_EXCHANGES
+#define RG__SAP_REBUILD_EXCHANGES 2
+#endif
+#ifndef RG__SAP_TESTS_PER_EXCHANGE
+#define RG__SAP_TESTS_PER_EXCHANGE 4
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define RG__PREFETCH(address) __builtin_prefetch(address)
+#else
+#define RG__PREFETCH(address) ((void)(address))
+#endif
+#define RG__SAP_PREFETCH 16
+
+/* Hash-map key of an unordered pair of body indices, the smaller in the high half, so that
+   keys sort like pairs by (a, b). Shared by the broad and the narrow phase. */
+static uint64_t rg__pair_key(int a, int b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return ((uint64_t)lo << 32) | hi;
+}
+
+static rg__body_pair rg__pair_from_key(uint64_t key) {
+    rg__body_pair pair;
+    pair.a = (int)(key >> 32);
+    pair.b = (int)(key & 0xffffffffu);
+    return pair;
+}
+
+static int rg__sap_tag(const rg__sap_proxy *p, int body, int is_end) {
+    return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
+}
+
+/* Order of the endpoint arrays: by value, a begin before an end of the same value. */
+static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
+    return a->value < b->value || (a->value == b->value && (a->tag & RG__SAP_END) < (b->tag & RG__SAP_END));
+}
+
+/* Closed boxes overlap; without early exits, whose branches the hardware cannot predict here. */
+static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
+    return (p->lo[0] <= q->hi[0]) & (q->lo[0] <= p->hi[0]) & (p->lo[1] <= q->hi[1]) &
+           (q->lo[1] <= p->hi[1]) & (p->lo[2] <= q->hi[2]) & (q->lo[2] <= p->hi[2]);
+}
+
+static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__pair_key(x, y);
+    stbds_hmput(bp->pair_set, key, 1);
+    stbds_arrput(bp->touched, key);
+}
+
+static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__pair_key(x, y);
+    if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
+}
+
+/* begin(x) and end(y) have just been exchanged so that begin(x) comes first: on this axis the
+   pair overlaps now, and it does in all if the new boxes overlap. */
+static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->bounds[x].now, &bp->bounds[y].now)) rg__pair_set_insert(bp, x, y);
+}
+
+/* end(x) and begin(y) have just been exchanged so that end(x) comes first: the pair does not
+   overlap any more. It is in the set only if the old boxes overlapped (insertion sort exchanges
+   two endpoints at most once, so it was not inserted in this update), which spares a hash lookup
+   for most of these exchanges. */
+static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->bounds[x].before, &bp->bounds[y].before)) rg__pair_set_delete(bp, x, y);
+}
+
+/* One axis of the incremental update: each endpoint takes its body's new value and is moved
+   towards the beginning past every larger one, the insertion sort of §7.2.1; every exchange of
+   a begin with an end of another body, one of them dynamic, is a possible change of overlap
+   status (§7.2.2). Static endpoints keep their values unless a static body moved; endpoints of
+   destroyed bodies are dropped on the way. Returns 0 as soon as the exchanges exceed budget. */
+static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
+                             int64_t budget) {
+    rg__sap_endpoint *e = bp->axes[axis];
+    const rg__sap_bounds *bounds = bp->bounds;
+    int n = (int)stbds_arrlen(e), i, j, kept = 0;
+    int64_t exchanges = bp->exchanges;
+    for (i = 0; i < n; ++i) {
+        rg__sap_endpoint x = e[i];
+        int body = x.tag >> 3, is_end = x.tag & RG__SAP_END;
+        /* the array is in space order, the boxes in body order: fetch ahead of the random reads */
+        if (i + RG__SAP_PREFETCH < n) RG__PREFETCH(&bounds[e[i + RG__SAP_PREFETCH].tag >> 3]);
+        if (drop_removed && bp->proxies[body].state != RG__SAP_IN_SWEEP) continue;
+        if (refresh_statics || !(x.tag & RG__SAP_STATIC))
+            x.value = is_end ? bounds[body].now.hi[axis] : bounds[body].now.lo[axis];
+        for (j = kept; j > 0 && rg__sap_less(&x, &e[j - 1]); --j) {
+            rg__sap_endpoint y = e[j - 1];
+            int other = y.tag >> 3;
+            if ((y.tag & RG__SAP_END) != is_end && ((x.tag | y.tag) & RG__SAP_DYNAMIC) && other != body) {
+                if (is_end) rg__sap_pair_may_stop(bp, body, other);
+                else rg__sap_pair_may_start(bp, body, other);
+            }
+            e[j] = y;
+        }
+        e[j] = x;
+        exchanges += kept - j;
+        ++kept;
+        if (exchanges > budget) {
+            bp->exchanges = exchanges;
+            return 0;
+        }
+    }
+    stbds_arrsetlen(bp->axes[axis], kept);
+    bp->exchanges = exchanges;
+    return 1;
+}
+
+/* Grows the per-slot arrays to cover slots body slots. */
+static void rg__sap_reserve(rg__broadphase *bp, int slots) {
+    while ((int)stbds_arrlen(bp->proxies) < slots) {
+        rg__sap_proxy blank;
+        rg__sap_bounds bounds;
+        memset(&blank, 0, sizeof blank);
+        memset(&bounds, 0, sizeof bounds);
+        blank.mover = -1;
+        stbds_arrput(bp->proxies, blank);
+        stbds_arrput(bp->bounds, bounds);
+    }
+}
 
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
-   box covers both x and x + v dt. */
+   box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
+   cheaper than a quaternion rotation per vertex. */
 static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
-    rg_vec3 lo, hi, motion;
-    int i;
+    rg_vec3 lo, hi, motion, origin;
+    rg_mat3 rotation;
+    const rg_vec3 *v;
+    int i, count;
     if (!body->hull) {
         body->aabb_min = body->aabb_max = body->com;
         return;
     }
-    {
-        rg_vec3 origin = rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
-        lo = hi = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[0]));
-        for (i = 1; i < body->hull->vertex_count; ++i) {
-            rg_vec3 p = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[i]));
-            lo = rg_v3_min(lo, p);
-            hi = rg_v3_max(hi, p);
-        }
+    rotation = rg_mat3_from_quat(body->orientation);
+    origin = rg_v3_sub(body->com, rg_mat3_mul_v3(rotation, body->hull->centroid));
+    v = body->hull->vertices;
+    count = body->hull->vertex_count;
+    lo = hi = rg_mat3_mul_v3(rotation, v[0]);
+    for (i = 1; i < count; ++i) {
+        rg_vec3 p = rg_mat3_mul_v3(rotation, v[i]);
+        lo = rg_v3_min(lo, p);
+        hi = rg_v3_max(hi, p);
     }
-    lo = rg_v3_sub(lo, rg_v3(margin, margin, margin));
-    hi = rg_v3_add(hi, rg_v3(margin, margin, margin));
+    lo = rg_v3_add(origin, rg_v3_sub(lo, rg_v3(margin, margin, margin)));
+    hi = rg_v3_add(origin, rg_v3_add(hi, rg_v3(margin, margin, margin)));
     motion = rg_v3_scale(body->linear_velocity, dt);
     body->aabb_min = rg_v3_min(lo, rg_v3_add(lo, motion));
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* Placeholder until the incremental sort-and-sweep lands: all pairs by brute force. */
-static void rg__broadphase_update(rg_world *w, rg_real dt) {
-    int i, j, n = (int)stbds_arrlen(w->bodies);
-    stbds_arrsetlen(w->broadphase.pairs, 0);
-    for (i = 0; i < n; ++i)
-        if (w->bodies[i].generation & 1) rg__body_compute_aabb(&w->bodies[i], w->def.contact_margin, dt);
-    for (i = 0; i < n; ++i) {
-        const rg__body *a = &w->bodies[i];
-        if (!(a->generation & 1)) continue;
-        for (j = i + 1; j < n; ++j) {
-            const rg__body *b = &w->bodies[j];
-            rg__body_pair pair;
-            if (!(b->generation & 1) || (a->type != RG_BODY_DYNAMIC && b->type != RG_BODY_DYNAMIC)) continue;
-            if (a->aabb_max.x < b->aabb_min.x || b->aabb_max.x < a->aabb_min.x ||
-                a->aabb_max.y < b->aabb_min.y || b->aabb_max.y < a->aabb_min.y ||
-                a->aabb_max.z < b->aabb_min.z || b->aabb_max.z < a->aabb_min.z)
-                continue;
-            pair.a = i;
-            pair.b = j;
-            stbds_arrput(w->broadphase.pairs, pair);
+/* The box of body index for this step, into body->aabb_min/max and its bounds. A body that left
+   the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort order
+   stays total. */
+static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
+    rg__body *body = &w->bodies[index];
+    rg__sap_box *box = &w->broadphase.bounds[index].now;
+    rg__body_compute_aabb(body, w->def.contact_margin, dt);
+    if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
+        body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
+    box->lo[0] = body->aabb_min.x; box->lo[1] = body->aabb_min.y; box->lo[2] = body->aabb_min.z;
+    box->hi[0] = body->aabb_max.x; box->hi[1] = body->aabb_max.y; box->hi[2] = body->aabb_max.z;
+}
+
+/* A body whose box changes in this update keeps the old one for the exchanges that end a pair
+   (the others' is their box: see rg__sap_settle_statics). */
+static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->bounds[index].before = bp->bounds[index].now;
+    rg__sap_compute_box(w, index, dt);
+}
+
+/* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
+   the insertion sort then carries its endpoints to their places, O(n) exchanges, no rebuild. */
+static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p = &bp->proxies[index];
+    int axis, is_end;
+    p->state = RG__SAP_IN_SWEEP;
+    p->mover = -1;
+    if (w->bodies[index].type != RG_BODY_STATIC) {
+        p->mover = (int)stbds_arrlen(bp->movers);
+        stbds_arrput(bp->movers, index);
+    }
+    for (axis = 0; axis < 3; ++axis) {
+        bp->bounds[index].before.lo[axis] = RG__SAP_INFINITY;
+        bp->bounds[index].before.hi[axis] = -RG__SAP_INFINITY;
+    }
+    rg__sap_compute_box(w, index, dt);
+    for (axis = 0; axis < 3; ++axis) {
+        for (is_end = 0; is_end < 2; ++is_end) {
+            rg__sap_endpoint e;
+            e.value = is_end ? bp->bounds[index].now.hi[axis] : bp->bounds[index].now.lo[axis];
+            e.tag = rg__sap_tag(p, index, is_end);
+            stbds_arrput(bp->axes[axis], e);
         }
     }
-    w->stats.pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    ++bp->live_bodies;
+}
+
+/* Takes out of the pair list and set the pairs of bodies destroyed since the last update. */
+static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
+    int i, kept = 0, n = (int)stbds_arrlen(bp->pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = bp->pairs[i];
+        if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
+            uint64_t key = rg__pair_key(pair.a, pair.b);
+            (void)stbds_hmdel(bp->pair_set, key);
+        } else {
+            bp->pairs[kept++] = pair;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, kept);
+}
+
+static void rg__sap_release_removed(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->removed); ++i)
+        if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED) bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
+    stbds_arrsetlen(bp->removed, 0);
+}
+
+/* Destroyed bodies normally leave the arrays during the next update's pass; a slot reused before
+   that needs them out at once: O(n + p). */
+static void rg__sap_flush_removed(rg__broadphase *bp) {
+    int axis, i, kept, n;
+    rg__sap_drop_removed_pairs(bp);
+    for (axis = 0; axis < 3; ++axis) {
+        rg__sap_endpoint *e = bp->axes[axis];
+        n = (int)stbds_arrlen(e);
+        for (i = kept = 0; i < n; ++i)
+            if (bp->proxies[e[i].tag >> 3].state == RG__SAP_IN_SWEEP) e[kept++] = e[i];
+        stbds_arrsetlen(bp->axes[axis], kept);
+    }
+    rg__sap_release_removed(bp);
+}
+
+/* Called by rg_body_create for a new body: it enters the sweep at the next update. */
+static void rg__broadphase_add_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    rg__sap_reserve(bp, index + 1);
+    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__sap_flush_removed(bp);
+    p = &bp->proxies[index];
+    p->state = RG__SAP_PENDING;
+    p->dynamic = (unsigned char)(w->bodies[index].type == RG_BODY_DYNAMIC);
+    p->dirty = 0;
+    p->mover = -1;
+    stbds_arrput(bp->pending, index);
+}
+
+/* Called by rg_body_destroy before the slot is freed: O(1); the body's endpoints and pairs go
+   at the next update (or when the slot is reused). */
+static void rg__broadphase_remove_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state == RG__SAP_PENDING) p->state = RG__SAP_FREE; /* its entry in pending is skipped */
+    if (p->state != RG__SAP_IN_SWEEP) return;
+    if (p->mover >= 0) {
+        int last = bp->movers[stbds_arrlen(bp->movers) - 1];
+        bp->movers[p->mover] = last;
+        bp->proxies[last].mover = p->mover;
+        stbds_arrsetlen(bp->movers, stbds_arrlen(bp->movers) - 1);
+        p->mover = -1;
+    }
+    p->dirty = 0;
+    p->state = RG__SAP_REMOVED;
+    --bp->live_bodies;
+    stbds_arrput(bp->removed, index);
+}
+
+/* Called by rg_body_set_transform: a static body's box is recomputed at the next update only
+   then (kinematic and dynamic boxes are recomputed every step anyway). */
+static void rg__broadphase_body_moved(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state != RG__SAP_IN_SWEEP || p->mover >= 0 || p->dirty) return;
+    p->dirty = 1;
+    stbds_arrput(bp->dirty_statics, index);
+}
+
+/* An unsigned integer in the order of v (IEEE 754: flip the negatives), -0 taken as +0 since
+   the two compare equal. */
+static uint64_t rg__real_order(rg_real v) {
+#ifdef RIGID_DOUBLE
+    uint64_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x8000000000000000ull ? ~bits : bits | 0x8000000000000000ull;
+#else
+    uint32_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+#endif
+}
+
+/* Stable LSD radix sort by 64-bit keys, one byte per pass, skipping the bytes on which all keys
+   agree; no branch depends on the data, unlike a comparison sort of shuffled input. The items,
+   if any, follow their keys. Results end in *keys and *items; the scratch arrays are buffers. */
+static void rg__radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endpoint **items,
+                           rg__sap_endpoint **item_scratch, int n) {
+    int counts[8][256], digit, i, b;
+    if (n < 2) return;
+    memset(counts, 0, sizeof counts);
+    for (i = 0; i < n; ++i)
+        for (digit = 0; digit < 8; ++digit) ++counts[digit][((*keys)[i] >> (8 * digit)) & 255];
+    stbds_arrsetlen(*key_scratch, n);
+    if (items) stbds_arrsetlen(*item_scratch, n);
+    for (digit = 0; digit < 8; ++digit) {
+        int *offset = counts[digit], sum = 0, shift = 8 * digit;
+        const uint64_t *k = *keys;
+        uint64_t *k_out = *key_scratch, *t;
+        if (offset[(k[0] >> shift) & 255] == n) continue;
+        for (b = 0; b < 256; ++b) {
+            int c = offset[b];
+            offset[b] = sum;
+            sum += c;
+        }
+        if (items) {
+            const rg__sap_endpoint *e = *items;
+            rg__sap_endpoint *e_out = *item_scratch, *u;
+            for (i = 0; i < n; ++i) {
+                int slot = offset[(k[i] >> shift) & 255]++;
+                k_out[slot] = k[i];
+                e_out[slot] = e[i];
+            }
+            u = *items; *items = *item_scratch; *item_scratch = u;
+        } else {
+            for (i = 0; i < n; ++i) k_out[offset[(k[i] >> shift) & 255]++] = k[i];
+        }
+        t = *keys; *keys = *key_scratch; *key_scratch = t;
+    }
+}
+
+/* Endpoints by value; equal values keep their order, so the input lists begins before ends. */
+static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, uint64_t **keys,
+                               uint64_t **key_scratch, int n) {
+    int i;
+    stbds_arrsetlen(*keys, n);
+    for (i = 0; i < n; ++i) (*keys)[i] = rg__real_order((*items)[i].value);
+    rg__radix_sort(keys, key_scratch, items, scratch, n);
+}
+
+/* Pair keys ascending: insertion sort for the few keys of a coherent step, radix otherwise. */
+static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
+    uint64_t *k = *keys;
+    int i, j;
+    if (n > 64) {
+        rg__radix_sort(keys, scratch, NULL, NULL, n);
+        return;
+    }
+    for (i = 1; i < n; ++i) {
+        uint64_t key = k[i];
+        for (j = i; j > 0 && k[j - 1] > key; --j) k[j] = k[j - 1];
+        k[j] = key;
+    }
+}
+
+/* The pair list handed on is in ascending (a, b) order, whatever the order of the exchanges.
+   It changes little between steps: the keys touched in this update, sorted, are merged into last
+   step's list; a touched key is kept if it is in the set now. O(p + t log t). */
+static void rg__sap_publish_pairs(rg__broadphase *bp) {
+    int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->pairs);
+    int i = 0, j = 0;
+    if (touched == 0) return;
+    rg__sort_keys(&bp->touched, &bp->key_scratch, touched);
+    for (j = 0; j < touched; ++j)
+        if (unique == 0 || bp->touched[j] != bp->touched[unique - 1]) bp->touched[unique++] = bp->touched[j];
+    stbds_arrsetlen(bp->pair_scratch, 0);
+    j = 0;
+    while (i < n || j < unique) {
+        uint64_t old_key = i < n ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
+        if (old_key < key) {
+            stbds_arrput(bp->pair_scratch, bp->pairs[i]);
+            ++i;
+            continue;
+        }
+        if (old_key == key) ++i;
+        if (stbds_hmgeti(bp->pair_set, key) >= 0) stbds_arrput(bp->pair_scratch, rg__pair_from_key(key));
+        ++j;
+    }
+    {
+        rg__body_pair *t = bp->pairs;
+        bp->pairs = bp->pair_scratch;
+        bp->pair_scratch = t;
+    }
+    stbds_arrsetlen(bp->touched, 0);
+}
+
+/* Number of pairs overlapping on one axis: at each begin of the sorted array, the intervals
+   open there. O(n) once the axis is sorted. */
+static int64_t rg__sap_axis_overlaps(const rg__sap_endpoint *e, int n) {
+    int64_t overlaps = 0, open = 0;
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) {
+            --open;
+        } else {
+            overlaps += open;
+            ++open;
+        }
+    }
+    return overlaps;
+}
+
+/* Slab of a coordinate on the slab axis, 0 .. slabs - 1. */
+static int rg__sap_slab(rg_real v, double origin, double width, int slabs) {
+    double d = ((double)v - origin) / width;
+    if (!(d > 0)) return 0;
+    if (d >= slabs - 1) return slabs - 1;
+    return (int)d;
+}
+
+/* Sweep of the rebuild. A plain sweep along one axis tests every pair overlapping on that axis
+   (k_axis), which in a volume filled with bodies grows as n^(5/3). So the space is first cut
+   into slabs across a second axis, about two typical box sizes thick: each box is listed in the
+   slabs it spans, keeping the sweep order (a counting sort of the sorted begins), and each slab
+   is swept on its own. A pair overlapping on the slab axis shares the slab that holds the larger
+   of its two lower ends, and is reported there only. */
+static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axis, int count) {
+    const rg__sap_endpoint *e = bp->axes[sweep_axis], *t = bp->axes[slab_axis];
+    int i, j, k, slabs, entries = 0, n = 2 * count;
+    double origin = n ? (double)t[0].value : 0, width = 1, range = n ? (double)t[n - 1].value - origin : 0;
+    /* the slab thickness: twice the median box extent on the slab axis */
+    stbds_arrsetlen(bp->extents, count);
+    for (i = j = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        bp->extents[j].value = bp->bounds[k].now.hi[slab_axis] - bp->bounds[k].now.lo[slab_axis];
+        bp->extents[j++].tag = 0;
+    }
+    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
+    if (count > 0) width = 2 * (double)bp->extents[count / 2].value;
+    slabs = 1;
+    if (width > 0 && range > width) slabs = range / width > 1024 ? 1024 : (int)(range / width);
+    if (slabs > count / 8) slabs = count / 8 > 1 ? count / 8 : 1;
+    /* fewer slabs while boxes spanning many would list more than 4 entries per body */
+    for (;;) {
+        entries = 0;
+        width = range / slabs;
+        for (i = 0; i < n; ++i) {
+            if (e[i].tag & RG__SAP_END) continue;
+            k = e[i].tag >> 3;
+            entries += rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs) -
+                       rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs) + 1;
+        }
+        if (slabs == 1 || entries <= 4 * count) break;
+        slabs /= 2;
+    }
+    if (!(width > 0)) width = 1;
+    stbds_arrsetlen(bp->slab_start, slabs + 1);
+    memset(bp->slab_start, 0, sizeof(int) * (size_t)(slabs + 1));
+    for (i = 0; i < n; ++i) {
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) ++bp->slab_start[j + 1];
+    }
+    for (j = 0; j < slabs; ++j) bp->slab_start[j + 1] += bp->slab_start[j];
+    stbds_arrsetlen(bp->sweep_tags, entries);
+    stbds_arrsetlen(bp->sweep_boxes, entries);
+    for (i = 0; i < n; ++i) { /* slab_start[j] runs ahead as slab j fills, ends at slab j + 1's start */
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) {
+            bp->sweep_tags[bp->slab_start[j]] = e[i].tag;
+            bp->sweep_boxes[bp->slab_start[j]++] = bp->bounds[k].now;
+        }
+    }
+    stbds_arrsetlen(bp->key_scratch, 0);
+    bp->rebuild_work = entries;
+    for (k = 0; k < slabs; ++k) {
+        int begin = k ? bp->slab_start[k - 1] : 0, end = bp->slab_start[k];
+        for (i = begin; i < end; ++i) {
+            const rg__sap_box *p = &bp->sweep_boxes[i];
+            int tag = bp->sweep_tags[i];
+            /* sorted by lower end: the boxes overlapping p on the sweep axis follow it */
+            for (j = i + 1; j < end && bp->sweep_boxes[j].lo[sweep_axis] <= p->hi[sweep_axis]; ++j) {
+                const rg__sap_box *q = &bp->sweep_boxes[j];
+                if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
+                    rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
+                    stbds_arrput(bp->key_scratch, rg__pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+            }
+            bp->rebuild_work += j - i - 1;
+        }
+    }
+}
+
+/* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted
+   (O(n log n)), the pairs found by rg__sap_sweep_slabs along the axis where fewest boxes
+   overlap, and listed in order. */
+static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int slots = (int)stbds_arrlen(w->bodies), i, j, axis, count = 0, pair_count, old_count;
+    int order[3] = {0, 1, 2};
+    int64_t overlaps[3];
+    rg__sap_endpoint *e;
+    rg__sap_reserve(bp, slots);
+    stbds_arrsetlen(bp->movers, 0);
+    stbds_arrsetlen(bp->pending, 0);
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->removed, 0);
+    rg__sap_publish_pairs(bp); /* after a pass given up: the list is the set again */
+    for (i = 0; i < slots; ++i) {
+        rg__sap_proxy *p = &bp->proxies[i];
+        const rg__body *body = &w->bodies[i];
+        if (!(body->generation & 1)) {
+            p->state = RG__SAP_FREE;
+            continue;
+        }
+        p->state = RG__SAP_IN_SWEEP;
+        p->dynamic = (unsigned char)(body->type == RG_BODY_DYNAMIC);
+        p->dirty = 0;
+        p->mover = -1;
+        if (body->type != RG_BODY_STATIC) {
+            p->mover = (int)stbds_arrlen(bp->movers);
+            stbds_arrput(bp->movers, i);
+        }
+        rg__sap_compute_box(w, i, dt);
+        bp->bounds[i].before = bp->bounds[i].now;
+        ++count;
+    }
+    bp->live_bodies = count;
+    for (axis = 0; axis < 3; ++axis) {
+        stbds_arrsetlen(bp->axes[axis], 2 * count);
+        e = bp->axes[axis];
+        for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
+            if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
+            e[j].value = bp->bounds[i].now.lo[axis];
+            e[j].tag = rg__sap_tag(&bp->proxies[i], i, 0);
+            e[count + j].value = bp->bounds[i].now.hi[axis];
+            e[count + j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
+        }
+        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
+        overlaps[axis] = rg__sap_axis_overlaps(bp->axes[axis], 2 * count);
+    }
+    /* axes by overlaps, fewest first: sweep along the first, slabs across the second */
+    for (i = 0; i < 3; ++i)
+        for (j = i + 1; j < 3; ++j)
+            if (overlaps[order[j]] < overlaps[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    rg__sap_sweep_slabs(bp, order[0], order[1], count);
+    pair_count = (int)stbds_arrlen(bp->key_scratch);
+    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
+    stbds_arrsetlen(bp->touched, 0);
+    /* the set follows by the difference of the sorted lists (hash updates cost cache misses;
+       a rebuild that finds mostly the same pairs makes few) */
+    old_count = (int)stbds_arrlen(bp->pairs);
+    for (i = j = 0; i < old_count || j < pair_count;) {
+        uint64_t old_key = i < old_count ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
+        if (old_key < key) {
+            (void)stbds_hmdel(bp->pair_set, old_key);
+            ++i;
+        } else if (key < old_key) {
+            stbds_hmput(bp->pair_set, key, 1);
+            ++j;
+        } else {
+            ++i;
+            ++j;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, pair_count);
+    for (i = 0; i < pair_count; ++i) bp->pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
+    bp->built = 1;
+    ++w->stats.broadphase_rebuilds;
+}
+
+/* Exchanges worth one rebuild of n bodies. */
+static int64_t rg__sap_exchange_budget(const rg__broadphase *bp, int n) {
+    int64_t log2n = 1;
+    while (((int64_t)1 << log2n) < n) ++log2n;
+    return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + bp->rebuild_work / RG__SAP_TESTS_PER_EXCHANGE + 64;
+}
+
+/* Static bodies that moved or arrived in this update: their old box becomes the new one, since
+   they will not be recomputed (movers copy theirs at each update). */
+static void rg__sap_settle_statics(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        bp->bounds[index].before = bp->bounds[index].now;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
+        int index = bp->pending[i];
+        if (bp->proxies[index].state == RG__SAP_IN_SWEEP && bp->proxies[index].mover < 0)
+            bp->bounds[index].before = bp->bounds[index].now;
+    }
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->pending, 0);
+}
+
+/* The incremental update. Returns 0 when a rebuild must replace it: nothing built yet, too many
+   new bodies (each costs about 3n exchanges, half of each array on each axis), or more
+   exchanges than a rebuild would cost. Right after a pass that gave up, the next one gets a
+   quarter of the budget: while coherence stays lost (teleports every step) little is wasted
+   before the rebuild, and a coherent step needs far less anyway. */
+static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
+    int64_t budget;
+    if (!bp->built) return 0;
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
+    budget = rg__sap_exchange_budget(bp, bp->live_bodies + pending);
+    if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
+    if (bp->gave_up) budget /= 4;
+    if (drop_removed) rg__sap_drop_removed_pairs(bp);
+    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__sap_update_box(w, bp->movers[i], dt);
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
+        bp->proxies[index].dirty = 0;
+        rg__sap_update_box(w, index, dt);
+        refresh_statics = 1;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__sap_insert(w, bp->pending[i], dt);
+    for (axis = 0; axis < 3; ++axis) {
+        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) {
+            bp->gave_up = 1;
+            return 0;
+        }
+    }
+    bp->gave_up = 0;
+    rg__sap_settle_statics(bp);
+    rg__sap_release_removed(bp);
+    return 1;
+}
+
+static void rg__broadphase_update(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->exchanges = 0;
+    stbds_arrsetlen(bp->touched, 0);
+    if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
+    else rg__broadphase_rebuild(w, dt);
+    w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
+    w->stats.broadphase_exchanges = bp->exchanges > INT32_MAX ? INT32_MAX : (int)bp->exchanges;
+}
+
+static void rg__broadphase_destroy(rg_world *w) {
+    rg__broadphase *bp = &w->broadphase;
+    int axis;
+    stbds_arrfree(bp->pairs);
+    stbds_hmfree(bp->pair_set);
+    for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
+    stbds_arrfree(bp->bounds);
+    stbds_arrfree(bp->proxies);
+    stbds_arrfree(bp->movers);
+    stbds_arrfree(bp->pending);
+    stbds_arrfree(bp->dirty_statics);
+    stbds_arrfree(bp->removed);
+    stbds_arrfree(bp->touched);
+    stbds_arrfree(bp->key_scratch);
+    stbds_arrfree(bp->radix_keys);
+    stbds_arrfree(bp->radix_scratch);
+    stbds_arrfree(bp->endpoint_scratch);
+    stbds_arrfree(bp->pair_scratch);
+    stbds_arrfree(bp->sweep_boxes);
+    stbds_arrfree(bp->sweep_tags);
+    stbds_arrfree(bp->slab_start);
+    stbds_arrfree(bp->extents);
+}
+
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity) {
+    int i, total = 0, n;
+    if (!w) return 0;
+    n = (int)stbds_arrlen(w->broadphase.pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        if (!(body_a->generation & 1) || !(body_b->generation & 1)) continue; /* destroyed since */
+        if (total < capacity) {
+            if (a) { a[total].index = (uint32_t)pair.a; a[total].generation = body_a->generation; }
+            if (b) { b[total].index = (uint32_t)pair.b; b[total].generation = body_b->generation; }
+        }
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
    >>narrowphase: contact manifolds for the pairs of the broad phase
-   ============================================================================================= */
+   =============================================================================================
 
-static void rg__narrowphase_destroy(rg_world *w) { stbds_arrfree(w->narrowphase.manifolds); }
-static void rg__narrowphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
-static void rg__narrowphase_update(rg_world *w) { (void)w; }
+   Each pair of the broad phase is collided with the witness it kept from the last step
+   (Baraff §7.1), in pair order. A pair's cache entry lives in a hash map keyed by the pair as
+   long as the broad phase reports the pair; it holds the witness and where the pair's manifold
+   of the last step is, so that points whose feature id reappears inherit the impulses the
+   solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
+
+static void rg__narrowphase_destroy(rg_world *w) {
+    stbds_arrfree(w->narrowphase.manifolds);
+    stbds_arrfree(w->narrowphase.previous);
+    stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.scratch.vectors);
+    stbds_arrfree(w->narrowphase.scratch.reals);
+    stbds_arrfree(w->narrowphase.scratch.clip);
+}
+
+/* Repoints the cache entries at their manifolds after the manifold array changed. */
+static void rg__narrowphase_index_manifolds(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
+    for (i = 0; i < n; ++i) {
+        uint64_t key = rg__pair_key(w->narrowphase.manifolds[i].a, w->narrowphase.manifolds[i].b);
+        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
+        if (at >= 0) w->narrowphase.cache[at].value.manifold_index = i;
+    }
+}
+
+/* A destroyed body takes its pairs' cache entries and manifolds with it, so that a body created
+   later in the same slot starts without witness or warm start. */
+static void rg__narrowphase_remove_body(rg_world *w, int index) {
+    rg__narrowphase *np = &w->narrowphase;
+    ptrdiff_t i;
+    int kept = 0, n = (int)stbds_arrlen(np->manifolds);
+    for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
+        uint64_t key = np->cache[i].key;
+        if ((int)(key >> 32) == index || (int)(uint32_t)key == index) (void)stbds_hmdel(np->cache, key);
+    }
+    for (i = 0; i < n; ++i)
+        if (np->manifolds[i].a != index && np->manifolds[i].b != index) np->manifolds[kept++] = np->manifolds[i];
+    if (kept != n) {
+        stbds_arrsetlen(np->manifolds, kept);
+        rg__narrowphase_index_manifolds(w);
+    }
+}
+
+/* The world pose of a body's hull frame: the centre of mass less the rotated local centroid. */
+static rg_vec3 rg__body_hull_origin(const rg__body *body) {
+    return rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
+}
+
+/* Points of the new manifold whose feature id was in the pair's last manifold take its
+   accumulated impulses. */
+static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_manifold *previous) {
+    int i, j;
+    if (!previous) return;
+    for (i = 0; i < m->count; ++i)
+        for (j = 0; j < previous->count; ++j)
+            if (previous->points[j].feature == m->points[i].feature) {
+                m->points[i].normal_impulse = previous->points[j].normal_impulse;
+                m->points[i].friction_impulse = previous->points[j].friction_impulse;
+                break;
+            }
+}
+
+static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key) {
+    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+    if (at < 0) {
+        rg__pair_cache fresh;
+        memset(&fresh, 0, sizeof fresh);
+        fresh.manifold_index = -1;
+        stbds_hmput(np->cache, key, fresh);
+        at = stbds_hmgeti(np->cache, key);
+    }
+    return &np->cache[at].value;
+}
+
+/* Drops the entries of pairs the broad phase no longer reports. Walking down, a deletion moves
+   the last entry, already visited, into the hole. */
+static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
+    ptrdiff_t i;
+    for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
+        if (np->cache[i].value.stamp != np->step) {
+            uint64_t key = np->cache[i].key;
+            (void)stbds_hmdel(np->cache, key);
+        }
+    }
+}
+
+static void rg__narrowphase_update(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    int hits = 0, misses = 0, contacts = 0;
+    {
+        /* last step's manifolds, with the impulses the solver left in them, become `previous` */
+        rg__pair_manifold *swap = np->previous;
+        np->previous = np->manifolds;
+        np->manifolds = swap;
+        stbds_arrsetlen(np->manifolds, 0);
+    }
+    ++np->step;
+    for (i = 0; i < pair_count; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        rg__pair_cache *cache;
+        rg__pair_manifold m;
+        rg_manifold result;
+        const rg__pair_manifold *previous = NULL;
+        int k, count;
+        if (!body_a->hull || !body_b->hull) continue;
+        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
+        cache->stamp = np->step;
+        count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
+                                         body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
+                                         w->def.contact_margin, &cache->witness, &np->scratch,
+                                         &result);
+        if (cache->witness.held) ++hits; else ++misses;
+        if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
+            np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
+            previous = &np->previous[cache->manifold_index];
+        cache->manifold_index = -1;
+        if (count == 0) continue;
+        memset(&m, 0, sizeof m);
+        m.a = pair.a;
+        m.b = pair.b;
+        m.normal = result.normal;
+        m.count = count;
+        for (k = 0; k < count; ++k) {
+            m.points[k].point = result.points[k];
+            m.points[k].depth = result.depths[k];
+            m.points[k].feature = result.features[k];
+        }
+        rg__narrowphase_warm_start(&m, previous);
+        cache->manifold_index = (int)stbds_arrlen(np->manifolds);
+        stbds_arrput(np->manifolds, m);
+        contacts += count;
+    }
+    rg__narrowphase_forget_stale_pairs(np);
+    w->stats.witness_hits = hits;
+    w->stats.witness_misses = misses;
+    w->stats.contact_count = contacts;
+}
 
 /* =============================================================================================
    >>solver: collisions, velocity update, contacts, shock propagation (Bender & Schmitt 2006,
@@ -2575,6 +4222,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
     body->spinning_friction = def->spinning_friction;
     body->user_data = def->user_data;
     body->aabb_min = body->aabb_max = body->com;
+    rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
     id.generation = body->generation;
@@ -2699,6 +4347,7 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
     rg__body_update_world_inertia(body);
+    rg__broadphase_body_moved(w, (int)id.index);
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
