@@ -42,6 +42,14 @@ static void cross3(const double a[3], const double b[3], double out[3]) {
 
 static int same_point(rg_vec3 a, rg_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
+static int compare_points(const void *pa, const void *pb) {
+    const rg_vec3 *a = (const rg_vec3 *)pa, *b = (const rg_vec3 *)pb;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    if (a->z != b->z) return a->z < b->z ? -1 : 1;
+    return 0;
+}
+
 typedef struct hull_report {
     int ok;                 /* every check passed */
     double outside;         /* largest height of an input point above a face plane, in tolerances */
@@ -68,6 +76,7 @@ static hull_report validate_hull_faces(const rg_vec3 *points, int n, const rg_hu
     int i, j, f, e, *indices = (int *)malloc(sizeof(int) * MAX_FACE), half_edges = 0;
     double (*normals)[3] = (double(*)[3])malloc(sizeof(double[3]) * (size_t)(F > 0 ? F : 1));
     double *offsets = (double *)malloc(sizeof(double) * (size_t)(F > 0 ? F : 1));
+    rg_vec3 *sorted = NULL;
     memset(&r, 0, sizeof r);
     r.ok = 0;
     r.min_turn = r.min_dihedral = r.min_fold = 1e300;
@@ -75,12 +84,17 @@ static hull_report validate_hull_faces(const rg_vec3 *points, int n, const rg_hu
         printf("  validate: V %d E %d F %d\n", V, E, F);
         goto done;
     }
-    /* vertices: input points, all different */
+    /* vertices: input points (binary search in a sorted copy), all different */
+    sorted = (rg_vec3 *)malloc(sizeof(rg_vec3) * (size_t)n);
+    memcpy(sorted, points, sizeof(rg_vec3) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof(rg_vec3), compare_points);
     for (i = 0; i < V; ++i) {
         rg_vec3 v = rg_hull_vertex(h, i);
         double p[3];
-        for (j = 0; j < n && !same_point(points[j], v); ++j) {}
-        if (j == n) { printf("  validate: vertex %d is not an input point\n", i); goto done; }
+        if (!bsearch(&v, sorted, (size_t)n, sizeof(rg_vec3), compare_points)) {
+            printf("  validate: vertex %d is not an input point\n", i);
+            goto done;
+        }
         for (j = 0; j < i; ++j)
             if (same_point(rg_hull_vertex(h, j), v)) { printf("  validate: vertex %d repeated\n", i); goto done; }
         to_double(v, p);
@@ -201,6 +215,7 @@ done:
     free(indices);
     free(normals);
     free(offsets);
+    free(sorted);
     return r;
 }
 
@@ -865,11 +880,7 @@ static void test_quickhull_100000_points(void) {
     rg_hull *h;
     hull_report report;
     rg_test_seed(909);
-    /* a cube of random points, its corners cut by a sphere of radius 1.5 */
-    for (i = 0; i < n;) {
-        rg_vec3 p = random_box(1, 1, 1);
-        if (rg_v3_length(p) <= 1.5f) points[i++] = p;
-    }
+    for (i = 0; i < n; ++i) points[i] = random_box(1, 1, 1);
     h = rg_hull_create(points, n, NULL);
     if (!h) free(points);
     ENSURE(h);
