@@ -87,11 +87,31 @@ typedef double rg_real;
 #define rg_world_create rg_world_create_f64
 #define rg_hull_create_box rg_hull_create_box_f64
 #define rg_body_create rg_body_create_f64
+#elif defined(__TINYC__) && defined(__x86_64__)
+typedef float rg_real;
+/* tcc's rg_vec3 is 16 bytes (see below), so its objects cannot link with another compiler's. */
+#define rg_world_create rg_world_create_f32_tcc
+#define rg_hull_create_box rg_hull_create_box_f32_tcc
+#define rg_body_create rg_body_create_f32_tcc
+#define RIGID__TCC_VEC3_WORKAROUND
 #else
 typedef float rg_real;
 #define rg_world_create rg_world_create_f32
 #define rg_hull_create_box rg_hull_create_box_f32
 #define rg_body_create rg_body_create_f32
+#endif
+
+/* tcc 0.9.27 on x86-64 (Debian's) stores a 12-byte float struct returned in registers (x, y in
+   xmm0; z in the low half of xmm1) into a caller temporary of 12 bytes with two 8-byte stores,
+   so the upper half of xmm1 (whatever followed z in the callee's memory) overwrites the 4
+   bytes above the temporary: a local variable or another temporary whenever the previous stack
+   slot ends 4 bytes above an 8-byte boundary (tests/build/tcc_struct_args.c). Aligning x to 8
+   makes the struct 16 bytes there, so both stores stay inside it. Members, their offsets and
+   meanings are unchanged; only sizeof(rg_vec3) is 16 instead of 12 under tcc. */
+#ifdef RIGID__TCC_VEC3_WORKAROUND
+#define RIGID__VEC3_ALIGN _Alignas(8)
+#else
+#define RIGID__VEC3_ALIGN
 #endif
 
 #ifdef __cplusplus
@@ -102,7 +122,7 @@ extern "C" {
    Types
    ------------------------------------------------------------------------------------------- */
 
-typedef struct rg_vec3 { rg_real x, y, z; } rg_vec3;
+typedef struct rg_vec3 { RIGID__VEC3_ALIGN rg_real x; rg_real y, z; } rg_vec3;
 typedef struct rg_quat { rg_real x, y, z, w; } rg_quat;  /* unit quaternion, w scalar */
 typedef struct rg_mat3 { rg_real m[3][3]; } rg_mat3;     /* m[row][column] */
 typedef struct rg_world rg_world;                         /* opaque */
