@@ -26,7 +26,13 @@ TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clan
                 $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds
 COMPILE_ONLY  = $(BUILD)/readme_example
 
-.PHONY: all test run bench sanitize examples deps clean soak fuzz
+# Determinism: tests/build/determinism.c built by each compiler; the check compares their hashes.
+DETERMINISM_TEST = $(BUILD)/determinism_gcc $(BUILD)/determinism_clang $(BUILD)/determinism_tcc \
+                   $(BUILD)/determinism_cpp $(BUILD)/determinism_gcc_double $(BUILD)/determinism_clang_double
+DETERMINISM_ALL  = $(DETERMINISM_TEST) $(BUILD)/determinism_tcc_double
+TEST_BINARIES += $(BUILD)/determinism_check
+
+.PHONY: all test run bench sanitize examples deps clean soak fuzz determinism
 
 all: $(TEST_BINARIES) examples
 
@@ -59,6 +65,38 @@ $(BUILD)/tests_sanitize_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
 
 $(BUILD)/tcc_struct_args: tests/build/tcc_struct_args.c rigid.h | $(BUILD)
 	tcc -Wall -Werror $(INCLUDES) $< -o $@ $(LDLIBS)
+
+DETERMINISM_SOURCES = tests/build/determinism.c rigid.h examples/scenes.h
+
+$(BUILD)/determinism_gcc: $(DETERMINISM_SOURCES) | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/determinism_gcc_double: $(DETERMINISM_SOURCES) | $(BUILD)
+	$(CC) $(CFLAGS) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
+
+$(BUILD)/determinism_clang: $(DETERMINISM_SOURCES) | $(BUILD)
+	clang $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/determinism_clang_double: $(DETERMINISM_SOURCES) | $(BUILD)
+	clang $(CFLAGS) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
+
+$(BUILD)/determinism_cpp: $(DETERMINISM_SOURCES) | $(BUILD)
+	$(CXX) $(OPT) $(DETERMINISM) $(CXXWARN) $(INCLUDES) -x c++ $< -o $@ $(LDLIBS)
+
+$(BUILD)/determinism_tcc: $(DETERMINISM_SOURCES) | $(BUILD)
+	tcc -Wall -Werror $(INCLUDES) $< -o $@ $(LDLIBS)
+
+$(BUILD)/determinism_tcc_double: $(DETERMINISM_SOURCES) | $(BUILD)
+	tcc -Wall -Werror $(INCLUDES) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
+
+# a script for tools/run-tests: compares the hashes of the builds above
+$(BUILD)/determinism_check: tests/build/determinism_compare.sh $(DETERMINISM_TEST) | $(BUILD)
+	printf '#!/bin/sh\nexec sh tests/build/determinism_compare.sh %s\n' "$(DETERMINISM_TEST)" > $@
+	chmod +x $@
+
+# `make determinism`: every build, the long scenes (the full rain, 600 steps)
+determinism: deps $(DETERMINISM_ALL)
+	@sh tests/build/determinism_compare.sh --args long $(DETERMINISM_ALL)
 
 # configuration macros: custom allocator and assert, RIGID_STATIC included twice
 $(BUILD)/overrides: tests/build/overrides.c rigid.h | $(BUILD)
