@@ -30,7 +30,7 @@ COMPILE_ONLY  = $(BUILD)/readme_example
 DETERMINISM_TEST = $(BUILD)/determinism_gcc $(BUILD)/determinism_clang $(BUILD)/determinism_tcc \
                    $(BUILD)/determinism_cpp $(BUILD)/determinism_gcc_double $(BUILD)/determinism_clang_double
 DETERMINISM_ALL  = $(DETERMINISM_TEST) $(BUILD)/determinism_tcc_double
-TEST_BINARIES += $(BUILD)/determinism_check
+TEST_BINARIES += $(BUILD)/determinism_check $(BUILD)/steady_alloc $(BUILD)/steady_alloc_double
 
 .PHONY: all test run bench sanitize examples deps clean soak fuzz determinism
 
@@ -93,6 +93,13 @@ $(BUILD)/determinism_tcc_double: $(DETERMINISM_SOURCES) | $(BUILD)
 $(BUILD)/determinism_check: tests/build/determinism_compare.sh $(DETERMINISM_TEST) | $(BUILD)
 	printf '#!/bin/sh\nexec sh tests/build/determinism_compare.sh %s\n' "$(DETERMINISM_TEST)" > $@
 	chmod +x $@
+
+# zero allocations in steady state, counted through the allocator hooks
+$(BUILD)/steady_alloc: tests/build/steady_alloc.c tests/build/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/steady_alloc_double: tests/build/steady_alloc.c tests/build/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
+	$(CC) $(CFLAGS) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
 
 # `make determinism`: every build, the long scenes (the full rain, 600 steps)
 determinism: deps $(DETERMINISM_ALL)
