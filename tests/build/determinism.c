@@ -17,7 +17,7 @@
 #include <stdint.h>
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
-#include "../../examples/scenes.h"
+#include "examples/scenes.h"
 
 typedef struct hash64 { uint64_t h; } hash64;
 

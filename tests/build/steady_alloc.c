@@ -16,7 +16,7 @@
 #include "counting_allocator.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
-#include "../../examples/scenes.h"
+#include "examples/scenes.h"
 
 static int passed, failed;
 
