@@ -105,6 +105,24 @@ $(BUILD)/steady_alloc_double: tests/build/steady_alloc.c tests/build/counting_al
 determinism: deps $(DETERMINISM_ALL)
 	@sh tests/build/determinism_compare.sh --args long $(DETERMINISM_ALL)
 
+# libFuzzer harnesses (tests/fuzz): `make fuzz` runs each for FUZZ_SECONDS; tests/fuzz/run.sh
+# prints runs, runs per second and crashes. The seed programs write the seed corpora.
+FUZZ_SECONDS ?= 60
+FUZZERS      = hull collide world
+FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
+FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/build/counting_allocator.h
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
+	@mkdir -p $(BUILD)/fuzz
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< -o $@ $(LDLIBS)
+
+$(BUILD)/fuzz/seeds_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
+	@mkdir -p $(BUILD)/fuzz
+	clang $(FUZZ_CFLAGS) -DFUZZ_SEED_MAIN $< -o $@ $(LDLIBS)
+
+fuzz: deps $(foreach f,$(FUZZERS),$(BUILD)/fuzz/fuzz_$(f) $(BUILD)/fuzz/seeds_$(f))
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(BUILD) $(FUZZERS)
+
 # configuration macros: custom allocator and assert, RIGID_STATIC included twice
 $(BUILD)/overrides: tests/build/overrides.c rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
