@@ -146,9 +146,17 @@ test: deps
 	@$(BUILD)/readme_example > /dev/null
 	@tools/run-tests $(TEST_BINARIES)
 
+# valgrind memcheck of every example and of the determinism scenes (uninitialised memory,
+# which AddressSanitizer does not see, and leaks)
+VALGRIND_PROGRAMS = $(EXAMPLES) $(BUILD)/determinism_gcc
+
+$(BUILD)/valgrind_check: tests/build/valgrind.sh $(VALGRIND_PROGRAMS) | $(BUILD)
+	printf '#!/bin/sh\nexec sh tests/build/valgrind.sh %s\n' "$(VALGRIND_PROGRAMS)" > $@
+	chmod +x $@
+
 sanitize: deps
-	@$(MAKE) --no-print-directory $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double
-	@tools/run-tests $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double
+	@$(MAKE) --no-print-directory $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double $(BUILD)/valgrind_check
+	@tools/run-tests $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double $(BUILD)/valgrind_check
 
 $(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
