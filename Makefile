@@ -105,6 +105,15 @@ $(BUILD)/steady_alloc_double: tests/build/steady_alloc.c tests/build/counting_al
 determinism: deps $(DETERMINISM_ALL)
 	@sh tests/build/determinism_compare.sh --args long $(DETERMINISM_ALL)
 
+# `make soak`: SOAK_STEPS (1 000 000) steps of the mixed scene of tests/build/soak.c
+SOAK_STEPS ?= 1000000
+
+$(BUILD)/soak: tests/build/soak.c tests/build/counting_allocator.h rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+soak: deps $(BUILD)/soak
+	@$(BUILD)/soak $(SOAK_STEPS)
+
 # libFuzzer harnesses (tests/fuzz): `make fuzz` runs each for FUZZ_SECONDS; tests/fuzz/run.sh
 # prints runs, runs per second and crashes. The seed programs write the seed corpora.
 FUZZ_SECONDS ?= 60

@@ -41,10 +41,14 @@
                                       stb_ds then allocates with that program's STBDS_REALLOC
 
    DETERMINISM
-      The same sequence of calls gives bit-identical results with the same binary. Nothing
-      depends on pointer values, hash order or time. Compile with -ffp-contract=off (gcc
-      contracts a*b+c into FMA otherwise, and ignores #pragma STDC FP_CONTRACT) so that builds
-      with different compilers on one machine agree.
+      The same sequence of calls gives bit-identical results: run after run, after destroying
+      and creating the world again in one process, and between builds by gcc -O2, clang -O2,
+      g++ and tcc on one x86-64 machine (`make test` compares state hashes of three scenes
+      across them, float and double). Nothing depends on pointer values, hash order or time.
+      Compile with -ffp-contract=off (gcc contracts a*b+c into FMA otherwise, and ignores
+      #pragma STDC FP_CONTRACT). Not guaranteed: between float and double builds, between
+      machines or C libraries (sinf, cosf may round differently), with -ffast-math, or when the
+      calls come in another order (creation order is part of the input).
 
    CONVENTIONS
       Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
@@ -54,7 +58,18 @@
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
-      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged.
+      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged. So are
+      absurd values, whatever the units: magnitudes beyond 1e15, a dt above 1 s, velocities (or
+      forces that would give velocities within a 1 s step) whose kinetic energy exceeds 1e30,
+      hulls and bodies whose mass properties overflow rg_real. Within these limits a free
+      body's state stays finite. Math functions never crash: NaN in gives NaN out, except that
+      normalising a zero, NaN or infinite vector or quaternion gives zero or the identity, and
+      inverting a singular or non-finite matrix gives zero.
+
+   TCC
+      tcc 0.9.27 on x86-64 miscompiles calls returning 12-byte structs; under tcc rg_vec3 is
+      therefore aligned to 8 (16 bytes, members unchanged), and tcc-built objects cannot be
+      linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
       0.1.0  foundation: math, hulls and mass properties, bodies, free motion
