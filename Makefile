@@ -23,7 +23,7 @@ EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 # shows the bug and checks the workaround.
 TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clang \
                 $(BUILD)/tests_cpp $(BUILD)/tests_tcc $(BUILD)/tcc_struct_args \
-                $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds
+                $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds $(BUILD)/check_tools
 COMPILE_ONLY  = $(BUILD)/readme_example
 
 # Determinism: tests/build/determinism.c built by each compiler; the check compares their hashes.
@@ -32,7 +32,8 @@ DETERMINISM_TEST = $(BUILD)/determinism_gcc $(BUILD)/determinism_clang $(BUILD)/
 DETERMINISM_ALL  = $(DETERMINISM_TEST) $(BUILD)/determinism_tcc_double
 TEST_BINARIES += $(BUILD)/determinism_check $(BUILD)/steady_alloc $(BUILD)/steady_alloc_double
 
-.PHONY: all test run bench sanitize examples deps clean soak fuzz determinism
+.PHONY: all test run bench bench-peers bench-deps test-replay pictures sanitize examples deps clean soak fuzz \
+        determinism
 
 all: $(TEST_BINARIES) examples
 
@@ -116,9 +117,11 @@ soak: deps $(BUILD)/soak
 
 # libFuzzer harnesses (tests/fuzz): `make fuzz` runs each for FUZZ_SECONDS; tests/fuzz/run.sh
 # prints runs, runs per second and crashes. The seed programs write the seed corpora.
+# FUZZ_KNOWN_BUGS=1 also checks what known, reported bugs of other modules break.
 FUZZ_SECONDS ?= 60
+FUZZ_KNOWN_BUGS ?= 0
 FUZZERS      = hull collide world
-FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
+FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer -DFUZZ_KNOWN_BUGS=$(FUZZ_KNOWN_BUGS)
 FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/build/counting_allocator.h
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
@@ -155,17 +158,42 @@ test: deps
 	@$(BUILD)/readme_example > /dev/null
 	@tools/run-tests $(TEST_BINARIES)
 
-# valgrind memcheck of every example and of the determinism scenes (uninitialised memory,
-# which AddressSanitizer does not see, and leaks)
+# valgrind memcheck of every example (their first 2 s: --steps 120) and of the determinism
+# scenes: uninitialised memory, which AddressSanitizer does not see, and leaks
 VALGRIND_PROGRAMS = $(EXAMPLES) $(BUILD)/determinism_gcc
 
 $(BUILD)/valgrind_check: tests/build/valgrind.sh $(VALGRIND_PROGRAMS) | $(BUILD)
-	printf '#!/bin/sh\nexec sh tests/build/valgrind.sh %s\n' "$(VALGRIND_PROGRAMS)" > $@
+	printf '#!/bin/sh\nVALGRIND_ARGS="--steps 120" exec sh tests/build/valgrind.sh %s\n' "$(VALGRIND_PROGRAMS)" > $@
 	chmod +x $@
 
 sanitize: deps
 	@$(MAKE) --no-print-directory $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double $(BUILD)/valgrind_check
 	@tools/run-tests $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double $(BUILD)/valgrind_check
+
+# tools/replay: a recording to one self-contained HTML page. The page is tools/replay_page.html,
+# turned into C string lines here for tools/replay.h (the demo writes a page too).
+$(BUILD)/replay_page.inc: tools/replay_page.html | $(BUILD)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n",/' $< > $@
+
+$(BUILD)/replay: tools/replay.c tools/replay.h examples/record.h $(BUILD)/replay_page.inc | $(BUILD)
+	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
+
+# the recording format and the snapshot rasteriser, checked in `make test` (fast)
+$(BUILD)/check_tools: tools/check_tools.c examples/record.h examples/snapshot.h tools/plot.h rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+# The replay page in headless Chromium (not part of `make test`: CI machines may lack a browser):
+# a recording with made-up contacts is written and read back, turned into a page, and the page
+# is loaded, looked at, played, paused and stepped. Screenshots go to build/replay_screens.
+test-replay:
+	@tools/ensure-deps replay
+	@$(MAKE) --no-print-directory $(BUILD)/replay $(BUILD)/check_tools
+	$(BUILD)/check_tools $(BUILD)/replay_fixture.rgrec
+	$(BUILD)/replay $(BUILD)/replay_fixture.rgrec $(BUILD)/replay_fixture.html --title "make test-replay"
+	node tools/test-replay.js $(BUILD)/replay_fixture.html $(BUILD)/replay_screens
+
+$(BUILD)/demo: examples/demo.c rigid.h $(wildcard examples/*.h) tools/replay.h $(BUILD)/replay_page.inc | $(BUILD)
+	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
 
 $(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -173,7 +201,12 @@ $(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
 examples: $(EXAMPLES)
 
 run: deps $(BUILD)/demo
-	$(BUILD)/demo
+	$(BUILD)/demo --out $(BUILD)
+
+# the README's pictures: the pyramid and the funnel after 10 s, drawn by examples/snapshot.h
+pictures: $(BUILD)/pyramid $(BUILD)/funnel
+	$(BUILD)/pyramid --snapshot $(BUILD)/pyramid.png
+	$(BUILD)/funnel --snapshot $(BUILD)/funnel.png
 
 # every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
 # never asserted.
@@ -181,6 +214,32 @@ BENCHES = $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/bench_*.c))
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+	@$(MAKE) --no-print-directory bench-peers
+
+# tools/bench: every scene in rigid.h, Bullet and ODE side by side, and the scaling plot. The
+# peers come from Debian's libbullet-dev and libode-dev (tools/ensure-deps bench installs them).
+# BENCH_ARGS passes options, e.g. make bench-peers BENCH_ARGS="--scenes stack,pyramid --no-scaling".
+PEER_OBJECTS = $(BUILD)/bench.o $(BUILD)/bullet_scenes.o $(BUILD)/ode_scenes.o
+PEER_LIBS    = -lBulletDynamics -lBulletCollision -lLinearMath -lode -lm
+
+bench-deps:
+	@tools/ensure-deps bench
+
+bench-peers: bench-deps
+	@$(MAKE) --no-print-directory $(BUILD)/bench
+	$(BUILD)/bench $(BENCH_ARGS)
+
+$(BUILD)/bench.o: tools/bench.c tools/plot.h tools/peers/peers.h examples/scenes.h examples/snapshot.h rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@
+
+$(BUILD)/ode_scenes.o: tools/peers/ode_scenes.c tools/peers/peers.h examples/scenes.h | $(BUILD)
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@
+
+$(BUILD)/bullet_scenes.o: tools/peers/bullet_scenes.cpp tools/peers/peers.h examples/scenes.h | $(BUILD)
+	$(CXX) $(OPT) $(CXXWARN) $(INCLUDES) -isystem /usr/include/bullet -DNDEBUG -c $< -o $@
+
+$(BUILD)/bench: $(PEER_OBJECTS)
+	$(CXX) $(PEER_OBJECTS) -o $@ $(PEER_LIBS)
 
 $(BUILD)/bench_%: tools/bench_%.c rigid.h $(wildcard tools/*.h) $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(LDLIBS)

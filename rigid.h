@@ -207,8 +207,13 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    A hull is immutable once built and may be shared by many bodies; it must outlive them.
    ------------------------------------------------------------------------------------------- */
 
-/* Convex hull of a point cloud (quickhull). NULL and a result on NaN, infinities, count < 4 or
-   points without volume. */
+/* Convex hull of a point cloud (quickhull). The hull's vertices are input points, numbered in
+   input order; coplanar faces are merged into convex polygons. Tolerances are relative to
+   s = max|x| + max|y| + max|z| over the points: points within 8 FLT_EPSILON s (64 DBL_EPSILON s
+   with RIGID_DOUBLE) of a hull vertex are welded into it, and points within that distance of a
+   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN
+   or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
+   or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
 /* Box centred on the origin. Extents must be positive, finite and at most 1e15. */
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result);
@@ -250,10 +255,41 @@ typedef struct rg_manifold {
     uint32_t features[RG_MANIFOLD_MAX];/* stable while the same features touch */
 } rg_manifold;
 
-/* Contact manifold of two posed hulls within margin; returns out->count. */
+/* Contact manifold of two posed hulls within margin; returns out->count. pos_* is the world
+   position of the hull frame's origin (as rg_body_position), rot_* its orientation (need not
+   be normalised). The normal is unit and points from B towards A; the points lie on the
+   surface of B and point - depth*normal on A; at most 4 points, the deepest first.
+   features[i] identifies the features that made point i (reference face, incident face,
+   clipping edge, or two edges) and stays the same while those features touch.
+   Method: separating axes over both hulls' face normals and the cross products of the edge
+   pairs that form faces of the Minkowski difference (Gauss-map test); a face axis gives the
+   incident face clipped against the reference face (up to 4 points), an edge axis the closest
+   points of the two edges (1 point). Faces are preferred to edges, and faces of B to faces of
+   A, when their separation is within 0.5% of the depth plus 0.1% of the smaller hull's radius
+   of the best axis, so the reported depth can differ from the exact minimum overlap by that.
+   Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, NULL out).
+   Hulls apart by less than margin get the points where the closest features face each other
+   on both surfaces, with depth = -gap; rarely (corner to corner) there is no such point and
+   the count is 0. A negative or NaN margin counts as 0. */
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out);
+
+/* The separating feature of a pair of hulls kept from one call to the next (Baraff 1997 §7.1):
+   a face of A, a face of B, or an edge of each. Zero-initialise it and keep one per ordered
+   pair of hulls. */
+typedef struct rg_witness {
+    int kind;                /* 0 none, 1 face of A, 2 face of B, 3 edge of A and edge of B */
+    int feature_a, feature_b;/* face or edge indices */
+    int held;                /* 1 when the last call was answered by the cached feature alone */
+} rg_witness;
+
+/* rg_collide_hulls with a witness: the cached feature is tried first and the full search runs
+   only when it no longer separates the hulls by more than margin. Gives exactly the result of
+   rg_collide_hulls; a NULL witness is allowed. */
+RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
+                                      const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
+                                      rg_real margin, rg_witness *witness, rg_manifold *out);
 
 /* ---------------------------------------------------------------------------------------------
    World and bodies
@@ -498,6 +534,59 @@ struct rg_hull {
     rg_real radius;               /* largest distance of a vertex from the centroid */
 };
 
+/* ---- quickhull (only while rg_hull_create runs) ---- */
+typedef struct rg__qh_face {      /* a triangle of the hull under construction */
+    int v[3];                     /* point indices, counter-clockwise seen from outside */
+    int adj[3];                   /* adj[i]: the face across the edge v[i] -> v[i+1] */
+    double normal[3];             /* outward unit normal; the plane passes through v[0] */
+    double furthest_height;       /* height of `furthest` above the plane */
+    int outside;                  /* first point of the outside set (linked by next), -1 none */
+    int coplanar;                 /* first point of the coplanar set (linked by next), -1 none */
+    int furthest;                 /* the outside point highest above the plane */
+    int stamp;                    /* the step whose visibility search last reached the face */
+    int visible;                  /* seen from that step's apex */
+    int alive;                    /* 0: on the free list */
+} rg__qh_face;
+
+typedef struct rg__qh_horizon_edge {
+    int from, to;                 /* edge of a visible face, counter-clockwise in that face */
+    int face;                     /* the visible face */
+    int neighbor;                 /* the face across it, which stays */
+} rg__qh_horizon_edge;
+
+typedef struct rg__qh_group {     /* coplanar triangles being merged into one polygon face */
+    double area[3];               /* sum of the triangles' area vectors (normal times area) */
+    double moment[3];             /* sum of area times centroid */
+    double weight;                /* sum of the areas */
+    int *vertices;                /* stb_ds: the triangles' corners, repeats allowed */
+} rg__qh_group;
+
+typedef struct rg__quickhull {
+    const rg_vec3 *points;
+    int count;
+    double tolerance;             /* outside-set threshold and flatness of merged faces */
+    double visibility;            /* a face is visible from an apex higher than this above it */
+    int stamp;
+    int *next;                    /* stb_ds, per point: the next point of its outside set */
+    int *horizon_from;            /* stb_ds, per point: the horizon edge leaving it, -1 none */
+    rg__qh_face *faces;           /* stb_ds; dead faces are reused through free_faces */
+    int *free_faces, *pending, *search, *visible, *cone, *orphans;  /* stb_ds */
+    rg__qh_horizon_edge *horizon, *loop;                            /* stb_ds */
+} rg__quickhull;
+
+typedef struct rg__qh_polygons {  /* the finished triangles grouped into polygon faces */
+    int *triangles;               /* stb_ds: face slot of each live triangle, in slot order */
+    int *triangle_of;             /* stb_ds, per face slot: its triangle, -1 for dead slots */
+    int *group;                   /* stb_ds, per triangle: its polygon, named by a triangle */
+    int *order;                   /* stb_ds: the polygons, in order of their first boundary edge */
+    int *first_half;              /* stb_ds, per polygon: first boundary half-edge (3 t + k) */
+    int *half_count;              /* stb_ds, per polygon: number of boundary half-edges */
+    int *loop_first, *loop_count; /* stb_ds, per polygon: its boundary loop in `loop` */
+    int *invalid;                 /* stb_ds, per polygon: the boundary is not one convex loop */
+    int *loop;                    /* stb_ds: the boundary loops (point indices), one after another */
+    int *corners;                 /* stb_ds, per point: how many live polygons pass through it */
+} rg__qh_polygons;
+
 /* ---- bodies ---- */
 typedef struct rg__body {
     uint32_t generation;          /* odd: alive; even: free slot. 0 is never handed out */
@@ -517,6 +606,28 @@ typedef struct rg__body {
     void *user_data;
     rg_vec3 aabb_min, aabb_max;   /* the box the broad phase used in the last step */
 } rg__body;
+
+/* ---- collide ---- */
+typedef rg_witness rg__witness;
+enum { RG__AXIS_NONE = 0, RG__AXIS_FACE_A = 1, RG__AXIS_FACE_B = 2, RG__AXIS_EDGES = 3 };
+
+typedef struct rg__relative_pose { /* hull A's frame seen from hull B's frame: x_b = R x_a + p */
+    rg_mat3 rotation, inverse_rotation;
+    rg_vec3 translation;
+} rg__relative_pose;
+
+typedef struct rg__clip_vertex {   /* a vertex of the incident polygon while it is clipped */
+    rg_vec3 p;                     /* hull B's frame */
+    rg_real depth;
+    uint32_t code;                 /* where it comes from: incident vertex, or line x side plane */
+    uint32_t line;                 /* label of the line from this vertex to the next */
+} rg__clip_vertex;
+
+typedef struct rg__collide_scratch { /* stb_ds arrays reused for hulls too big for the stack */
+    rg_vec3 *vectors;
+    rg_real *reals;
+    rg__clip_vertex *clip;
+} rg__collide_scratch;
 
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
@@ -541,8 +652,24 @@ typedef struct rg__pair_manifold {
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
+/* What the narrow phase keeps for a pair of bodies from one step to the next. */
+typedef struct rg__pair_cache {
+    rg_witness witness;           /* Baraff §7.1: the last separating feature */
+    int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
+    uint32_t stamp;               /* the step that last saw the pair in the broad phase */
+} rg__pair_cache;
+
+typedef struct rg__pair_cache_entry {
+    uint64_t key;                 /* (a << 32) | b */
+    rg__pair_cache value;
+} rg__pair_cache_entry;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
+    rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
+    rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
+    rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
+    uint32_t step;
 } rg__narrowphase;
 
 /* ---- solver ---- */
@@ -1041,17 +1168,25 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
     return 1;
 }
 
-/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners. */
+/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners.
+   In double and relative to the first corner: with absolute coordinates the sums p.z + q.z
+   carry the distance from the origin, and a thin face far from it loses its normal to rounding
+   (eps |x| / height). */
 static rg_vec3 rg__polygon_normal(const rg_vec3 *vertices, const int *indices, int count) {
-    rg_vec3 n = rg_v3(0, 0, 0);
+    double n[3] = {0, 0, 0}, length;
+    rg_vec3 o = vertices[indices[0]];
     int i;
     for (i = 0; i < count; ++i) {
         rg_vec3 p = vertices[indices[i]], q = vertices[indices[(i + 1) % count]];
-        n.x += (p.y - q.y) * (p.z + q.z);
-        n.y += (p.z - q.z) * (p.x + q.x);
-        n.z += (p.x - q.x) * (p.y + q.y);
+        double px = (double)p.x - o.x, py = (double)p.y - o.y, pz = (double)p.z - o.z;
+        double qx = (double)q.x - o.x, qy = (double)q.y - o.y, qz = (double)q.z - o.z;
+        n[0] += (py - qy) * (pz + qz);
+        n[1] += (pz - qz) * (px + qx);
+        n[2] += (px - qx) * (py + qy);
     }
-    return rg_v3_normalize(n);
+    length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(length > 0)) return rg_v3(0, 0, 0);
+    return rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length), (rg_real)(n[2] / length));
 }
 
 /* The undirected edges of the faces, each with the face on either side. Fails (returns 0)
@@ -1152,7 +1287,9 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     hull->local_min = lo;
     hull->local_max = hi;
     extent = rg_v3_length(rg_v3_sub(hi, lo));
-    tolerance = extent * 1000 * RG__EPSILON;
+    /* the rounding of dot(normal, x) - offset grows with the coordinates themselves, so a hull
+       far from its frame's origin needs more than its extent's share */
+    tolerance = rg__max_real(extent, rg_v3_length(rg_v3_max(rg_v3_neg(lo), hi))) * 1000 * RG__EPSILON;
     index_count = 0;
     for (f = 0; f < face_count; ++f) {
         rg__hull_face *face = &hull->faces[f];
@@ -1256,23 +1393,1657 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
     return rg_mat3_scale(h->unit_inertia, density);
 }
 
-/* >>quickhull: rg_hull_create lives here (issue 4) */
+/* =============================================================================================
+   >>quickhull: rg_hull_create, the convex hull of a point cloud
+
+   Barber, Dobkin & Huhdanpaa 1996, "The Quickhull algorithm for convex hulls" (ACM TOMS 22(4)),
+   §3: start from a simplex of extreme points; every face keeps the outside set of the points
+   above it (its conflict list); take a face's furthest outside point as the apex, delete the
+   faces the apex sees, close the hole with a cone of new triangles from the horizon to the apex,
+   and hand the deleted faces' outside points to the cone. Each point is tested against a face
+   only while it is outside, so n points cost O(n log n) on typical clouds.
+
+   Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
+   s = max|x| + max|y| + max|z| over the cloud:
+   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
+     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
+     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
+     triangles form the exact hull of the points they use, even where it is thin.
+   - A point joins an outside set, and can become a vertex, only when it stands more than
+     `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
+     64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
+     hull vertex) are welded into it, and interior points and points on faces are dropped.
+   - A point within the tolerance of its best face is kept in that face's coplanar set: near a
+     sharp edge of a flat hull it can be within the tolerance of every plane and still far
+     outside. Coplanar points are partitioned again when their face goes, and checked once more
+     at the end, which resumes the hull if one turns out outside.
+   - The new triangle over a horizon edge must make a convex edge with the face across it
+     (rg__qh_find_horizon), and the horizon must be one simple loop. If it is not, or a later
+     check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance and a thick
+     visibility (tolerance / 4); only then is the input called degenerate.
+   After the triangles are built, adjacent triangles are merged greedily while all corners of
+   the union stay within `tolerance` of its plane (the plane of the summed area vectors through
+   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
+   the groups' area vectors). A group whose
+   boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
+   the points where at least
+   three polygons meet; a point between only two polygons lies on their common edge and is
+   dropped from both, so every edge appears once in each direction. The polygons go to
+   rg_hull_create_polyhedron, the one place that builds hulls (planes, edges, mass properties,
+   and the convexity and V - E + F = 2 checks).
+   ============================================================================================= */
+
+enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
+
+static void rg__qh_point(const rg__quickhull *qh, int i, double out[3]) {
+    out[0] = (double)qh->points[i].x;
+    out[1] = (double)qh->points[i].y;
+    out[2] = (double)qh->points[i].z;
+}
+
+static void rg__qh_sub(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[0] - b[0]; out[1] = a[1] - b[1]; out[2] = a[2] - b[2];
+}
+
+static void rg__qh_cross(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double rg__qh_dot(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Signed height of point p above the plane of face f. */
+static double rg__qh_height(const rg__quickhull *qh, const rg__qh_face *f, int p) {
+    double a[3], q[3], d[3];
+    rg__qh_point(qh, f->v[0], a);
+    rg__qh_point(qh, p, q);
+    rg__qh_sub(q, a, d);
+    return rg__qh_dot(f->normal, d);
+}
+
+/* a + b = sum + error exactly (Knuth's TwoSum). */
+static double rg__two_sum(double a, double b, double *error) {
+    double sum = a + b, b_part = sum - a, a_part = sum - b_part;
+    *error = (a - a_part) + (b - b_part);
+    return sum;
+}
+
+/* a b = product + error exactly (Dekker 1971, with Veltkamp's splitting into 26-bit halves). */
+static double rg__two_product(double a, double b, double *error) {
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double product = a * b, t, a_high, a_low, b_high, b_low;
+    t = split * a; a_high = t - (t - a); a_low = a - a_high;
+    t = split * b; b_high = t - (t - b); b_low = b - b_high;
+    *error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low;
+    return product;
+}
+
+/* (b - a) x (c - a), accurate to a few roundings of the result however thin the triangle: the
+   edges are kept exactly as two-term sums and their leading products exactly, so only terms
+   of order epsilon^2 |b - a| |c - a| are lost. With plain double arithmetic the rounding of the
+   edges alone tilts the normal of a triangle of height h and length L by epsilon L / h. */
+static void rg__qh_accurate_cross(const double a[3], const double b[3], const double c[3],
+                                  double out[3]) {
+    double u[3], u_low[3], v[3], v_low[3];
+    int i;
+    for (i = 0; i < 3; ++i) {
+        u[i] = rg__two_sum(b[i], -a[i], &u_low[i]);
+        v[i] = rg__two_sum(c[i], -a[i], &v_low[i]);
+    }
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        double error1, error2, error3;
+        double first = rg__two_product(u[j], v[k], &error1);
+        double second = rg__two_product(u[k], v[j], &error2);
+        double difference = rg__two_sum(first, -second, &error3);
+        double small = (error1 - error2) + error3 + (u[j] * v_low[k] + u_low[j] * v[k]) -
+                       (u[k] * v_low[j] + u_low[k] * v[j]);
+        out[i] = difference + small;
+    }
+}
+
+/* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
+static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
+    double p[3][3], n[3], length;
+    int i;
+    for (i = 0; i < 3; ++i) rg__qh_point(qh, f->v[i], p[i]);
+    rg__qh_accurate_cross(p[0], p[1], p[2], n);
+    length = sqrt(rg__qh_dot(n, n));
+    if (!(length > 0)) return 0;
+    for (i = 0; i < 3; ++i) f->normal[i] = n[i] / length;
+    return 1;
+}
+
+static int rg__qh_new_face(rg__quickhull *qh, int a, int b, int c) {
+    rg__qh_face face;
+    int index;
+    memset(&face, 0, sizeof face);
+    face.v[0] = a; face.v[1] = b; face.v[2] = c;
+    face.adj[0] = face.adj[1] = face.adj[2] = -1;
+    face.outside = face.coplanar = face.furthest = -1;
+    face.alive = 1;
+    if (stbds_arrlen(qh->free_faces) > 0) {
+        index = stbds_arrpop(qh->free_faces);
+        qh->faces[index] = face;
+    } else {
+        index = (int)stbds_arrlen(qh->faces);
+        stbds_arrput(qh->faces, face);
+    }
+    return index;
+}
+
+static void rg__qh_add_outside(rg__quickhull *qh, int f, int p, double height) {
+    rg__qh_face *face = &qh->faces[f];
+    qh->next[p] = face->outside;
+    face->outside = p;
+    if (face->furthest < 0 || height > face->furthest_height) {
+        face->furthest = p;
+        face->furthest_height = height;
+    }
+}
+
+/* Partitions point p among the given faces: into the outside set of the first face it is more
+   than the tolerance above. Otherwise, unless it is clearly below all of them (then it is inside
+   the hull and dropped), into the coplanar set of the face it is highest above. A coplanar point
+   is within the tolerance of that face's plane, but near a sharp edge of a flat hull it can still
+   lie far outside the hull; Qhull (Barber et al. §4) keeps such points and partitions them
+   again when their face is deleted, and rg__qh_recheck_coplanar checks them at the end. */
+static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int face_count) {
+    int i, best = -1;
+    double best_height = 0;
+    for (i = 0; i < face_count; ++i) {
+        double height = rg__qh_height(qh, &qh->faces[faces[i]], p);
+        if (height > qh->tolerance) {
+            rg__qh_add_outside(qh, faces[i], p, height);
+            return;
+        }
+        if (best < 0 || height > best_height) {
+            best = faces[i];
+            best_height = height;
+        }
+    }
+    if (best >= 0 && best_height > -qh->visibility) {
+        qh->next[p] = qh->faces[best].coplanar;
+        qh->faces[best].coplanar = p;
+    }
+}
+
+/* The initial tetrahedron: the two furthest apart of the six axis-extreme points, the point
+   furthest from their line, the point furthest from the plane of those three. A cloud whose
+   extent stays within the tolerance in some direction has no volume. */
+static int rg__qh_initial_simplex(rg__quickhull *qh) {
+    int extreme[6], corner[4], faces[4], i, j, k, n = qh->count;
+    double a[3], b[3], p[3], ab[3], d[3], c[3], normal[3], best, length;
+    static const int face_corners[4][3] = {{0, 1, 2}, {1, 0, 3}, {2, 1, 3}, {0, 2, 3}};
+    for (k = 0; k < 6; ++k) extreme[k] = 0;
+    for (i = 1; i < n; ++i) {
+        rg_vec3 v = qh->points[i];
+        if (v.x < qh->points[extreme[0]].x) extreme[0] = i;
+        if (v.x > qh->points[extreme[1]].x) extreme[1] = i;
+        if (v.y < qh->points[extreme[2]].y) extreme[2] = i;
+        if (v.y > qh->points[extreme[3]].y) extreme[3] = i;
+        if (v.z < qh->points[extreme[4]].z) extreme[4] = i;
+        if (v.z > qh->points[extreme[5]].z) extreme[5] = i;
+    }
+    best = -1;
+    corner[0] = corner[1] = 0;
+    for (i = 0; i < 6; ++i)
+        for (j = i + 1; j < 6; ++j) {
+            double distance2;
+            rg__qh_point(qh, extreme[i], a);
+            rg__qh_point(qh, extreme[j], b);
+            rg__qh_sub(b, a, d);
+            distance2 = rg__qh_dot(d, d);
+            if (distance2 > best) { best = distance2; corner[0] = extreme[i]; corner[1] = extreme[j]; }
+        }
+    if (!(sqrt(best) > qh->tolerance)) return RG__QH_DEGENERATE; /* all points welded into one */
+    rg__qh_point(qh, corner[0], a);
+    rg__qh_point(qh, corner[1], b);
+    rg__qh_sub(b, a, ab);
+    length = sqrt(rg__qh_dot(ab, ab));
+    best = -1;
+    corner[2] = corner[0];
+    for (i = 0; i < n; ++i) {
+        double distance;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        rg__qh_cross(ab, d, c);
+        distance = sqrt(rg__qh_dot(c, c)) / length;
+        if (distance > best) { best = distance; corner[2] = i; }
+    }
+    if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* collinear */
+    rg__qh_point(qh, corner[2], p);
+    rg__qh_sub(p, a, d);
+    rg__qh_cross(ab, d, normal);
+    length = sqrt(rg__qh_dot(normal, normal));
+    for (k = 0; k < 3; ++k) normal[k] /= length;
+    best = -1;
+    corner[3] = corner[0];
+    for (i = 0; i < n; ++i) {
+        double height;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        height = fabs(rg__qh_dot(normal, d));
+        if (height > best) { best = height; corner[3] = i; }
+    }
+    if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* coplanar */
+    rg__qh_point(qh, corner[3], p);
+    rg__qh_sub(p, a, d);
+    if (rg__qh_dot(normal, d) > 0) {  /* the apex must lie below the first face */
+        k = corner[1]; corner[1] = corner[2]; corner[2] = k;
+    }
+    for (k = 0; k < 4; ++k) {
+        faces[k] = rg__qh_new_face(qh, corner[face_corners[k][0]], corner[face_corners[k][1]],
+                                   corner[face_corners[k][2]]);
+        if (!rg__qh_face_plane(qh, &qh->faces[faces[k]])) return RG__QH_DEGENERATE;
+    }
+    /* each face's edge v[i] -> v[i+1] meets the face that has it the other way round */
+    for (k = 0; k < 4; ++k)
+        for (i = 0; i < 3; ++i) {
+            rg__qh_face *f = &qh->faces[faces[k]];
+            int from = f->v[i], to = f->v[(i + 1) % 3], g, e;
+            for (g = 0; g < 4; ++g)
+                for (e = 0; e < 3; ++e)
+                    if (qh->faces[faces[g]].v[e] == to && qh->faces[faces[g]].v[(e + 1) % 3] == from)
+                        f->adj[i] = faces[g];
+        }
+    for (i = 0; i < n; ++i)
+        if (i != corner[0] && i != corner[1] && i != corner[2] && i != corner[3])
+            rg__qh_partition(qh, i, faces, 4);
+    for (k = 0; k < 4; ++k)
+        if (qh->faces[faces[k]].outside >= 0) stbds_arrput(qh->pending, faces[k]);
+    return RG__QH_OK;
+}
+
+/* Adds face f and every face reachable from it across edges that the apex sees (stands more
+   than `visibility` above) to the visible set, by a depth-first search. Faces tested in this
+   step carry its stamp. */
+static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
+    int i;
+    qh->faces[f].stamp = qh->stamp;
+    qh->faces[f].visible = 1;
+    stbds_arrput(qh->search, f);
+    while (stbds_arrlen(qh->search) > 0) {
+        int g = stbds_arrpop(qh->search);
+        stbds_arrput(qh->visible, g);
+        for (i = 0; i < 3; ++i) {
+            int h = qh->faces[g].adj[i];
+            rg__qh_face *neighbor = &qh->faces[h];
+            if (neighbor->stamp == qh->stamp) continue;
+            neighbor->stamp = qh->stamp;
+            neighbor->visible = rg__qh_height(qh, neighbor, apex) > qh->visibility;
+            if (neighbor->visible) stbds_arrput(qh->search, h);
+        }
+    }
+}
+
+/* Adds every face around point v, starting from face f which has it, to the visible set. */
+static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
+    int g = f, guard = (int)stbds_arrlen(qh->faces);
+    do {
+        int i;
+        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
+        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
+        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
+        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
+    } while (g != f && --guard > 0);
+}
+
+/* The faces the apex sees, and the horizon: the edges between a visible face and one that
+   stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
+   when the apex stands above that face by less than `visibility` and close to the edge, the
+   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
+   The apex then effectively sees the face across, which joins the visible set. And the new
+   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
+   with it as far as the input can tell. If the edge's far end lies between the apex and the
+   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
+   apex stands on or above each of them, since the near end is below them all). Repeated until
+   every horizon edge passes. */
+static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
+    int i, k, grown = 1;
+    stbds_arrsetlen(qh->visible, 0);
+    stbds_arrsetlen(qh->search, 0);
+    ++qh->stamp;
+    rg__qh_grow_visible(qh, f, apex);
+    while (grown) {
+        grown = 0;
+        stbds_arrsetlen(qh->horizon, 0);
+        for (k = 0; k < (int)stbds_arrlen(qh->visible); ++k) {
+            const rg__qh_face *g = &qh->faces[qh->visible[k]];
+            for (i = 0; i < 3; ++i)
+                if (!qh->faces[g->adj[i]].visible) {
+                    rg__qh_horizon_edge edge;
+                    edge.from = g->v[i];
+                    edge.to = g->v[(i + 1) % 3];
+                    edge.face = qh->visible[k];
+                    edge.neighbor = g->adj[i];
+                    stbds_arrput(qh->horizon, edge);
+                }
+        }
+        for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
+            rg__qh_horizon_edge edge = qh->horizon[k];
+            const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
+            double a[3], b[3], p[3], ab[3], n[3], length;
+            int far = neighbor->v[0];
+            if (neighbor->visible) continue;  /* joined through an earlier edge */
+            for (i = 0; i < 3; ++i)
+                if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
+            rg__qh_point(qh, edge.from, a);
+            rg__qh_point(qh, edge.to, b);
+            rg__qh_point(qh, apex, p);
+            rg__qh_accurate_cross(a, b, p, n);
+            rg__qh_sub(b, a, ab);
+            length = sqrt(rg__qh_dot(n, n));
+            /* |n| / |ab| is the apex's distance from the edge's line */
+            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
+                double d[3], far_point[3];
+                rg__qh_point(qh, far, far_point);
+                rg__qh_sub(far_point, a, d);
+                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
+                rg__qh_grow_visible(qh, edge.neighbor, apex);
+            } else {
+                double d[3], along;
+                rg__qh_sub(p, a, d);
+                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
+                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
+                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
+                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+            }
+            grown = 1;
+            break;  /* the horizon changed */
+        }
+    }
+}
+
+/* Orders the horizon edges into qh->loop, each starting where the previous one ends. Fails
+   (0) unless they form one simple loop: each horizon point starts exactly one edge and the walk
+   visits every edge. Leaves horizon_from set for the horizon's points. */
+static int rg__qh_order_horizon(rg__quickhull *qh) {
+    int n = (int)stbds_arrlen(qh->horizon), i, k, ok = n >= 3;
+    stbds_arrsetlen(qh->loop, 0);
+    for (i = 0; i < n && ok; ++i) {
+        int *slot = &qh->horizon_from[qh->horizon[i].from];
+        if (*slot >= 0) ok = 0;
+        else *slot = i;
+    }
+    for (i = 0, k = 0; i < n && ok; ++i) {
+        stbds_arrput(qh->loop, qh->horizon[k]);
+        k = qh->horizon_from[qh->horizon[k].to];
+        if (k < 0 || (k == 0) != (i == n - 1)) ok = 0;
+    }
+    return ok;
+}
+
+static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(qh->horizon); ++i) qh->horizon_from[qh->horizon[i].from] = -1;
+}
+
+/* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
+   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
+   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
+   the level of the input's rounding, which the merging flattens; anything larger means the
+   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
+    int n = (int)stbds_arrlen(qh->loop), k;
+    for (k = 0; k < n; ++k) {
+        rg__qh_face cone;
+        cone.v[0] = qh->loop[k].from;
+        cone.v[1] = qh->loop[k].to;
+        cone.v[2] = apex;
+        if (!rg__qh_face_plane(qh, &cone) ||
+            rg__qh_height(qh, &cone, qh->loop[(k + 1) % n].to) > qh->tolerance ||
+            rg__qh_height(qh, &cone, qh->loop[(k + n - 1) % n].from) > qh->tolerance)
+            return 0;
+    }
+    return 1;
+}
+
+/* One quickhull step with the furthest outside point of face f as the apex. 0 on a
+   topological or numerical failure. */
+static int rg__qh_add_apex(rg__quickhull *qh, int f) {
+    int apex = qh->faces[f].furthest, i, k, n;
+    rg__qh_find_horizon(qh, f, apex);
+    if (!rg__qh_order_horizon(qh) || !rg__qh_cone_is_convex(qh, apex)) {
+        rg__qh_clear_horizon_marks(qh);
+        return 0;
+    }
+    /* the visible faces go; their outside and coplanar points are orphans until the cone takes
+       them, and so are their corners inside the horizon: exactly, those are inside the new
+       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
+       leave one slightly outside, and no point may be lost */
+    stbds_arrsetlen(qh->orphans, 0);
+    for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
+        int g = qh->visible[i], p;
+        for (p = qh->faces[g].outside; p >= 0; p = qh->next[p])
+            if (p != apex) stbds_arrput(qh->orphans, p);
+        for (p = qh->faces[g].coplanar; p >= 0; p = qh->next[p]) stbds_arrput(qh->orphans, p);
+        for (k = 0; k < 3; ++k) {
+            int corner = qh->faces[g].v[k];
+            if (qh->horizon_from[corner] != -1) continue;  /* on the horizon or taken */
+            qh->horizon_from[corner] = -2;
+            stbds_arrput(qh->orphans, corner);
+        }
+        qh->faces[g].alive = 0;
+        stbds_arrput(qh->free_faces, g);
+    }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        if (qh->horizon_from[qh->orphans[i]] == -2) qh->horizon_from[qh->orphans[i]] = -1;
+    rg__qh_clear_horizon_marks(qh);
+    n = (int)stbds_arrlen(qh->loop);
+    stbds_arrsetlen(qh->cone, 0);
+    for (k = 0; k < n; ++k) {
+        rg__qh_horizon_edge edge = qh->loop[k];
+        int t = rg__qh_new_face(qh, edge.from, edge.to, apex);
+        rg__qh_face *neighbor = &qh->faces[edge.neighbor];
+        stbds_arrput(qh->cone, t);
+        qh->faces[t].adj[0] = edge.neighbor;
+        if (!rg__qh_face_plane(qh, &qh->faces[t])) return 0;
+        /* the face across the horizon edge now borders the new triangle */
+        for (i = 0; i < 3; ++i)
+            if (neighbor->v[i] == edge.to && neighbor->v[(i + 1) % 3] == edge.from) break;
+        if (i == 3) return 0;
+        neighbor->adj[i] = t;
+    }
+    for (k = 0; k < n; ++k) {
+        qh->faces[qh->cone[k]].adj[1] = qh->cone[(k + 1) % n];
+        qh->faces[qh->cone[k]].adj[2] = qh->cone[(k + n - 1) % n];
+    }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        rg__qh_partition(qh, qh->orphans[i], qh->cone, n);
+    for (k = 0; k < n; ++k)
+        if (qh->faces[qh->cone[k]].outside >= 0) stbds_arrput(qh->pending, qh->cone[k]);
+    return 1;
+}
+
+/* The coplanar points left on the finished hull: from its face, each climbs to the neighbour it
+   is highest above while that height grows (Qhull's qh_findbest). A point that ends more than
+   the tolerance above a face goes into that face's outside set. Returns how many did. */
+static int rg__qh_recheck_coplanar(rg__quickhull *qh) {
+    int f, moved = 0;
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        int p, next, keep = -1;
+        if (!qh->faces[f].alive) continue;
+        for (p = qh->faces[f].coplanar; p >= 0; p = next) {
+            int best = f, climbed = 1, i;
+            double height = rg__qh_height(qh, &qh->faces[f], p);
+            next = qh->next[p];
+            while (climbed) {
+                int from = best;
+                climbed = 0;
+                for (i = 0; i < 3; ++i) {
+                    int g = qh->faces[from].adj[i];
+                    double h = rg__qh_height(qh, &qh->faces[g], p);
+                    if (h > height) { height = h; best = g; climbed = 1; }
+                }
+            }
+            if (height > qh->tolerance) {
+                if (qh->faces[best].outside < 0) stbds_arrput(qh->pending, best);
+                rg__qh_add_outside(qh, best, p, height);
+                ++moved;
+            } else {
+                qh->next[p] = keep;
+                keep = p;
+            }
+        }
+        qh->faces[f].coplanar = keep;
+    }
+    return moved;
+}
+
+/* The triangulated hull: quickhull until no face has outside points left, and no coplanar point
+   turns out to be outside. */
+static int rg__qh_build_triangles(rg__quickhull *qh) {
+    int i, status, steps = 0;
+    stbds_arrsetlen(qh->next, qh->count);
+    stbds_arrsetlen(qh->horizon_from, qh->count);
+    for (i = 0; i < qh->count; ++i) qh->next[i] = qh->horizon_from[i] = -1;
+    status = rg__qh_initial_simplex(qh);
+    if (status != RG__QH_OK) return status;
+    do {
+        while (stbds_arrlen(qh->pending) > 0) {
+            int f = stbds_arrpop(qh->pending);
+            if (!qh->faces[f].alive || qh->faces[f].outside < 0) continue;
+            /* every step makes a vertex of an outside point; only orphaned corners (see
+               rg__qh_add_apex) can come back, so this bound is generous */
+            if (++steps > 2 * qh->count + 16 || !rg__qh_add_apex(qh, f)) return RG__QH_RETRY;
+        }
+    } while (rg__qh_recheck_coplanar(qh) > 0);
+    return RG__QH_OK;
+}
+
+static void rg__qh_free(rg__quickhull *qh) {
+    stbds_arrfree(qh->next);
+    stbds_arrfree(qh->horizon_from);
+    stbds_arrfree(qh->faces);
+    stbds_arrfree(qh->free_faces);
+    stbds_arrfree(qh->pending);
+    stbds_arrfree(qh->search);
+    stbds_arrfree(qh->visible);
+    stbds_arrfree(qh->cone);
+    stbds_arrfree(qh->orphans);
+    stbds_arrfree(qh->horizon);
+    stbds_arrfree(qh->loop);
+}
+
+static int rg__qh_find(int *parent, int t) {
+    while (parent[t] != t) {
+        parent[t] = parent[parent[t]];
+        t = parent[t];
+    }
+    return t;
+}
+
+/* Whether two groups of triangles together stay flat: every corner within the tolerance of the
+   plane through their area-weighted centroid, normal to their summed area vectors. */
+static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, const rg__qh_group *b) {
+    double normal[3], centre[3], length, weight = a->weight + b->weight, p[3], d[3];
+    int i, k;
+    const rg__qh_group *both[2];
+    for (k = 0; k < 3; ++k) {
+        normal[k] = a->area[k] + b->area[k];
+        centre[k] = (a->moment[k] + b->moment[k]) / weight;
+    }
+    length = sqrt(rg__qh_dot(normal, normal));
+    /* a merge must not cancel area: faces turned away from each other (the two sides of a thin
+       slab) are never one face, while a sliver of either orientation may join a large face */
+    if (!(weight > 0) || !(length >= sqrt(rg__qh_dot(a->area, a->area)) / 2) ||
+        !(length >= sqrt(rg__qh_dot(b->area, b->area)) / 2))
+        return 0;
+    for (k = 0; k < 3; ++k) normal[k] /= length;
+    both[0] = a;
+    both[1] = b;
+    for (k = 0; k < 2; ++k)
+        for (i = 0; i < (int)stbds_arrlen(both[k]->vertices); ++i) {
+            rg__qh_point(qh, both[k]->vertices[i], p);
+            rg__qh_sub(p, centre, d);
+            if (fabs(rg__qh_dot(normal, d)) > qh->tolerance) return 0;
+        }
+    return 1;
+}
+
+/* Greedy merging of adjacent triangles into flat groups: passes over the edges in triangle
+   order, joining the two groups on either side whenever their union stays flat, until a pass
+   joins nothing. Writes each triangle's group into pg->group. */
+static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) {
+    int m = (int)stbds_arrlen(pg->triangles), t, k, changed;
+    int *parent = NULL;
+    rg__qh_group *groups = NULL;
+    stbds_arrsetlen(parent, m);
+    stbds_arrsetlen(groups, m);
+    for (t = 0; t < m; ++t) {
+        const rg__qh_face *f = &qh->faces[pg->triangles[t]];
+        double p[3][3], e1[3], e2[3], area[3], weight;
+        rg__qh_group *g = &groups[t];
+        parent[t] = t;
+        for (k = 0; k < 3; ++k) rg__qh_point(qh, f->v[k], p[k]);
+        rg__qh_sub(p[1], p[0], e1);
+        rg__qh_sub(p[2], p[0], e2);
+        rg__qh_cross(e1, e2, area);
+        weight = sqrt(rg__qh_dot(area, area)) / 2;
+        g->vertices = NULL;
+        g->weight = weight;
+        for (k = 0; k < 3; ++k) {
+            g->area[k] = f->normal[k] * weight;  /* the accurate normal, scaled by the area */
+            g->moment[k] = weight * (p[0][k] + p[1][k] + p[2][k]) / 3;
+            stbds_arrput(g->vertices, f->v[k]);
+        }
+    }
+    do {
+        changed = 0;
+        for (t = 0; t < m; ++t)
+            for (k = 0; k < 3; ++k) {
+                int u = pg->triangle_of[qh->faces[pg->triangles[t]].adj[k]], a, b, root, other, i;
+                if (u < t) continue;  /* each edge once */
+                a = rg__qh_find(parent, t);
+                b = rg__qh_find(parent, u);
+                if (a == b || !rg__qh_union_is_flat(qh, &groups[a], &groups[b])) continue;
+                /* the group with more corners absorbs the other */
+                root = stbds_arrlen(groups[a].vertices) >= stbds_arrlen(groups[b].vertices) ? a : b;
+                other = root == a ? b : a;
+                for (i = 0; i < 3; ++i) {
+                    groups[root].area[i] += groups[other].area[i];
+                    groups[root].moment[i] += groups[other].moment[i];
+                }
+                groups[root].weight += groups[other].weight;
+                for (i = 0; i < (int)stbds_arrlen(groups[other].vertices); ++i)
+                    stbds_arrput(groups[root].vertices, groups[other].vertices[i]);
+                stbds_arrfree(groups[other].vertices);
+                parent[other] = root;
+                changed = 1;
+            }
+    } while (changed);
+    for (t = 0; t < m; ++t) pg->group[t] = rg__qh_find(parent, t);
+    for (t = 0; t < m; ++t) stbds_arrfree(groups[t].vertices);
+    stbds_arrfree(groups);
+    stbds_arrfree(parent);
+}
+
+/* Whether a boundary loop turns left (seen from outside along its Newell normal) at every
+   point, or goes straight within the tolerance. */
+static int rg__qh_loop_is_convex(const rg__quickhull *qh, const int *loop, int count) {
+    double normal[3] = {0, 0, 0}, p[3], q[3], v[3], chord[3], d[3], c[3], length;
+    int i;
+    for (i = 0; i < count; ++i) {
+        rg__qh_point(qh, loop[i], p);
+        rg__qh_point(qh, loop[(i + 1) % count], q);
+        normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    length = sqrt(rg__qh_dot(normal, normal));
+    if (!(length > 0)) return 0;
+    for (i = 0; i < 3; ++i) normal[i] /= length;
+    for (i = 0; i < count; ++i) {
+        double chord_length;
+        rg__qh_point(qh, loop[(i + count - 1) % count], p);
+        rg__qh_point(qh, loop[i], v);
+        rg__qh_point(qh, loop[(i + 1) % count], q);
+        rg__qh_sub(q, p, chord);
+        rg__qh_sub(v, p, d);
+        rg__qh_cross(chord, d, c);
+        chord_length = sqrt(rg__qh_dot(chord, chord));
+        /* a convex corner lies to the right of the chord from its predecessor to its successor */
+        if (!(chord_length > 0) || rg__qh_dot(c, normal) / chord_length > qh->tolerance) return 0;
+    }
+    return 1;
+}
+
+/* The boundary loop of every group: its half-edges whose twin lies in another group, chained
+   from point to point. A group is invalid unless they form one simple loop (then the group is a
+   disk) which is convex. Returns the number of invalid groups. */
+static int rg__qh_trace_boundaries(const rg__quickhull *qh, rg__qh_polygons *pg) {
+    struct { uint64_t key; int value; } *leaving = NULL;  /* (group, from) -> half-edge */
+    int m = (int)stbds_arrlen(pg->triangles), t, k, i, invalid_count = 0;
+    stbds_arrsetlen(pg->order, 0);
+    stbds_arrsetlen(pg->loop, 0);
+    for (t = 0; t < m; ++t) {
+        pg->first_half[t] = -1;
+        pg->half_count[t] = pg->loop_count[t] = pg->invalid[t] = 0;
+        pg->loop_first[t] = -1;
+    }
+    for (t = 0; t < m; ++t)
+        for (k = 0; k < 3; ++k) {
+            const rg__qh_face *f = &qh->faces[pg->triangles[t]];
+            int g = pg->group[t], u = pg->triangle_of[f->adj[k]];
+            uint64_t key = ((uint64_t)(uint32_t)g << 32) | (uint32_t)f->v[k];
+            if (pg->group[u] == g) continue;
+            if (stbds_hmgeti(leaving, key) >= 0) pg->invalid[g] = 1;  /* pinched at a point */
+            else stbds_hmput(leaving, key, 3 * t + k);
+            if (pg->first_half[g] < 0) {
+                pg->first_half[g] = 3 * t + k;
+                stbds_arrput(pg->order, g);
+            }
+            ++pg->half_count[g];
+        }
+    for (i = 0; i < (int)stbds_arrlen(pg->order); ++i) {
+        int g = pg->order[i], half = pg->first_half[g], steps = 0;
+        pg->loop_first[g] = (int)stbds_arrlen(pg->loop);
+        while (!pg->invalid[g]) {
+            const rg__qh_face *f = &qh->faces[pg->triangles[half / 3]];
+            uint64_t key = ((uint64_t)(uint32_t)g << 32) | (uint32_t)f->v[(half % 3 + 1) % 3];
+            ptrdiff_t at = stbds_hmgeti(leaving, key);
+            stbds_arrput(pg->loop, f->v[half % 3]);
+            ++steps;
+            if (at < 0 || steps > pg->half_count[g]) pg->invalid[g] = 1;
+            else if ((half = leaving[at].value) == pg->first_half[g]) break;
+        }
+        if (steps != pg->half_count[g]) pg->invalid[g] = 1;
+        pg->loop_count[g] = steps;
+        if (!pg->invalid[g] && steps > 3 &&
+            !rg__qh_loop_is_convex(qh, pg->loop + pg->loop_first[g], steps))
+            pg->invalid[g] = 1;
+        invalid_count += pg->invalid[g];
+    }
+    stbds_hmfree(leaving);
+    return invalid_count;
+}
+
+typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
+
+/* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
+static int rg__qh_compare_faces(const void *a, const void *b) {
+    const rg__qh_face_ref *x = (const rg__qh_face_ref *)a, *y = (const rg__qh_face_ref *)b;
+    int i;
+    for (i = 0; i < x->count && i < y->count; ++i)
+        if (x->indices[i] != y->indices[i]) return x->indices[i] < y->indices[i] ? -1 : 1;
+    return x->count < y->count ? -1 : x->count > y->count;
+}
+
+/* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
+   to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
+   edge between its neighbours and is dropped; that can turn more points into non-corners, so
+   the count repeats until nothing changes. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, rg_result *result) {
+    int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
+    rg_vec3 *vertices = NULL;
+    rg__qh_face_ref *refs = NULL;
+    int i, j, g, changed, groups = (int)stbds_arrlen(pg->order), face_count;
+    rg_hull *hull = NULL;
+    stbds_arrsetlen(pg->corners, qh->count);
+    stbds_arrsetlen(index, qh->count);
+    stbds_arrsetlen(alive, groups);
+    for (i = 0; i < qh->count; ++i) pg->corners[i] = 0;
+    for (i = 0; i < groups; ++i) {
+        g = pg->order[i];
+        alive[i] = 1;
+        for (j = 0; j < pg->loop_count[g]; ++j) ++pg->corners[pg->loop[pg->loop_first[g] + j]];
+    }
+    do {
+        changed = 0;
+        for (i = 0; i < groups; ++i) {
+            int kept = 0;
+            g = pg->order[i];
+            if (!alive[i]) continue;
+            for (j = 0; j < pg->loop_count[g]; ++j) kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
+            if (kept >= 3) continue;
+            alive[i] = 0;
+            changed = 1;
+            for (j = 0; j < pg->loop_count[g]; ++j) --pg->corners[pg->loop[pg->loop_first[g] + j]];
+        }
+    } while (changed);
+    for (i = 0; i < qh->count; ++i) {
+        index[i] = -1;
+        if (pg->corners[i] >= 3) {
+            index[i] = (int)stbds_arrlen(vertices);
+            stbds_arrput(vertices, qh->points[i]);
+        }
+    }
+    for (i = 0; i < groups; ++i) {
+        int first = (int)stbds_arrlen(indices), smallest = 0, count;
+        g = pg->order[i];
+        if (!alive[i]) continue;
+        for (j = 0; j < pg->loop_count[g]; ++j) {
+            int v = index[pg->loop[pg->loop_first[g] + j]];
+            if (v >= 0) stbds_arrput(indices, v);
+        }
+        count = (int)stbds_arrlen(indices) - first;
+        stbds_arrput(sizes, count);
+        for (j = 1; j < count; ++j)
+            if (indices[first + j] < indices[first + smallest]) smallest = j;
+        /* rotate the polygon to start at its smallest index */
+        for (j = 0; j < count; ++j) stbds_arrput(canonical, indices[first + (smallest + j) % count]);
+        for (j = 0; j < count; ++j) indices[first + j] = canonical[j];
+        stbds_arrsetlen(canonical, 0);
+    }
+    face_count = (int)stbds_arrlen(sizes);
+    for (i = 0, j = 0; i < face_count; j += sizes[i], ++i) {  /* `indices` no longer grows */
+        rg__qh_face_ref ref;
+        ref.indices = indices + j;
+        ref.count = sizes[i];
+        stbds_arrput(refs, ref);
+    }
+    if (face_count >= 4) /* (qsort's pointer must not be NULL, even for zero elements) */
+        qsort(refs, (size_t)face_count, sizeof *refs, rg__qh_compare_faces);
+    for (i = 0; i < face_count; ++i) {
+        sizes[i] = refs[i].count;
+        for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
+    }
+    hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
+                                     canonical, result);
+    stbds_arrfree(index);
+    stbds_arrfree(alive);
+    stbds_arrfree(sizes);
+    stbds_arrfree(indices);
+    stbds_arrfree(canonical);
+    stbds_arrfree(vertices);
+    stbds_arrfree(refs);
+    return hull;
+}
+
+/* Every live triangle's neighbours are alive and see it across the same edge, reversed. */
+static int rg__qh_triangles_are_closed(const rg__quickhull *qh) {
+    int f, i, j;
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        const rg__qh_face *face = &qh->faces[f];
+        if (!face->alive) continue;
+        for (i = 0; i < 3; ++i) {
+            const rg__qh_face *other;
+            if (face->adj[i] < 0 || face->adj[i] >= (int)stbds_arrlen(qh->faces)) return 0;
+            other = &qh->faces[face->adj[i]];
+            if (!other->alive) return 0;
+            for (j = 0; j < 3; ++j)
+                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i]) break;
+            if (j == 3 || other->adj[j] != f) return 0;
+        }
+    }
+    return 1;
+}
+
+/* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
+   boundary is not one convex loop back into their triangles, and emit. */
+static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
+    rg__qh_polygons pg;
+    rg_hull *hull = NULL;
+    int f, t, m;
+    memset(&pg, 0, sizeof pg);
+    if (!rg__qh_triangles_are_closed(qh)) {
+        rg__set_result(result, RG_ERR_DEGENERATE);
+        return NULL;
+    }
+    stbds_arrsetlen(pg.triangle_of, stbds_arrlen(qh->faces));
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        pg.triangle_of[f] = -1;
+        if (qh->faces[f].alive) {
+            pg.triangle_of[f] = (int)stbds_arrlen(pg.triangles);
+            stbds_arrput(pg.triangles, f);
+        }
+    }
+    m = (int)stbds_arrlen(pg.triangles);
+    stbds_arrsetlen(pg.group, m);
+    stbds_arrsetlen(pg.first_half, m);
+    stbds_arrsetlen(pg.half_count, m);
+    stbds_arrsetlen(pg.loop_first, m);
+    stbds_arrsetlen(pg.loop_count, m);
+    stbds_arrsetlen(pg.invalid, m);
+    rg__qh_merge_coplanar(qh, &pg);
+    if (rg__qh_trace_boundaries(qh, &pg) > 0) {
+        for (t = 0; t < m; ++t)
+            if (pg.invalid[pg.group[t]]) pg.group[t] = -1 - t;  /* marked: becomes a triangle */
+        for (t = 0; t < m; ++t)
+            if (pg.group[t] < 0) pg.group[t] = -1 - pg.group[t];
+        if (rg__qh_trace_boundaries(qh, &pg) > 0) {
+            rg__set_result(result, RG_ERR_DEGENERATE);
+            goto done;
+        }
+    }
+    hull = rg__qh_emit_hull(qh, &pg, result);
+done:
+    stbds_arrfree(pg.triangles);
+    stbds_arrfree(pg.triangle_of);
+    stbds_arrfree(pg.group);
+    stbds_arrfree(pg.order);
+    stbds_arrfree(pg.first_half);
+    stbds_arrfree(pg.half_count);
+    stbds_arrfree(pg.loop_first);
+    stbds_arrfree(pg.loop_count);
+    stbds_arrfree(pg.invalid);
+    stbds_arrfree(pg.loop);
+    stbds_arrfree(pg.corners);
+    return hull;
+}
+
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result) {
-    (void)points; (void)count;
-    rg__set_result(result, RG_ERR_DEGENERATE);
+    double scale, extreme[3] = {0, 0, 0};
+    int i, attempt;
+    rg_result status = RG_ERR_DEGENERATE;
+    if (!points || count < 0) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return NULL;
+    }
+    for (i = 0; i < count; ++i) {
+        if (!rg_v3_is_finite(points[i])) {
+            rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+            return NULL;
+        }
+        if (fabs((double)points[i].x) > extreme[0]) extreme[0] = fabs((double)points[i].x);
+        if (fabs((double)points[i].y) > extreme[1]) extreme[1] = fabs((double)points[i].y);
+        if (fabs((double)points[i].z) > extreme[2]) extreme[2] = fabs((double)points[i].z);
+    }
+    if (count < 4) {
+        rg__set_result(result, RG_ERR_DEGENERATE);
+        return NULL;
+    }
+    scale = extreme[0] + extreme[1] + extreme[2];
+    for (attempt = 0; attempt < 3; ++attempt) {
+        rg__quickhull qh;
+        rg_hull *hull = NULL;
+        int built;
+        memset(&qh, 0, sizeof qh);
+        qh.points = points;
+        qh.count = count;
+        /* the heights in double are nearly exact (for float input, exact up to one rounding):
+           visibility is tested at their rounding level, the outside sets at 8 rounding units of
+           the input. The retries thicken both. */
+        qh.visibility = 16 * DBL_EPSILON * scale;
+        qh.tolerance = (8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON : 64 * DBL_EPSILON) * scale;
+        if (attempt > 0) {
+            qh.tolerance *= attempt == 1 ? 8 : 64;
+            qh.visibility = qh.tolerance / 4;
+        }
+        built = rg__qh_build_triangles(&qh);
+        if (built == RG__QH_OK) hull = rg__qh_make_hull(&qh, &status);
+        rg__qh_free(&qh);
+        if (hull) {
+            rg__set_result(result, RG_OK);
+            return hull;
+        }
+        if (built == RG__QH_DEGENERATE || status == RG_ERR_OUT_OF_MEMORY) break;
+    }
+    rg__set_result(result, status == RG_ERR_OUT_OF_MEMORY ? status : RG_ERR_DEGENERATE);
     return NULL;
 }
 
 /* =============================================================================================
    >>collide: separating axes, witnesses, contact manifolds
-   ============================================================================================= */
+   =============================================================================================
+
+   Two convex polyhedra are disjoint exactly when some plane separates them, and such a plane
+   can always be found among the planes of the faces of either hull and the planes spanned by
+   an edge of one hull and parallel to an edge of the other (Baraff 1997 §7.1). The candidate
+   axes are therefore the face normals of A and B and the cross products of edge pairs; the
+   separation along an axis is the gap between the two hulls' extents, and the hulls overlap
+   when every axis has a negative separation. The largest separation is then minus the
+   penetration depth, and its axis the contact normal.
+
+   Edge pairs: only pairs whose cross product is the normal of a face of the Minkowski
+   difference A - B can matter. On the Gauss map (the unit sphere of normals), an edge is the
+   arc between the normals of its two faces; the two edges span a Minkowski face exactly when
+   the arc of A's edge crosses the arc of B's edge negated (faces of -B have normals -n). For
+   those pairs the edges are the supporting features along the axis, so the separation is the
+   distance between the edges' lines, without a search over the vertices.
+
+   Everything is computed in hull B's frame, then the manifold is turned into world space. */
+
+/* Edges whose sine of the angle is below this are treated as parallel and skip the edge axis:
+   the axis is then ill-conditioned (its direction error grows as epsilon / sine) and the
+   Minkowski face it would span is a sliver whose separation differs from its neighbours' face
+   axes by at most the edge length times the sine. sqrt(epsilon) balances the two errors. */
+#ifdef RIGID_DOUBLE
+#define RG__PARALLEL_SINE ((rg_real)1.5e-8)
+#else
+#define RG__PARALLEL_SINE ((rg_real)3.5e-4)
+#endif
+
+/* Axis preference, for stable manifolds from step to step: an axis whose separation is within
+   RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of the smaller hull's radius of the
+   best one counts as equally good, and faces are preferred to edges among those (see
+   rg__contact_manifold). Without it, a box resting flat flickers between near-equal face and
+   edge axes. The reported depth may differ from the exact minimum overlap by that much. */
+#define RG__AXIS_RELATIVE ((rg_real)0.005)
+#define RG__AXIS_ABSOLUTE ((rg_real)0.001)
+
+/* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
+#define RG__CLIP_STACK 32
+
+static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
+                                              rg_quat rot_b) {
+    rg__relative_pose t;
+    rg_quat relative = rg_quat_mul(rg_quat_conjugate(rot_b), rot_a);
+    t.rotation = rg_mat3_from_quat(relative);
+    t.inverse_rotation = rg_mat3_transpose(t.rotation);
+    t.translation = rg_quat_rotate_inverse(rot_b, rg_v3_sub(pos_a, pos_b));
+    return t;
+}
+
+static rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
+    return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
+}
+
+/* A's features in B's frame. The full search reads them from the tables of rg__pair_frame;
+   the witness test and the manifold compute the few they need with the same functions, so
+   both see bit-identical values. */
+static rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
+    return rg__pose_apply(t, a->vertices[i]);
+}
+static rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
+    return rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
+}
+/* the plane n.x = offset of A's face f moved by the pose: n.(R x + p) = offset_a + n.p */
+static rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
+    return a->faces[f].offset + rg_v3_dot(n, t->translation);
+}
+
+/* The direction of edge e of a hull, second vertex minus first. */
+static rg_vec3 rg__edge_direction(const rg_hull *h, int e) {
+    return rg_v3_sub(h->vertices[h->edges[e].v[1]], h->vertices[h->edges[e].v[0]]);
+}
+
+/* The vertex furthest along direction; the first index wins ties. */
+static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 direction) {
+    int i, best = 0;
+    rg_real best_dot = rg_v3_dot(vertices[0], direction);
+    for (i = 1; i < count; ++i) {
+        rg_real d = rg_v3_dot(vertices[i], direction);
+        if (d > best_dot) {
+            best_dot = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
+   frame and of B's edge directions, and room for the edge query's side table (one real per
+   face of B). */
+typedef struct rg__pair_frame {
+    const rg_hull *a, *b;
+    rg__relative_pose t;
+    rg_vec3 *vertices_a, *normals_a, *directions_b;
+    rg_real *offsets_a, *side;
+    rg_vec3 centroid_a;
+} rg__pair_frame;
+
+/* Small hulls keep their tables on the stack, bigger ones in the caller's scratch arrays. */
+#define RG__STACK_VECTORS 192
+#define RG__STACK_REALS 256
+
+typedef struct rg__pair_storage {
+    rg_vec3 vectors[RG__STACK_VECTORS];
+    rg_real reals[RG__STACK_REALS];
+} rg__pair_storage;
+
+static void rg__pair_frame_build(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
+                                 const rg__relative_pose *t, rg__pair_storage *storage,
+                                 rg__collide_scratch *scratch) {
+    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
+    int real_count = a->face_count + b->face_count;
+    rg_vec3 *vectors = storage->vectors;
+    rg_real *reals = storage->reals;
+    if (vector_count > RG__STACK_VECTORS) {
+        stbds_arrsetlen(scratch->vectors, vector_count);
+        vectors = scratch->vectors;
+    }
+    if (real_count > RG__STACK_REALS) {
+        stbds_arrsetlen(scratch->reals, real_count);
+        reals = scratch->reals;
+    }
+    frame->a = a;
+    frame->b = b;
+    frame->t = *t;
+    frame->vertices_a = vectors;
+    frame->normals_a = vectors + a->vertex_count;
+    frame->directions_b = frame->normals_a + a->face_count;
+    frame->offsets_a = reals;
+    frame->side = reals + a->face_count;
+    for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
+    for (i = 0; i < a->face_count; ++i) {
+        frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
+        frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
+    }
+    for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
+    frame->centroid_a = rg__pose_apply(t, a->centroid);
+}
+
+typedef struct rg__face_query {
+    int face, support;            /* the face, and the other hull's deepest vertex below it */
+    rg_real separation;
+} rg__face_query;
+
+typedef struct rg__edge_query {
+    int edge_a, edge_b;
+    rg_real separation;
+    rg_vec3 normal;               /* B's frame, pointing from A towards B */
+} rg__edge_query;
+
+/* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
+static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
+    int s = rg__support_index(b->vertices, b->vertex_count, rg_v3_neg(n));
+    *support = s;
+    return rg_v3_dot(n, b->vertices[s]) - offset;
+}
+
+/* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
+   deepest vertex among A's own vertices, which is then brought over. */
+static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                     int f, int *support) {
+    rg_vec3 n = b->faces[f].normal;
+    int s = rg__support_index(a->vertices, a->vertex_count, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    *support = s;
+    return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
+}
+
+/* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
+   one that separates by more than margin. */
+static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_a, rg_real margin) {
+    rg__face_query best;
+    int f, count = faces_of_a ? frame->a->face_count : frame->b->face_count;
+    best.face = -1;
+    best.support = 0;
+    best.separation = -FLT_MAX;
+    for (f = 0; f < count; ++f) {
+        int support;
+        rg_real s = faces_of_a ? rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], &support)
+                               : rg__face_b_separation(frame->a, frame->b, &frame->t, f, &support);
+        if (s > best.separation) {
+            best.separation = s;
+            best.face = f;
+            best.support = support;
+            if (s > margin) break;
+        }
+    }
+    return best;
+}
+
+/* An edge of A in B's frame, with its arc on the Gauss map. */
+typedef struct rg__edge_frame {
+    rg_vec3 start, direction;     /* first vertex, and second minus first */
+    rg_real length_squared;
+    rg_vec3 normal0, normal1;     /* normals of the faces on either side: the arc's ends */
+} rg__edge_frame;
+
+static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal0, rg_vec3 normal1) {
+    rg__edge_frame frame;
+    frame.start = v0;
+    frame.direction = rg_v3_sub(v1, v0);
+    frame.length_squared = rg_v3_length_squared(frame.direction);
+    frame.normal0 = normal0;
+    frame.normal1 = normal1;
+    return frame;
+}
+
+/* Edge e of A, from the tables (full search) or computed on the spot (witness, manifold). */
+static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
+                                          const rg__relative_pose *t, int e) {
+    const rg__hull_edge *edge = &a->edges[e];
+    if (tables)
+        return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
+                                   tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
+    return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
+                               rg__a_normal_in_b(a, t, edge->faces[0]), rg__a_normal_in_b(a, t, edge->faces[1]));
+}
+
+/* Do the arcs a-b (A's edge: from normal0 to normal1) and c-d (B's edge negated: from -n0 to
+   -n1) cross on the Gauss map? Then the edges span a face of the Minkowski difference A - B.
+   c and d must lie on opposite sides of the great circle through a and b, a and b on opposite
+   sides of the one through c and d, and the sign of c.(b x a) b.(d x c) rejects the circles'
+   second crossing, at the antipode. The normal of an arc's great circle, n1 x n0, is parallel
+   to its edge with the same sign for every edge (faces[0] runs v[0] -> v[1] counter-clockwise),
+   so the edge directions stand in for b x a and d x c:
+     cba = c.e_a = -n0_b.e_a,  dba = -n1_b.e_a,  adc = a.e_b = n0_a.e_b,  bdc = n1_a.e_b.
+   Touching arcs (a zero product) do not count: their axis is a face normal. */
+static int rg__arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
+    return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
+}
+
+/* Separation of the edge of A in frame and the edge of B from start_b along direction_b, two
+   edges spanning a Minkowski face, along their common normal (pointing away from A's centroid).
+   The edges support the hulls along that normal, so the separation is the distance between
+   their lines. Returns 0 for (nearly) parallel edges, whose axis is a face normal. */
+static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a, rg_vec3 start_b,
+                                    rg_vec3 direction_b, rg_real *separation, rg_vec3 *normal) {
+    rg_vec3 n = rg_v3_cross(frame->direction, direction_b);
+    rg_real length = rg_v3_length(n);
+    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction_b))))
+        return 0;
+    n = rg_v3_scale(n, 1 / length);
+    if (rg_v3_dot(n, rg_v3_sub(frame->start, centroid_a)) < 0) n = rg_v3_neg(n);
+    *separation = rg_v3_dot(n, rg_v3_sub(start_b, frame->start));
+    *normal = n;
+    return 1;
+}
+
+/* The edge pair with the largest separation among those that span a Minkowski face; stops at
+   the first that separates by more than margin. edge_a is -1 when no pair qualifies. */
+static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
+    const rg_hull *a = frame->a, *b = frame->b;
+    rg__edge_query best;
+    int i, j, f;
+    best.edge_a = best.edge_b = -1;
+    best.separation = -FLT_MAX;
+    best.normal = rg_v3(0, 0, 0);
+    for (i = 0; i < a->edge_count; ++i) {
+        rg__edge_frame edge_a = rg__edge_frame_of_a(frame, a, &frame->t, i);
+        /* The first condition for all pairs at once: which faces of B lie on which side of the
+           plane across A's edge. Only the few edges of B whose faces straddle it go on. */
+        for (f = 0; f < b->face_count; ++f) frame->side[f] = rg_v3_dot(b->faces[f].normal, edge_a.direction);
+        for (j = 0; j < b->edge_count; ++j) {
+            const rg__hull_edge *edge = &b->edges[j];
+            rg_real side0 = frame->side[edge->faces[0]], side1 = frame->side[edge->faces[1]], s;
+            rg_vec3 direction_b, n;
+            if (!(side0 * side1 < 0)) continue;
+            direction_b = frame->directions_b[j];
+            if (!rg__arcs_cross(-side0, -side1, rg_v3_dot(edge_a.normal0, direction_b),
+                                rg_v3_dot(edge_a.normal1, direction_b)))
+                continue;
+            if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
+                !(s > best.separation))
+                continue;
+            best.separation = s;
+            best.edge_a = i;
+            best.edge_b = j;
+            best.normal = n;
+            if (s > margin) return best;
+        }
+    }
+    return best;
+}
+
+/* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
+   evaluated with the same functions and the same values as in the full search, so a witness
+   that holds gives exactly the answer the full search would. */
+static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+                                 const rg__witness *witness, rg_real margin) {
+    int support;
+    switch (witness->kind) {
+    case RG__AXIS_FACE_A: {
+        rg_vec3 n;
+        if (witness->feature_a < 0 || witness->feature_a >= a->face_count) return 0;
+        n = rg__a_normal_in_b(a, t, witness->feature_a);
+        return rg__face_a_separation(b, n, rg__a_offset_in_b(a, t, witness->feature_a, n), &support) > margin;
+    }
+    case RG__AXIS_FACE_B:
+        if (witness->feature_b < 0 || witness->feature_b >= b->face_count) return 0;
+        return rg__face_b_separation(a, b, t, witness->feature_b, &support) > margin;
+    case RG__AXIS_EDGES: {
+        const rg__hull_edge *edge;
+        rg__edge_frame frame;
+        rg_vec3 direction_b, n;
+        rg_real side0, side1, s;
+        if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
+            witness->feature_b < 0 || witness->feature_b >= b->edge_count)
+            return 0;
+        edge = &b->edges[witness->feature_b];
+        frame = rg__edge_frame_of_a(NULL, a, t, witness->feature_a);
+        side0 = rg_v3_dot(b->faces[edge->faces[0]].normal, frame.direction);
+        side1 = rg_v3_dot(b->faces[edge->faces[1]].normal, frame.direction);
+        direction_b = rg__edge_direction(b, witness->feature_b);
+        return side0 * side1 < 0 &&
+               rg__arcs_cross(-side0, -side1, rg_v3_dot(frame.normal0, direction_b),
+                              rg_v3_dot(frame.normal1, direction_b)) &&
+               rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
+                                        direction_b, &s, &n) &&
+               s > margin;
+    }
+    default:
+        return 0;
+    }
+}
+
+static void rg__witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
+    if (!witness) return;
+    witness->kind = kind;
+    witness->feature_a = feature_a;
+    witness->feature_b = feature_b;
+}
+
+/* Feature ids: a hash of the features that made a point, so that ids of big hulls still fit in
+   32 bits. Two points of one manifold collide with probability about 2^-32; a collision only
+   misplaces a warm start. */
+static uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
+    h ^= value + 0x9e3779b9u + (h << 6) + (h >> 2);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint32_t rg__feature_id(int kind, int first, int second, uint32_t code) {
+    uint32_t h = rg__hash_combine(0x2545f491u, (uint32_t)kind);
+    h = rg__hash_combine(h, (uint32_t)first);
+    h = rg__hash_combine(h, (uint32_t)second);
+    return rg__hash_combine(h, code);
+}
+
+/* Labels of the lines the clipped polygon's edges lie on, and the codes of its vertices: an
+   incident vertex i has code i; a point made by clipping line l against side plane s has code
+   0x80000000 | l << 12 | s. Lines are incident edges (label j) or the reference face's side
+   planes (label 0x40000 | s). */
+#define RG__CLIP_SIDE_LINE 0x40000u
+static uint32_t rg__clip_code(uint32_t line, int side) {
+    return 0x80000000u | ((line & 0x7ffffu) << 12) | ((uint32_t)side & 0xfffu);
+}
+
+/* Sutherland-Hodgman: the part of polygon in[0..count) behind the plane n.x = offset. */
+static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
+                            rg__clip_vertex *out) {
+    int i, out_count = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__clip_vertex *p = &in[i], *q = &in[(i + 1) % count];
+        rg_real dp = rg_v3_dot(n, p->p) - offset, dq = rg_v3_dot(n, q->p) - offset;
+        if (dp <= 0) out[out_count++] = *p;
+        if ((dp <= 0) != (dq <= 0)) {
+            rg__clip_vertex *x = &out[out_count++];
+            x->p = rg_v3_madd(p->p, rg_v3_sub(q->p, p->p), dp / (dp - dq));
+            x->depth = 0;
+            x->code = rg__clip_code(p->line, side);
+            /* leaving: the polygon follows the side plane to where it comes back in */
+            x->line = dp <= 0 ? (RG__CLIP_SIDE_LINE | (uint32_t)side) : p->line;
+        }
+    }
+    return out_count;
+}
+
+/* Signed area (times 2) of triangle p q r seen along n. */
+static rg_real rg__signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
+    return rg_v3_dot(n, rg_v3_cross(rg_v3_sub(q, p), rg_v3_sub(r, p)));
+}
+
+/* At most four of the points: the deepest, the one furthest from it, the one making the
+   largest triangle with those two, and the one adding the most area outside that triangle.
+   Writes the chosen indices, deepest first; returns how many. */
+static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, int chosen[4]) {
+    int i, k, result;
+    rg_real best, area;
+    if (count <= 0) return 0;
+    chosen[0] = 0;
+    for (i = 1; i < count; ++i)
+        if (v[i].depth > v[chosen[0]].depth) chosen[0] = i;
+    if (count <= 4) {
+        /* keep them all, the deepest first and the rest in polygon order */
+        for (i = 0, k = 1; i < count; ++i)
+            if (i != chosen[0]) chosen[k++] = i;
+        return count;
+    }
+    chosen[1] = -1;
+    best = 0;
+    for (i = 0; i < count; ++i) {
+        rg_vec3 d = rg_v3_sub(v[i].p, v[chosen[0]].p);
+        rg_real planar = rg_v3_length_squared(d) - rg_v3_dot(d, n) * rg_v3_dot(d, n);
+        if (planar > best) {
+            best = planar;
+            chosen[1] = i;
+        }
+    }
+    if (chosen[1] < 0) return 1;
+    chosen[2] = -1;
+    best = 0;
+    for (i = 0; i < count; ++i) {
+        area = rg__fabs(rg__signed_area(v[chosen[0]].p, v[chosen[1]].p, v[i].p, n));
+        if (area > best) {
+            best = area;
+            chosen[2] = i;
+        }
+    }
+    if (chosen[2] < 0) return 2;
+    result = 3;
+    {
+        /* the triangle counter-clockwise about n, then the point furthest outside an edge */
+        int corner[3];
+        corner[0] = chosen[0];
+        corner[1] = chosen[1];
+        corner[2] = chosen[2];
+        if (rg__signed_area(v[corner[0]].p, v[corner[1]].p, v[corner[2]].p, n) < 0) {
+            corner[1] = chosen[2];
+            corner[2] = chosen[1];
+        }
+        best = 0;
+        for (i = 0; i < count; ++i) {
+            for (k = 0; k < 3; ++k) {
+                area = -rg__signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
+                if (area > best) {
+                    best = area;
+                    chosen[3] = i;
+                    result = 4;
+                }
+            }
+        }
+    }
+    return result;
+}
+
+/* Among the faces of hull h that contain vertex `support`, the one whose normal (in B's frame:
+   normals[f], or the hull's own when h is B) is most anti-parallel to direction. Restricting to
+   faces around the deepest vertex keeps that vertex in the incident polygon: the most
+   anti-parallel face of all may lie elsewhere. */
+static int rg__incident_face(const rg_hull *h, const rg_vec3 *normals, int support, rg_vec3 direction) {
+    int e, k, best = -1;
+    rg_real best_dot = FLT_MAX;
+    for (e = 0; e < h->edge_count; ++e) {
+        const rg__hull_edge *edge = &h->edges[e];
+        if (edge->v[0] != support && edge->v[1] != support) continue;
+        for (k = 0; k < 2; ++k) {
+            int f = edge->faces[k];
+            rg_real d = rg_v3_dot(normals ? normals[f] : h->faces[f].normal, direction);
+            if (d < best_dot || (d == best_dot && f < best)) {
+                best_dot = d;
+                best = f;
+            }
+        }
+    }
+    return best;
+}
+
+/* Writes chosen points of v into out, from B's frame to world space. */
+static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen, int count,
+                                     rg_vec3 normal, int kind, int first, int second,
+                                     rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    int i;
+    out->normal = rg_v3_normalize(rg_quat_rotate(rot_b, normal));
+    out->count = count;
+    for (i = 0; i < count; ++i) {
+        const rg__clip_vertex *p = &v[chosen[i]];
+        out->points[i] = rg_v3_add(pos_b, rg_quat_rotate(rot_b, p->p));
+        out->depths[i] = p->depth;
+        out->features[i] = rg__feature_id(kind, first, second, p->code);
+    }
+}
+
+/* Vertex i of hull A (is_a) or B in B's frame, from the tables. */
+static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+    return is_a ? frame->vertices_a[i] : frame->b->vertices[i];
+}
+
+/* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
+   against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
+   reduced to four. `support` is the incident hull's deepest vertex below the reference face.
+   With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
+static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
+                            rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
+                            rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
+    const rg__hull_face *rf = &ref->faces[ref_face];
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
+    rg_vec3 n = ref_is_a ? frame->normals_a[ref_face] : rf->normal;
+    rg_real offset = ref_is_a ? frame->offsets_a[ref_face] : rf->offset;
+    int inc_face = rg__incident_face(inc, ref_is_a ? NULL : frame->normals_a, support, n);
+    const rg__hull_face *incf;
+    int i, count, kept, capacity, chosen[4];
+    if (inc_face < 0) return 0;
+    incf = &inc->faces[inc_face];
+    capacity = incf->count + rf->count + 1;
+    if (capacity > RG__CLIP_STACK) {
+        stbds_arrsetlen(scratch->clip, 2 * capacity);
+        buffer = scratch->clip;
+    } else {
+        capacity = RG__CLIP_STACK;
+    }
+    in = buffer;
+    next = buffer + capacity;
+    count = incf->count;
+    for (i = 0; i < count; ++i) {
+        in[i].p = rg__frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
+        in[i].depth = 0;
+        in[i].code = (uint32_t)i;
+        in[i].line = (uint32_t)i;
+    }
+    for (i = 0; i < rf->count && count > 0; ++i) {
+        rg_vec3 v0 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i]);
+        rg_vec3 v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + (i + 1) % rf->count]);
+        rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
+        rg__clip_vertex *swap;
+        count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
+        swap = in; in = next; next = swap;
+    }
+    /* depth below the reference plane; points kept within the margin, moved onto B's surface */
+    for (i = 0, kept = 0; i < count; ++i) {
+        rg__clip_vertex p = in[i];
+        p.depth = offset - rg_v3_dot(n, p.p);
+        if (!(p.depth >= -margin)) continue;
+        if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
+        in[kept++] = p;
+    }
+    if (kept == 0 && allow_fallback) {
+        /* rounding clipped away even the deepest vertex: keep that vertex alone */
+        rg__clip_vertex p;
+        p.p = rg__frame_vertex(frame, !ref_is_a, support);
+        p.depth = offset - rg_v3_dot(n, p.p);
+        p.code = 0x40000000u | (uint32_t)support;
+        p.line = 0;
+        if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
+        if (p.depth >= -margin) in[kept++] = p;
+    }
+    count = rg__reduce_contacts(in, kept, n, chosen);
+    rg__manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
+                             ref_is_a ? RG__AXIS_FACE_A : RG__AXIS_FACE_B, ref_face, inc_face,
+                             pos_b, rot_b, out);
+    return count;
+}
+
+/* Closest points of segments p + s u and q + t v, s and t in [0, 1], for non-parallel
+   segments: the unconstrained minimum of |p + s u - q - t v|^2, then clamped. */
+static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_vec3 v, rg_real *s_out,
+                                           rg_real *t_out) {
+    rg_vec3 r = rg_v3_sub(p, q);
+    rg_real uu = rg_v3_dot(u, u), vv = rg_v3_dot(v, v), uv = rg_v3_dot(u, v);
+    rg_real ur = rg_v3_dot(u, r), vr = rg_v3_dot(v, r);
+    rg_real denominator = uu * vv - uv * uv, s = 0, t;
+    if (denominator > 0) s = rg__min_real(1, rg__max_real(0, (uv * vr - ur * vv) / denominator));
+    t = (uv * s + vr) / vv;
+    if (t < 0) {
+        t = 0;
+        s = rg__min_real(1, rg__max_real(0, -ur / uu));
+    } else if (t > 1) {
+        t = 1;
+        s = rg__min_real(1, rg__max_real(0, (uv - ur) / uu));
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact).
+   Without allow_clamped, nothing when they are not inside both edges. */
+static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *query, rg_real margin,
+                            int allow_clamped, rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    rg__edge_frame edge_a = rg__edge_frame_of_a(frame, frame->a, &frame->t, query->edge_a);
+    const rg__hull_edge *edge = &frame->b->edges[query->edge_b];
+    rg_vec3 q = frame->b->vertices[edge->v[0]], v = rg_v3_sub(frame->b->vertices[edge->v[1]], q);
+    rg_vec3 normal = rg_v3_neg(query->normal), on_a, on_b; /* from B towards A */
+    rg_real s, u;
+    rg__clip_vertex point;
+    int chosen = 0;
+    rg__closest_points_of_segments(edge_a.start, edge_a.direction, q, v, &s, &u);
+    /* closest points at an end of an edge are not the closest points of the edges' lines, so
+       point - depth*normal would miss A */
+    if (!allow_clamped && (s <= 0 || s >= 1 || u <= 0 || u >= 1)) return 0;
+    on_a = rg_v3_madd(edge_a.start, edge_a.direction, s);
+    on_b = rg_v3_madd(q, v, u);
+    point.p = on_b;
+    point.depth = rg_v3_dot(normal, rg_v3_sub(on_b, on_a));
+    point.code = 0;
+    point.line = 0;
+    if (!(point.depth >= -margin)) return 0;
+    rg__manifold_from_points(&point, &chosen, 1, normal, RG__AXIS_EDGES, query->edge_a,
+                             query->edge_b, pos_b, rot_b, out);
+    return 1;
+}
+
+/* The manifold of touching hulls from the three best axes. Preference, for manifolds that
+   stay the same from step to step: a face of B, then a face of A, then the edge pair, each
+   taken when its separation is within RG__AXIS_* of the best one and its manifold reaches as
+   deep as the minimum overlap (within the same tolerance). The best axis always qualifies in
+   exact arithmetic: when the hulls overlap, the origin projects into the Minkowski face of the
+   best axis, so its deepest feature survives the clipping and the edges' closest points lie
+   inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
+   every point pair is a real gap of at most margin; none may qualify, then there is no
+   manifold. */
+static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
+                                const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
+                                rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                rg_manifold *out) {
+    rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance;
+    int candidate, overlapping, best_kind;
+    if (edges->edge_a >= 0) best = rg__max_real(best, edges->separation);
+    best_kind = face_b->separation == best ? RG__AXIS_FACE_B
+              : face_a->separation == best ? RG__AXIS_FACE_A : RG__AXIS_EDGES;
+    overlapping = best <= 0;
+    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) +
+                RG__AXIS_ABSOLUTE * rg__min_real(frame->a->radius, frame->b->radius);
+    for (candidate = RG__AXIS_FACE_B; candidate >= RG__AXIS_FACE_A; --candidate) {
+        const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
+        int count;
+        if (!(face->separation >= best - tolerance)) continue;
+        count = rg__face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
+                                 pos_b, rot_b, scratch, out);
+        if (count > 0 && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
+    }
+    if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
+        rg__edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
+        return out->count;
+    memset(out, 0, sizeof *out);
+    if (!overlapping) return 0;
+    /* rounding defeated every candidate: the best axis with the fallbacks */
+    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
+    return rg__face_contact(frame, best_kind == RG__AXIS_FACE_A,
+                            best_kind == RG__AXIS_FACE_A ? face_a->face : face_b->face,
+                            best_kind == RG__AXIS_FACE_A ? face_a->support : face_b->support, margin, 1,
+                            pos_b, rot_b, scratch, out);
+}
+
+/* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
+   edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
+   axis of largest separation. */
+static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, rg__witness *witness,
+                                   rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                   rg_manifold *out) {
+    rg__face_query face_a, face_b;
+    rg__edge_query edges;
+    face_a = rg__query_faces(frame, 1, margin);
+    if (face_a.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+        return 0;
+    }
+    face_b = rg__query_faces(frame, 0, margin);
+    if (face_b.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+        return 0;
+    }
+    edges = rg__query_edges(frame, margin);
+    if (edges.edge_a >= 0 && edges.separation > margin) {
+        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+        return 0;
+    }
+    /* touching: remember the axis closest to separating, for the next call */
+    if (edges.edge_a >= 0 && edges.separation > face_a.separation && edges.separation > face_b.separation)
+        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+    else if (face_a.separation > face_b.separation)
+        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+    else
+        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+    return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
+}
+
+/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+   search. scratch (may be NULL) holds stb_ds arrays reused for hulls too big for the stack;
+   without it they are made and freed here. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+    rg__relative_pose t;
+    rg__pair_frame frame;
+    rg__pair_storage storage;
+    rg__collide_scratch temporary;
+    int count;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
+        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
+        return 0;
+    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
+    if (!rg__is_finite_real(margin)) return 0;
+    rot_a = rg_quat_normalize(rot_a);
+    rot_b = rg_quat_normalize(rot_b);
+    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
+    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
+        witness->held = 1;
+        return 0;
+    }
+    memset(&temporary, 0, sizeof temporary);
+    if (!scratch) scratch = &temporary;
+    rg__pair_frame_build(&frame, a, b, &t, &storage, scratch);
+    count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, scratch, out);
+    stbds_arrfree(temporary.vectors);
+    stbds_arrfree(temporary.reals);
+    stbds_arrfree(temporary.clip);
+    return count;
+}
+
+RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
+                                      const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
+                                      rg_real margin, rg_witness *witness, rg_manifold *out) {
+    return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, witness, NULL, out);
+}
 
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out) {
-    (void)a; (void)pos_a; (void)rot_a; (void)b; (void)pos_b; (void)rot_b; (void)margin;
-    if (out) memset(out, 0, sizeof *out);
-    return 0;
+    return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, NULL, NULL, out);
 }
 
 /* =============================================================================================
@@ -1334,11 +3105,149 @@ static void rg__broadphase_update(rg_world *w, rg_real dt) {
 
 /* =============================================================================================
    >>narrowphase: contact manifolds for the pairs of the broad phase
-   ============================================================================================= */
+   =============================================================================================
 
-static void rg__narrowphase_destroy(rg_world *w) { stbds_arrfree(w->narrowphase.manifolds); }
-static void rg__narrowphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
-static void rg__narrowphase_update(rg_world *w) { (void)w; }
+   Each pair of the broad phase is collided with the witness it kept from the last step
+   (Baraff §7.1), in pair order. A pair's cache entry lives in a hash map keyed by the pair as
+   long as the broad phase reports the pair; it holds the witness and where the pair's manifold
+   of the last step is, so that points whose feature id reappears inherit the impulses the
+   solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
+
+static uint64_t rg__pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
+
+static void rg__narrowphase_destroy(rg_world *w) {
+    stbds_arrfree(w->narrowphase.manifolds);
+    stbds_arrfree(w->narrowphase.previous);
+    stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.scratch.vectors);
+    stbds_arrfree(w->narrowphase.scratch.reals);
+    stbds_arrfree(w->narrowphase.scratch.clip);
+}
+
+/* Repoints the cache entries at their manifolds after the manifold array changed. */
+static void rg__narrowphase_index_manifolds(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
+    for (i = 0; i < n; ++i) {
+        uint64_t key = rg__pair_key(w->narrowphase.manifolds[i].a, w->narrowphase.manifolds[i].b);
+        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
+        if (at >= 0) w->narrowphase.cache[at].value.manifold_index = i;
+    }
+}
+
+/* A destroyed body takes its pairs' cache entries and manifolds with it, so that a body created
+   later in the same slot starts without witness or warm start. */
+static void rg__narrowphase_remove_body(rg_world *w, int index) {
+    rg__narrowphase *np = &w->narrowphase;
+    ptrdiff_t i;
+    int kept = 0, n = (int)stbds_arrlen(np->manifolds);
+    for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
+        uint64_t key = np->cache[i].key;
+        if ((int)(key >> 32) == index || (int)(uint32_t)key == index) (void)stbds_hmdel(np->cache, key);
+    }
+    for (i = 0; i < n; ++i)
+        if (np->manifolds[i].a != index && np->manifolds[i].b != index) np->manifolds[kept++] = np->manifolds[i];
+    if (kept != n) {
+        stbds_arrsetlen(np->manifolds, kept);
+        rg__narrowphase_index_manifolds(w);
+    }
+}
+
+/* The world pose of a body's hull frame: the centre of mass less the rotated local centroid. */
+static rg_vec3 rg__body_hull_origin(const rg__body *body) {
+    return rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
+}
+
+/* Points of the new manifold whose feature id was in the pair's last manifold take its
+   accumulated impulses. */
+static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_manifold *previous) {
+    int i, j;
+    if (!previous) return;
+    for (i = 0; i < m->count; ++i)
+        for (j = 0; j < previous->count; ++j)
+            if (previous->points[j].feature == m->points[i].feature) {
+                m->points[i].normal_impulse = previous->points[j].normal_impulse;
+                m->points[i].friction_impulse = previous->points[j].friction_impulse;
+                break;
+            }
+}
+
+static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key) {
+    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+    if (at < 0) {
+        rg__pair_cache fresh;
+        memset(&fresh, 0, sizeof fresh);
+        fresh.manifold_index = -1;
+        stbds_hmput(np->cache, key, fresh);
+        at = stbds_hmgeti(np->cache, key);
+    }
+    return &np->cache[at].value;
+}
+
+/* Drops the entries of pairs the broad phase no longer reports. Walking down, a deletion moves
+   the last entry, already visited, into the hole. */
+static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
+    ptrdiff_t i;
+    for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
+        if (np->cache[i].value.stamp != np->step) {
+            uint64_t key = np->cache[i].key;
+            (void)stbds_hmdel(np->cache, key);
+        }
+    }
+}
+
+static void rg__narrowphase_update(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    int hits = 0, misses = 0, contacts = 0;
+    {
+        /* last step's manifolds, with the impulses the solver left in them, become `previous` */
+        rg__pair_manifold *swap = np->previous;
+        np->previous = np->manifolds;
+        np->manifolds = swap;
+        stbds_arrsetlen(np->manifolds, 0);
+    }
+    ++np->step;
+    for (i = 0; i < pair_count; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        rg__pair_cache *cache;
+        rg__pair_manifold m;
+        rg_manifold result;
+        const rg__pair_manifold *previous = NULL;
+        int k, count;
+        if (!body_a->hull || !body_b->hull) continue;
+        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
+        cache->stamp = np->step;
+        count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
+                                         body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
+                                         w->def.contact_margin, &cache->witness, &np->scratch,
+                                         &result);
+        if (cache->witness.held) ++hits; else ++misses;
+        if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
+            np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
+            previous = &np->previous[cache->manifold_index];
+        cache->manifold_index = -1;
+        if (count == 0) continue;
+        memset(&m, 0, sizeof m);
+        m.a = pair.a;
+        m.b = pair.b;
+        m.normal = result.normal;
+        m.count = count;
+        for (k = 0; k < count; ++k) {
+            m.points[k].point = result.points[k];
+            m.points[k].depth = result.depths[k];
+            m.points[k].feature = result.features[k];
+        }
+        rg__narrowphase_warm_start(&m, previous);
+        cache->manifold_index = (int)stbds_arrlen(np->manifolds);
+        stbds_arrput(np->manifolds, m);
+        contacts += count;
+    }
+    rg__narrowphase_forget_stale_pairs(np);
+    w->stats.witness_hits = hits;
+    w->stats.witness_misses = misses;
+    w->stats.contact_count = contacts;
+}
 
 /* =============================================================================================
    >>solver: collisions, velocity update, contacts, shock propagation (Bender & Schmitt 2006,
