@@ -41,10 +41,14 @@
                                       stb_ds then allocates with that program's STBDS_REALLOC
 
    DETERMINISM
-      The same sequence of calls gives bit-identical results with the same binary. Nothing
-      depends on pointer values, hash order or time. Compile with -ffp-contract=off (gcc
-      contracts a*b+c into FMA otherwise, and ignores #pragma STDC FP_CONTRACT) so that builds
-      with different compilers on one machine agree.
+      The same sequence of calls gives bit-identical results: run after run, after destroying
+      and creating the world again in one process, and between builds by gcc -O2, clang -O2,
+      g++ and tcc on one x86-64 machine (`make test` compares state hashes of three scenes
+      across them, float and double). Nothing depends on pointer values, hash order or time.
+      Compile with -ffp-contract=off (gcc contracts a*b+c into FMA otherwise, and ignores
+      #pragma STDC FP_CONTRACT). Not guaranteed: between float and double builds, between
+      machines or C libraries (sinf, cosf may round differently), with -ffast-math, or when the
+      calls come in another order (creation order is part of the input).
 
    CONVENTIONS
       Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
@@ -54,7 +58,18 @@
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
-      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged.
+      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged. So are
+      absurd values, whatever the units: magnitudes beyond 1e15, a dt above 1 s, velocities (or
+      forces that would give velocities within a 1 s step) whose kinetic energy exceeds 1e30,
+      hulls and bodies whose mass properties overflow rg_real. Within these limits a free
+      body's state stays finite. Math functions never crash: NaN in gives NaN out, except that
+      normalising a zero, NaN or infinite vector or quaternion gives zero or the identity, and
+      inverting a singular or non-finite matrix gives zero.
+
+   TCC
+      tcc 0.9.27 on x86-64 miscompiles calls returning 12-byte structs; under tcc rg_vec3 is
+      therefore aligned to 8 (16 bytes, members unchanged), and tcc-built objects cannot be
+      linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
       0.1.0  foundation: math, hulls and mass properties, bodies, free motion
@@ -87,11 +102,31 @@ typedef double rg_real;
 #define rg_world_create rg_world_create_f64
 #define rg_hull_create_box rg_hull_create_box_f64
 #define rg_body_create rg_body_create_f64
+#elif defined(__TINYC__) && defined(__x86_64__)
+typedef float rg_real;
+/* tcc's rg_vec3 is 16 bytes (see below), so its objects cannot link with another compiler's. */
+#define rg_world_create rg_world_create_f32_tcc
+#define rg_hull_create_box rg_hull_create_box_f32_tcc
+#define rg_body_create rg_body_create_f32_tcc
+#define RIGID__TCC_VEC3_WORKAROUND
 #else
 typedef float rg_real;
 #define rg_world_create rg_world_create_f32
 #define rg_hull_create_box rg_hull_create_box_f32
 #define rg_body_create rg_body_create_f32
+#endif
+
+/* tcc 0.9.27 on x86-64 (Debian's) stores a 12-byte float struct returned in registers (x, y in
+   xmm0; z in the low half of xmm1) into a caller temporary of 12 bytes with two 8-byte stores,
+   so the upper half of xmm1 (whatever followed z in the callee's memory) overwrites the 4
+   bytes above the temporary: a local variable or another temporary whenever the previous stack
+   slot ends 4 bytes above an 8-byte boundary (tests/build/tcc_struct_args.c). Aligning x to 8
+   makes the struct 16 bytes there, so both stores stay inside it. Members, their offsets and
+   meanings are unchanged; only sizeof(rg_vec3) is 16 instead of 12 under tcc. */
+#ifdef RIGID__TCC_VEC3_WORKAROUND
+#define RIGID__VEC3_ALIGN _Alignas(8)
+#else
+#define RIGID__VEC3_ALIGN
 #endif
 
 #ifdef __cplusplus
@@ -102,7 +137,7 @@ extern "C" {
    Types
    ------------------------------------------------------------------------------------------- */
 
-typedef struct rg_vec3 { rg_real x, y, z; } rg_vec3;
+typedef struct rg_vec3 { RIGID__VEC3_ALIGN rg_real x; rg_real y, z; } rg_vec3;
 typedef struct rg_quat { rg_real x, y, z, w; } rg_quat;  /* unit quaternion, w scalar */
 typedef struct rg_mat3 { rg_real m[3][3]; } rg_mat3;     /* m[row][column] */
 typedef struct rg_world rg_world;                         /* opaque */
@@ -135,9 +170,9 @@ RIGID_API rg_vec3 rg_v3_mul(rg_vec3 a, rg_vec3 b);          /* component by comp
 RIGID_API rg_vec3 rg_v3_madd(rg_vec3 a, rg_vec3 b, rg_real s); /* a + b*s */
 RIGID_API rg_real rg_v3_dot(rg_vec3 a, rg_vec3 b);
 RIGID_API rg_vec3 rg_v3_cross(rg_vec3 a, rg_vec3 b);
-RIGID_API rg_real rg_v3_length(rg_vec3 v);
+RIGID_API rg_real rg_v3_length(rg_vec3 v);                  /* exact for tiny and huge components too */
 RIGID_API rg_real rg_v3_length_squared(rg_vec3 v);
-RIGID_API rg_vec3 rg_v3_normalize(rg_vec3 v);               /* zero vector stays zero */
+RIGID_API rg_vec3 rg_v3_normalize(rg_vec3 v);               /* zero, NaN or infinite vector gives zero */
 RIGID_API rg_vec3 rg_v3_min(rg_vec3 a, rg_vec3 b);
 RIGID_API rg_vec3 rg_v3_max(rg_vec3 a, rg_vec3 b);
 RIGID_API int     rg_v3_is_finite(rg_vec3 v);
@@ -148,7 +183,7 @@ RIGID_API rg_quat rg_quat_from_rotation_vector(rg_vec3 rotation);          /* ex
 RIGID_API rg_quat rg_quat_mul(rg_quat a, rg_quat b);        /* apply b, then a */
 RIGID_API rg_vec3 rg_quat_rotate(rg_quat q, rg_vec3 v);
 RIGID_API rg_vec3 rg_quat_rotate_inverse(rg_quat q, rg_vec3 v);
-RIGID_API rg_quat rg_quat_normalize(rg_quat q);             /* zero quaternion gives identity */
+RIGID_API rg_quat rg_quat_normalize(rg_quat q);             /* zero, NaN or infinite quaternion gives identity */
 RIGID_API rg_quat rg_quat_conjugate(rg_quat q);
 RIGID_API rg_real rg_quat_dot(rg_quat a, rg_quat b);
 RIGID_API int     rg_quat_is_finite(rg_quat q);
@@ -161,11 +196,11 @@ RIGID_API rg_mat3 rg_mat3_mul(rg_mat3 a, rg_mat3 b);
 RIGID_API rg_vec3 rg_mat3_mul_v3(rg_mat3 m, rg_vec3 v);
 RIGID_API rg_mat3 rg_mat3_transpose(rg_mat3 m);
 RIGID_API rg_real rg_mat3_determinant(rg_mat3 m);
-RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m);               /* singular matrix gives the zero matrix */
+RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m);               /* singular or non-finite matrix gives the zero matrix */
 RIGID_API rg_mat3 rg_mat3_skew(rg_vec3 v);                  /* skew(v)*u = v x u */
 RIGID_API rg_mat3 rg_mat3_outer(rg_vec3 a, rg_vec3 b);      /* a b^T */
 RIGID_API rg_mat3 rg_mat3_from_quat(rg_quat q);
-RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, by Cramer's rule; zero if singular */
+RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, by Cramer's rule; zero if singular or not finite */
 
 /* ---------------------------------------------------------------------------------------------
    Convex hulls
@@ -180,12 +215,14 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
    or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
-/* Box centred on the origin. Extents must be positive and finite. */
+/* Box centred on the origin. Extents must be positive, finite and at most 1e15. */
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result);
 /* Convex polyhedron given by its faces: face f has face_sizes[f] vertex indices in
    face_indices (all faces one after another), counter-clockwise seen from outside. The result
    must be closed (every edge shared by exactly two faces), and V - E + F = 2. Convexity is
-   checked: every vertex on or behind every face plane, within a tolerance. */
+   checked: every vertex on or behind every face plane, within a tolerance. NaN, infinite or
+   absurd coordinates (beyond 1e15), or a hull so large that its inertia overflows rg_real:
+   RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex_count,
                                              const int *face_sizes, int face_count,
                                              const int *face_indices, rg_result *result);
@@ -203,7 +240,7 @@ RIGID_API rg_vec3  rg_hull_face_normal(const rg_hull *h, int f);   /* outward un
 RIGID_API int      rg_hull_edge(const rg_hull *h, int e, int v[2], int faces[2]);
 RIGID_API rg_real  rg_hull_volume(const rg_hull *h);
 RIGID_API rg_vec3  rg_hull_centroid(const rg_hull *h);    /* centre of mass at uniform density */
-RIGID_API rg_mat3  rg_hull_inertia(const rg_hull *h, rg_real density); /* about the centroid */
+RIGID_API rg_mat3  rg_hull_inertia(const rg_hull *h, rg_real density); /* about the centroid; zero for a negative or non-finite density */
 
 /* ---------------------------------------------------------------------------------------------
    Narrow phase without a world
@@ -271,11 +308,15 @@ typedef struct rg_world_def {
 } rg_world_def;
 
 RIGID_API rg_world_def rg_world_default_def(void);
+/* NULL and RG_ERR_INVALID_ARGUMENT for a def that did not come from rg_world_default_def, NaN,
+   infinite or absurd (beyond 1e15) gravity, margin or tolerance, negative margin or tolerance,
+   or iteration counts outside [0, 1000000]. */
 RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result);
 RIGID_API void      rg_world_destroy(rg_world *w);
-/* One step of dt seconds. dt <= 0, NaN or infinite: RG_ERR_INVALID_ARGUMENT, nothing moves. */
+/* One step of dt seconds. dt <= 0, above 1 s (clamp frame times), NaN or infinite:
+   RG_ERR_INVALID_ARGUMENT, nothing moves. */
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt);
-RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity);
+RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity); /* components beyond 1e15: refused */
 RIGID_API rg_vec3   rg_world_gravity(const rg_world *w);
 
 typedef struct rg_body_def {
@@ -297,7 +338,9 @@ typedef struct rg_body_def {
 
 RIGID_API rg_body_def rg_body_default_def(void);
 /* Null id and a result on failure: NULL world, NaN/infinite values, dynamic body without hull,
-   negative density or mass, restitution outside [0, 1], negative friction. */
+   negative density or mass, restitution outside [0, 1], negative friction, an all-zero
+   orientation, absurd values (beyond 1e15 in absolute value), mass properties that overflow
+   rg_real, or velocities whose kinetic energy exceeds 1e30. All RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_body_id  rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result);
 RIGID_API rg_result   rg_body_destroy(rg_world *w, rg_body_id id);
 RIGID_API int         rg_body_is_valid(const rg_world *w, rg_body_id id);
@@ -319,8 +362,10 @@ RIGID_API rg_real rg_body_kinetic_energy(const rg_world *w, rg_body_id id);
 RIGID_API void    rg_body_aabb(const rg_world *w, rg_body_id id, rg_vec3 *min, rg_vec3 *max);
 RIGID_API void   *rg_body_user_data(const rg_world *w, rg_body_id id);
 
-/* Setters: RG_ERR_STALE_ID for a null or stale id, RG_ERR_INVALID_ARGUMENT for NULL or
-   non-finite input; nothing changes on failure. */
+/* Setters: RG_ERR_INVALID_ARGUMENT for a NULL world, RG_ERR_STALE_ID for a null or stale id,
+   RG_ERR_INVALID_ARGUMENT for non-finite or absurd input (beyond 1e15; an all-zero
+   orientation; velocities, or forces that within a 1 s step would give velocities, whose kinetic
+   energy exceeds 1e30); nothing changes on failure. */
 RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 position, rg_quat orientation);
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v);
 RIGID_API rg_result rg_body_set_angular_velocity(rg_world *w, rg_body_id id, rg_vec3 omega);
@@ -343,7 +388,8 @@ typedef struct rg_contact {
     rg_real normal_impulse;   /* applied on a in the last step, >= 0 */
     rg_vec3 friction_impulse; /* applied on a in the last step */
 } rg_contact;
-/* Returns the total number of contacts, fills at most capacity of them. */
+/* Returns the total number of contacts, fills at most capacity of them. out NULL or capacity
+   <= 0 only counts; a NULL world has none. */
 RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity);
 
 typedef struct rg_world_stats {
@@ -438,6 +484,8 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 
 #ifdef RIGID_DOUBLE
 #define RG__EPSILON DBL_EPSILON
+#define RG__REAL_MIN DBL_MIN
+#define RG__REAL_MAX DBL_MAX
 #define rg__sqrt sqrt
 #define rg__sin sin
 #define rg__cos cos
@@ -445,6 +493,8 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #define rg__atan2 atan2
 #else
 #define RG__EPSILON FLT_EPSILON
+#define RG__REAL_MIN FLT_MIN
+#define RG__REAL_MAX FLT_MAX
 #define rg__sqrt sqrtf
 #define rg__sin sinf
 #define rg__cos cosf
@@ -695,6 +745,17 @@ struct rg_world {
    >>math
    ============================================================================================= */
 
+/* Inputs larger than this in absolute value (coordinates, velocities, forces, gravity, masses,
+   margins) are refused as RG_ERR_INVALID_ARGUMENT: in any units they are garbage, and their
+   squares and products must stay far from overflow in float (FLT_MAX is 3.4e38). */
+#define RG__MAX_MAGNITUDE ((rg_real)1e15)
+static int rg__is_sane_real(rg_real x) {
+    return rg__is_finite_real(x) && rg__fabs(x) <= RG__MAX_MAGNITUDE;
+}
+static int rg__v3_is_sane(rg_vec3 v) {
+    return rg__is_sane_real(v.x) && rg__is_sane_real(v.y) && rg__is_sane_real(v.z);
+}
+
 RIGID_API const char *rg_result_string(rg_result r) {
     switch (r) {
     case RG_OK: return "ok";
@@ -724,11 +785,36 @@ RIGID_API rg_vec3 rg_v3_cross(rg_vec3 a, rg_vec3 b) {
     return rg_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 RIGID_API rg_real rg_v3_length_squared(rg_vec3 v) { return rg_v3_dot(v, v); }
-RIGID_API rg_real rg_v3_length(rg_vec3 v) { return rg__sqrt(rg_v3_dot(v, v)); }
+/* A sum of squares in [RG__REAL_MIN / RG__EPSILON, RG__REAL_MAX] lost nothing to underflow or
+   overflow that matters at this precision; outside it (zero, tiny or huge vectors, NaN,
+   infinities) the slow paths below scale by the largest component first. */
+static int rg__squares_in_range(rg_real sum_of_squares) {
+    return sum_of_squares >= RG__REAL_MIN / RG__EPSILON && sum_of_squares <= RG__REAL_MAX;
+}
+static rg_real rg__max_abs3(rg_real a, rg_real b, rg_real c) {
+    return rg__max_real(rg__fabs(a), rg__max_real(rg__fabs(b), rg__fabs(c)));
+}
+static rg_real rg__v3_length_scaled(rg_vec3 v) {
+    rg_real largest;
+    if (!rg_v3_is_finite(v)) return rg__fabs(v.x) + rg__fabs(v.y) + rg__fabs(v.z); /* NaN or inf */
+    largest = rg__max_abs3(v.x, v.y, v.z);
+    if (largest == 0) return 0;
+    v = rg_v3(v.x / largest, v.y / largest, v.z / largest);
+    return largest * rg__sqrt(rg_v3_dot(v, v));
+}
+RIGID_API rg_real rg_v3_length(rg_vec3 v) {
+    rg_real squared = rg_v3_dot(v, v);
+    if (rg__squares_in_range(squared)) return rg__sqrt(squared);
+    return rg__v3_length_scaled(v);
+}
 RIGID_API rg_vec3 rg_v3_normalize(rg_vec3 v) {
-    rg_real length = rg_v3_length(v);
-    if (!(length > 0)) return rg_v3(0, 0, 0);
-    return rg_v3_scale(v, 1 / length);
+    rg_real squared = rg_v3_dot(v, v), largest;
+    if (rg__squares_in_range(squared)) return rg_v3_scale(v, 1 / rg__sqrt(squared));
+    if (!rg_v3_is_finite(v)) return rg_v3(0, 0, 0);
+    largest = rg__max_abs3(v.x, v.y, v.z);
+    if (largest == 0) return rg_v3(0, 0, 0);
+    v = rg_v3(v.x / largest, v.y / largest, v.z / largest);  /* largest component now +-1 */
+    return rg_v3_scale(v, 1 / rg__sqrt(rg_v3_dot(v, v)));
 }
 RIGID_API rg_vec3 rg_v3_min(rg_vec3 a, rg_vec3 b) {
     return rg_v3(rg__min_real(a.x, b.x), rg__min_real(a.y, b.y), rg__min_real(a.z, b.z));
@@ -774,8 +860,16 @@ RIGID_API rg_real rg_quat_dot(rg_quat a, rg_quat b) {
     return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
 RIGID_API rg_quat rg_quat_normalize(rg_quat q) {
-    rg_real length = rg__sqrt(rg_quat_dot(q, q));
-    if (!(length > 0)) return rg_quat_identity();
+    rg_real squared = rg_quat_dot(q, q), length, largest;
+    if (rg__squares_in_range(squared)) {
+        length = rg__sqrt(squared);
+        return rg__quat(q.x / length, q.y / length, q.z / length, q.w / length);
+    }
+    if (!rg_quat_is_finite(q)) return rg_quat_identity();
+    largest = rg__max_real(rg__max_abs3(q.x, q.y, q.z), rg__fabs(q.w));
+    if (largest == 0) return rg_quat_identity();
+    q = rg__quat(q.x / largest, q.y / largest, q.z / largest, q.w / largest);
+    length = rg__sqrt(rg_quat_dot(q, q));
     return rg__quat(q.x / length, q.y / length, q.z / length, q.w / length);
 }
 RIGID_API rg_quat rg_quat_conjugate(rg_quat q) { return rg__quat(-q.x, -q.y, -q.z, q.w); }
@@ -827,26 +921,76 @@ static rg_vec3 rg__mat3_column(rg_mat3 m, int j) { return rg_v3(m.m[0][j], m.m[1
 RIGID_API rg_real rg_mat3_determinant(rg_mat3 m) {
     return rg_v3_dot(rg__mat3_column(m, 0), rg_v3_cross(rg__mat3_column(m, 1), rg__mat3_column(m, 2)));
 }
-RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
-    /* rows of the inverse are the cross products of the columns, over the determinant */
+static int rg__mat3_is_finite(rg_mat3 m) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!rg_v3_is_finite(rg_v3(m.m[i][0], m.m[i][1], m.m[i][2]))) return 0;
+    return 1;
+}
+static rg_real rg__mat3_max_abs(rg_mat3 m) {
+    rg_real largest = 0;
+    int i;
+    for (i = 0; i < 3; ++i) largest = rg__max_real(largest, rg__max_abs3(m.m[i][0], m.m[i][1], m.m[i][2]));
+    return largest;
+}
+/* m / s, dividing rather than multiplying by 1/s, which overflows for a subnormal s */
+static rg_mat3 rg__mat3_divide(rg_mat3 m, rg_real s) {
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) m.m[i][j] /= s;
+    return m;
+}
+/* The determinant of a matrix with entries near 1e13 overflows a float and one with entries
+   near 1e-13 underflows (the inertia of a 200 m or a 1 mm body), though the inverse exists:
+   when the determinant is outside the safe range the matrix is divided by its largest entry
+   first, m^-1 = (m/s)^-1 / s. Valid input keeps the plain path and its exact results. */
+static int rg__determinant_in_range(rg_real det) {
+    return rg__fabs(det) >= RG__REAL_MIN / RG__EPSILON && rg__fabs(det) <= RG__REAL_MAX;
+}
+/* rows of the inverse are the cross products of the columns, over the determinant */
+static int rg__mat3_inverse_by_cofactors(rg_mat3 m, int plain_path, rg_mat3 *inv) {
     rg_vec3 c0 = rg__mat3_column(m, 0), c1 = rg__mat3_column(m, 1), c2 = rg__mat3_column(m, 2);
     rg_vec3 r0 = rg_v3_cross(c1, c2), r1 = rg_v3_cross(c2, c0), r2 = rg_v3_cross(c0, c1);
     rg_real det = rg_v3_dot(c0, r0);
-    rg_mat3 inv;
-    memset(&inv, 0, sizeof inv);
-    if (det == 0 || !rg__is_finite_real(det)) return inv;
+    if (plain_path ? !rg__determinant_in_range(det) : (det == 0 || !rg__is_finite_real(det))) return 0;
     r0 = rg_v3_scale(r0, 1 / det); r1 = rg_v3_scale(r1, 1 / det); r2 = rg_v3_scale(r2, 1 / det);
-    inv.m[0][0] = r0.x; inv.m[0][1] = r0.y; inv.m[0][2] = r0.z;
-    inv.m[1][0] = r1.x; inv.m[1][1] = r1.y; inv.m[1][2] = r1.z;
-    inv.m[2][0] = r2.x; inv.m[2][1] = r2.y; inv.m[2][2] = r2.z;
-    return inv;
+    inv->m[0][0] = r0.x; inv->m[0][1] = r0.y; inv->m[0][2] = r0.z;
+    inv->m[1][0] = r1.x; inv->m[1][1] = r1.y; inv->m[1][2] = r1.z;
+    inv->m[2][0] = r2.x; inv->m[2][1] = r2.y; inv->m[2][2] = r2.z;
+    return rg__mat3_is_finite(*inv);
 }
-RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b) {
+RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
+    rg_mat3 inv, zero;
+    rg_real largest;
+    memset(&zero, 0, sizeof zero);
+    if (rg__mat3_inverse_by_cofactors(m, 1, &inv)) return inv;
+    if (!rg__mat3_is_finite(m)) return zero;
+    largest = rg__mat3_max_abs(m);
+    if (largest == 0) return zero;
+    if (!rg__mat3_inverse_by_cofactors(rg__mat3_divide(m, largest), 0, &inv)) return zero;
+    inv = rg__mat3_divide(inv, largest);
+    return rg__mat3_is_finite(inv) ? inv : zero;
+}
+/* Cramer's rule; 0 when the determinant is zero (or outside the safe range on the plain path) */
+static int rg__mat3_solve_by_cramer(rg_mat3 m, rg_vec3 b, int plain_path, rg_vec3 *x) {
     rg_vec3 c0 = rg__mat3_column(m, 0), c1 = rg__mat3_column(m, 1), c2 = rg__mat3_column(m, 2);
     rg_real det = rg_v3_dot(c0, rg_v3_cross(c1, c2));
-    if (det == 0 || !rg__is_finite_real(det)) return rg_v3(0, 0, 0);
-    return rg_v3(rg_v3_dot(b, rg_v3_cross(c1, c2)) / det, rg_v3_dot(c0, rg_v3_cross(b, c2)) / det,
-                 rg_v3_dot(c0, rg_v3_cross(c1, b)) / det);
+    if (plain_path ? !rg__determinant_in_range(det) : (det == 0 || !rg__is_finite_real(det))) return 0;
+    *x = rg_v3(rg_v3_dot(b, rg_v3_cross(c1, c2)) / det, rg_v3_dot(c0, rg_v3_cross(b, c2)) / det,
+               rg_v3_dot(c0, rg_v3_cross(c1, b)) / det);
+    return rg_v3_is_finite(*x);
+}
+RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b) {
+    rg_vec3 x;
+    rg_real largest;
+    if (rg__mat3_solve_by_cramer(m, b, 1, &x)) return x;
+    if (!rg__mat3_is_finite(m) || !rg_v3_is_finite(b)) return rg_v3(0, 0, 0);
+    largest = rg__mat3_max_abs(m);
+    if (largest == 0) return rg_v3(0, 0, 0);
+    /* m x = b is (m/s) x = b/s */
+    if (!rg__mat3_solve_by_cramer(rg__mat3_divide(m, largest), rg_v3(b.x / largest, b.y / largest, b.z / largest), 0, &x))
+        return rg_v3(0, 0, 0);
+    return x;
 }
 RIGID_API rg_mat3 rg_mat3_skew(rg_vec3 v) {
     rg_mat3 m;
@@ -1011,7 +1155,7 @@ static void rg__add_face_to_mass_integrals(rg__mass_integrals *t, const double (
 }
 
 /* Volume, centroid and unit-density inertia about the centroid from the hull's faces. */
-static void rg__hull_compute_mass_properties(rg_hull *hull) {
+static int rg__hull_compute_mass_properties(rg_hull *hull) {
     rg__mass_integrals t;
     double origin[3] = {0, 0, 0}, (*points)[3] = NULL, centroid[3], ixx, iyy, izz, ixy, iyz, izx;
     int f, i, largest = 0;
@@ -1025,7 +1169,7 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
     for (f = 0; f < hull->face_count; ++f)
         if (hull->faces[f].count > largest) largest = hull->faces[f].count;
     points = (double(*)[3])RIGID_MALLOC(sizeof(double[3]) * (size_t)largest, NULL);
-    if (!points) return;
+    if (!points) return 0;
     for (f = 0; f < hull->face_count; ++f) {
         const rg__hull_face *face = &hull->faces[f];
         double n[3], length;
@@ -1055,7 +1199,7 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
         t.product[i] /= 2;
     }
     hull->volume = (rg_real)t.volume;
-    if (!(t.volume > 0)) return;
+    if (!(t.volume > 0)) return 1;
     for (i = 0; i < 3; ++i) centroid[i] = t.first[i] / t.volume;
     /* Mirtich §2: inertia about the integration origin, then moved to the centroid by the
        parallel axis theorem. */
@@ -1073,6 +1217,7 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
     hull->unit_inertia.m[0][1] = hull->unit_inertia.m[1][0] = (rg_real)ixy;
     hull->unit_inertia.m[1][2] = hull->unit_inertia.m[2][1] = (rg_real)iyz;
     hull->unit_inertia.m[2][0] = hull->unit_inertia.m[0][2] = (rg_real)izx;
+    return 1;
 }
 
 /* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners.
@@ -1134,6 +1279,18 @@ static int rg__hull_build_edges(rg_hull *hull) {
     return ok;
 }
 
+/* A hull whose volume, centroid or inertia at unit density overflow rg_real (a float hull
+   beyond about 4e7 across: inertia grows with the fifth power of size) is refused. */
+static int rg__hull_mass_properties_are_finite(const rg_hull *hull) {
+    int i;
+    if (!rg__is_finite_real(hull->volume) || !rg_v3_is_finite(hull->centroid) ||
+        !rg__is_finite_real(hull->radius))
+        return 0;
+    for (i = 0; i < 3; ++i)
+        if (!rg_v3_is_finite(rg__mat3_column(hull->unit_inertia, i)) || !(hull->unit_inertia.m[i][i] > 0)) return 0;
+    return 1;
+}
+
 RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex_count,
                                              const int *face_sizes, int face_count,
                                              const int *face_indices, rg_result *result) {
@@ -1146,12 +1303,12 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         return NULL;
     }
     for (i = 0; i < vertex_count; ++i)
-        if (!rg_v3_is_finite(vertices[i])) {
+        if (!rg__v3_is_sane(vertices[i])) {
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }
     for (f = 0; f < face_count; ++f) {
-        if (face_sizes[f] < 3 || face_sizes[f] > vertex_count) {
+        if (face_sizes[f] < 3 || face_sizes[f] > vertex_count || index_count > 0x3fffffff - face_sizes[f]) {
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }
@@ -1211,7 +1368,11 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         rg__set_result(result, RG_ERR_DEGENERATE);
         return NULL;
     }
-    rg__hull_compute_mass_properties(hull);
+    if (!rg__hull_compute_mass_properties(hull)) {
+        rg_hull_destroy(hull);
+        rg__set_result(result, RG_ERR_OUT_OF_MEMORY);
+        return NULL;
+    }
     if (!(hull->volume > extent * extent * extent * 1e-9)) {
         rg_hull_destroy(hull);
         rg__set_result(result, RG_ERR_DEGENERATE);
@@ -1219,6 +1380,11 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     }
     for (i = 0; i < vertex_count; ++i)
         hull->radius = rg__max_real(hull->radius, rg_v3_length(rg_v3_sub(vertices[i], hull->centroid)));
+    if (!rg__hull_mass_properties_are_finite(hull)) {
+        rg_hull_destroy(hull);
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT); /* too large for rg_real */
+        return NULL;
+    }
     rg__set_result(result, RG_OK);
     return hull;
 }
@@ -1237,7 +1403,7 @@ RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result) {
     rg_vec3 corners[8];
     int i;
     rg_vec3 h = half_extents;
-    if (!rg_v3_is_finite(h) || !(h.x > 0) || !(h.y > 0) || !(h.z > 0)) {
+    if (!rg__v3_is_sane(h) || !(h.x > 0) || !(h.y > 0) || !(h.z > 0)) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return NULL;
     }
@@ -1275,7 +1441,7 @@ RIGID_API rg_vec3 rg_hull_centroid(const rg_hull *h) { return h ? h->centroid : 
 RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
     rg_mat3 zero;
     memset(&zero, 0, sizeof zero);
-    if (!h || !rg__is_finite_real(density)) return zero;
+    if (!h || !rg__is_finite_real(density) || density < 0) return zero;
     return rg_mat3_scale(h->unit_inertia, density);
 }
 
@@ -4058,12 +4224,25 @@ RIGID_API rg_world_def rg_world_default_def(void) {
     return def;
 }
 
+/* Limits of the world's validation (RG__MAX_MAGNITUDE is in >>math). Refused: a step longer
+   than RG__MAX_TIME_STEP (1 s: no contact can be resolved in a step that long; clamp frame
+   times), more iterations than RG__MAX_ITERATIONS, velocities whose kinetic energy (in the
+   units of the world, J for kg, m, s) exceeds RG__MAX_ENERGY, and forces and torques that would
+   take a body there within one such step. All are garbage, and the energy bound keeps the
+   products of a step (the gyroscopic term w x Iw, impulses times lever arms) far from overflow
+   in float. */
+#define RG__MAX_TIME_STEP ((rg_real)1)
+#define RG__MAX_ITERATIONS 1000000
+#define RG__MAX_ENERGY ((rg_real)1e30)
+
+static int rg__iterations_are_valid(int n) { return n >= 0 && n <= RG__MAX_ITERATIONS; }
+
 static int rg__world_def_is_valid(const rg_world_def *def) {
-    return def && def->cookie == RG__WORLD_COOKIE && rg_v3_is_finite(def->gravity) &&
-           def->collision_iterations >= 0 && def->contact_iterations >= 0 &&
-           def->shock_iterations >= 0 && rg__is_finite_real(def->contact_tolerance) &&
-           def->contact_tolerance >= 0 && rg__is_finite_real(def->contact_margin) &&
-           def->contact_margin >= 0;
+    return def && def->cookie == RG__WORLD_COOKIE && rg__v3_is_sane(def->gravity) &&
+           rg__iterations_are_valid(def->collision_iterations) &&
+           rg__iterations_are_valid(def->contact_iterations) &&
+           rg__iterations_are_valid(def->shock_iterations) && rg__is_sane_real(def->contact_tolerance) &&
+           def->contact_tolerance >= 0 && rg__is_sane_real(def->contact_margin) && def->contact_margin >= 0;
 }
 
 RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result) {
@@ -4094,7 +4273,7 @@ RIGID_API void rg_world_destroy(rg_world *w) {
 }
 
 RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity) {
-    if (!w || !rg_v3_is_finite(gravity)) return RG_ERR_INVALID_ARGUMENT;
+    if (!w || !rg__v3_is_sane(gravity)) return RG_ERR_INVALID_ARGUMENT;
     w->def.gravity = gravity;
     return RG_OK;
 }
@@ -4102,7 +4281,7 @@ RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravit
 
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     int i, n;
-    if (!w || !rg__is_finite_real(dt) || !(dt > 0)) return RG_ERR_INVALID_ARGUMENT;
+    if (!w || !rg__is_finite_real(dt) || !(dt > 0) || dt > RG__MAX_TIME_STEP) return RG_ERR_INVALID_ARGUMENT;
     /* Guendelman §5: collide, advance velocities, contact, advance positions */
     rg__broadphase_update(w, dt);
     rg__narrowphase_update(w);
@@ -4130,57 +4309,104 @@ RIGID_API rg_body_def rg_body_default_def(void) {
     return def;
 }
 
+static int rg__quat_is_usable(rg_quat q) {
+    return rg_quat_is_finite(q) && (q.x != 0 || q.y != 0 || q.z != 0 || q.w != 0);
+}
+static int rg__coefficient_is_valid(rg_real c) { return rg__is_sane_real(c) && c >= 0; }
+
+/* Everything in a body def that can be checked without its mass properties. */
 static int rg__body_def_is_valid(const rg_body_def *def) {
     if (!def) return 0;
     if (def->type != RG_BODY_STATIC && def->type != RG_BODY_KINEMATIC && def->type != RG_BODY_DYNAMIC)
         return 0;
     if (def->type == RG_BODY_DYNAMIC && !def->hull) return 0;
-    if (!rg_v3_is_finite(def->position) || !rg_quat_is_finite(def->orientation) ||
-        !rg_v3_is_finite(def->linear_velocity) || !rg_v3_is_finite(def->angular_velocity))
+    if (!rg__v3_is_sane(def->position) || !rg__quat_is_usable(def->orientation) ||
+        !rg__v3_is_sane(def->linear_velocity) || !rg__v3_is_sane(def->angular_velocity))
         return 0;
-    if (!(rg_quat_dot(def->orientation, def->orientation) > 0)) return 0;
-    if (!rg__is_finite_real(def->density) || !rg__is_finite_real(def->mass) || def->density < 0 ||
-        def->mass < 0)
-        return 0;
+    if (!rg__coefficient_is_valid(def->density) || !rg__coefficient_is_valid(def->mass)) return 0;
     if (def->type == RG_BODY_DYNAMIC && !(def->density > 0) && !(def->mass > 0)) return 0;
     if (!rg__is_finite_real(def->restitution) || def->restitution < 0 || def->restitution > 1) return 0;
-    if (!rg__is_finite_real(def->static_friction) || !rg__is_finite_real(def->dynamic_friction) ||
-        !rg__is_finite_real(def->rolling_friction) || !rg__is_finite_real(def->spinning_friction))
-        return 0;
-    if (def->static_friction < 0 || def->dynamic_friction < 0 || def->rolling_friction < 0 ||
-        def->spinning_friction < 0)
-        return 0;
-    return 1;
+    return rg__coefficient_is_valid(def->static_friction) && rg__coefficient_is_valid(def->dynamic_friction) &&
+           rg__coefficient_is_valid(def->rolling_friction) && rg__coefficient_is_valid(def->spinning_friction);
 }
 
 static rg__body *rg__world_body(const rg_world *w, rg_body_id id) {
     rg__body *body;
     if (!w || id.generation == 0 || id.index >= (uint32_t)stbds_arrlen(w->bodies)) return NULL;
     body = &w->bodies[id.index];
-    return body->generation == id.generation ? body : NULL;
+    /* an even generation is a free slot's: such an id was never handed out */
+    return body->generation == id.generation && (id.generation & 1) ? body : NULL;
 }
 
 /* Mass properties of a body from its hull: density, or a given mass with the inertia scaled
-   to match (the same shape at the density mass / volume). */
-static void rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) {
+   to match (the same shape at the density mass / volume). 0 when they, or their inverses, are
+   not finite and positive (a density of 1e15 on a large hull). */
+static int rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) {
     rg_real density;
+    int i;
     memset(&body->inertia_local, 0, sizeof body->inertia_local);
     body->inv_inertia_local = body->inv_inertia_world = body->inertia_local;
     body->mass = body->inv_mass = 0;
-    if (def->type != RG_BODY_DYNAMIC) return;
+    if (def->type != RG_BODY_DYNAMIC) return 1;
     density = def->mass > 0 ? def->mass / def->hull->volume : def->density;
     body->mass = density * def->hull->volume;
     body->inv_mass = 1 / body->mass;
     body->inertia_local = rg_hull_inertia(def->hull, density);
     body->inv_inertia_local = rg_mat3_inverse(body->inertia_local);
+    if (!rg__is_sane_real(density) || !(body->mass > 0) || !rg__is_finite_real(body->mass) ||
+        !rg__is_finite_real(body->inv_mass))
+        return 0;
+    for (i = 0; i < 3; ++i)
+        if (!(body->inertia_local.m[i][i] > 0) || !rg__is_finite_real(body->inertia_local.m[i][i]) ||
+            !(body->inv_inertia_local.m[i][i] > 0))
+            return 0;
+    return rg__mat3_is_finite(body->inertia_local) && rg__mat3_is_finite(body->inv_inertia_local);
+}
+
+/* Velocities a body may be given: sane components and, for a dynamic body, a kinetic energy
+   below RG__MAX_ENERGY. An overflow inside the check fails it too. */
+static int rg__velocities_are_valid(const rg__body *body, rg_vec3 v, rg_vec3 omega) {
+    rg_vec3 omega_local;
+    if (!rg__v3_is_sane(v) || !rg__v3_is_sane(omega)) return 0;
+    if (body->type != RG_BODY_DYNAMIC) return 1;
+    omega_local = rg_quat_rotate_inverse(body->orientation, omega);
+    return body->mass * rg_v3_dot(v, v) <= 2 * RG__MAX_ENERGY &&
+           rg_v3_dot(omega_local, rg_mat3_mul_v3(body->inertia_local, omega_local)) <= 2 * RG__MAX_ENERGY;
+}
+
+/* The body a def describes, built aside so that a refused def changes nothing in the world. */
+static int rg__body_from_def(const rg_body_def *def, rg__body *body) {
+    rg_vec3 local_com;
+    memset(body, 0, sizeof *body);
+    body->next_free = -1;
+    body->type = def->type;
+    body->hull = def->hull;
+    body->orientation = rg_quat_normalize(def->orientation);
+    local_com = def->hull ? def->hull->centroid : rg_v3(0, 0, 0);
+    body->com = rg_v3_add(def->position, rg_quat_rotate(body->orientation, local_com));
+    if (!rg__body_set_mass_properties(body, def)) return 0;
+    if (!rg__velocities_are_valid(body, def->linear_velocity, def->angular_velocity)) return 0;
+    if (def->type != RG_BODY_STATIC) {
+        body->linear_velocity = def->linear_velocity;
+        body->angular_velocity = def->angular_velocity;
+    }
+    rg__body_update_world_inertia(body);
+    body->restitution = def->restitution;
+    body->static_friction = def->static_friction;
+    body->dynamic_friction = def->dynamic_friction;
+    body->rolling_friction = def->rolling_friction;
+    body->spinning_friction = def->spinning_friction;
+    body->user_data = def->user_data;
+    body->aabb_min = body->aabb_max = body->com;
+    return 1;
 }
 
 RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result) {
     rg_body_id id = {0, 0};
-    rg__body *body;
-    rg_vec3 local_com;
+    rg__body candidate;
+    uint32_t generation;
     int index;
-    if (!w || !rg__body_def_is_valid(def)) {
+    if (!w || !rg__body_def_is_valid(def) || !rg__body_from_def(def, &candidate)) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return id;
     }
@@ -4197,35 +4423,13 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
             return id;
         }
     }
-    body = &w->bodies[index];
-    {
-        uint32_t generation = body->generation + 1; /* free slots are even, so this is odd */
-        memset(body, 0, sizeof *body);
-        body->generation = generation;
-    }
-    body->next_free = -1;
-    body->type = def->type;
-    body->hull = def->hull;
-    body->orientation = rg_quat_normalize(def->orientation);
-    local_com = def->hull ? def->hull->centroid : rg_v3(0, 0, 0);
-    body->com = rg_v3_add(def->position, rg_quat_rotate(body->orientation, local_com));
-    if (def->type != RG_BODY_STATIC) {
-        body->linear_velocity = def->linear_velocity;
-        body->angular_velocity = def->angular_velocity;
-    }
-    rg__body_set_mass_properties(body, def);
-    rg__body_update_world_inertia(body);
-    body->restitution = def->restitution;
-    body->static_friction = def->static_friction;
-    body->dynamic_friction = def->dynamic_friction;
-    body->rolling_friction = def->rolling_friction;
-    body->spinning_friction = def->spinning_friction;
-    body->user_data = def->user_data;
-    body->aabb_min = body->aabb_max = body->com;
+    generation = w->bodies[index].generation + 1; /* free slots are even, so this is odd */
+    w->bodies[index] = candidate;
+    w->bodies[index].generation = generation;
     rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
-    id.generation = body->generation;
+    id.generation = generation;
     rg__set_result(result, RG_OK);
     return id;
 }
@@ -4341,8 +4545,7 @@ static rg_result rg__body_for_update(rg_world *w, rg_body_id id, int arguments_o
 
 RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 position, rg_quat orientation) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(position) && rg_quat_is_finite(orientation) &&
-                                                 rg_quat_dot(orientation, orientation) > 0, &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(position) && rg__quat_is_usable(orientation), &body);
     if (r != RG_OK) return r;
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
@@ -4352,15 +4555,17 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(v), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(v), &body);
     if (r != RG_OK) return r;
+    if (!rg__velocities_are_valid(body, v, body->angular_velocity)) return RG_ERR_INVALID_ARGUMENT;
     if (body->type != RG_BODY_STATIC) body->linear_velocity = v;
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_angular_velocity(rg_world *w, rg_body_id id, rg_vec3 omega) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(omega), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(omega), &body);
     if (r != RG_OK) return r;
+    if (!rg__velocities_are_valid(body, body->linear_velocity, omega)) return RG_ERR_INVALID_ARGUMENT;
     if (body->type != RG_BODY_STATIC) body->angular_velocity = omega;
     return RG_OK;
 }
@@ -4373,31 +4578,45 @@ RIGID_API rg_result rg_body_set_user_data(rg_world *w, rg_body_id id, void *user
 }
 RIGID_API rg_result rg_body_apply_impulse(rg_world *w, rg_body_id id, rg_vec3 impulse, rg_vec3 world_point) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(impulse) && rg_v3_is_finite(world_point), &body);
+    rg_vec3 v, omega;
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(impulse) && rg__v3_is_sane(world_point), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    body->linear_velocity = rg_v3_madd(body->linear_velocity, impulse, body->inv_mass);
-    body->angular_velocity = rg_v3_add(body->angular_velocity,
+    v = rg_v3_madd(body->linear_velocity, impulse, body->inv_mass);
+    omega = rg_v3_add(body->angular_velocity,
         rg_mat3_mul_v3(body->inv_inertia_world, rg_v3_cross(rg_v3_sub(world_point, body->com), impulse)));
+    if (!rg__velocities_are_valid(body, v, omega)) return RG_ERR_INVALID_ARGUMENT;
+    body->linear_velocity = v;
+    body->angular_velocity = omega;
+    return RG_OK;
+}
+/* Accumulated force and torque are accepted when a step of RG__MAX_TIME_STEP under them alone
+   leaves the body's velocities valid. */
+static rg_result rg__body_accumulate(rg__body *body, rg_vec3 force, rg_vec3 torque) {
+    rg_vec3 f = rg_v3_add(body->force, force), t = rg_v3_add(body->torque, torque);
+    rg_vec3 v = rg_v3_madd(body->linear_velocity, f, body->inv_mass * RG__MAX_TIME_STEP);
+    rg_vec3 omega = rg_v3_madd(body->angular_velocity, rg_mat3_mul_v3(body->inv_inertia_world, t), RG__MAX_TIME_STEP);
+    if (!rg__v3_is_sane(f) || !rg__v3_is_sane(t) || !rg__velocities_are_valid(body, v, omega))
+        return RG_ERR_INVALID_ARGUMENT;
+    body->force = f;
+    body->torque = t;
     return RG_OK;
 }
 RIGID_API rg_result rg_body_apply_force(rg_world *w, rg_body_id id, rg_vec3 force, rg_vec3 world_point) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(force) && rg_v3_is_finite(world_point), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(force) && rg__v3_is_sane(world_point), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    body->force = rg_v3_add(body->force, force);
-    body->torque = rg_v3_add(body->torque, rg_v3_cross(rg_v3_sub(world_point, body->com), force));
-    return RG_OK;
+    return rg__body_accumulate(body, force, rg_v3_cross(rg_v3_sub(world_point, body->com), force));
 }
 RIGID_API rg_result rg_body_apply_torque(rg_world *w, rg_body_id id, rg_vec3 torque) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(torque), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(torque), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    body->torque = rg_v3_add(body->torque, torque);
-    return RG_OK;
+    return rg__body_accumulate(body, rg_v3(0, 0, 0), torque);
 }
 
 RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    if (!w || capacity < 0) return 0;
+    if (!w) return 0;
+    if (!out || capacity < 0) capacity = 0;   /* count only */
     return rg__solver_contacts(w, out, capacity);
 }
 
