@@ -550,6 +550,7 @@ typedef struct rg__pair_manifold {
     int a, b;                     /* body indices; the normal points from b towards a */
     rg_vec3 normal;
     int count;
+    int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
@@ -579,6 +580,7 @@ typedef struct rg__narrowphase {
    offsets its position update gets besides v h (time of impact, first-order separation). */
 typedef struct rg__solver_body {
     rg_vec3 v, w;                 /* linear and angular velocity being solved */
+    rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
     rg_vec3 pv, pw;               /* first-order (pseudo) velocities of the separation pass */
     rg_vec3 dx, dr;               /* position offset and rotation vector added to the step */
     rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
@@ -588,19 +590,25 @@ typedef struct rg__solver_body {
     int dynamic;
 } rg__solver_body;
 
-/* One contact point of a manifold, with the impulses accumulated by the current loop. */
+/* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
+   products and an impulse a few multiply-adds), and the impulses accumulated by the current loop. */
 typedef struct rg__solver_point {
     rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
+    rg_vec3 ran, rbn;             /* ra x n, rb x n */
+    rg_vec3 wan, wbn;             /* I_a^-1 (ra x n), I_b^-1 (rb x n): turn per unit normal impulse */
+    rg_vec3 ra1, rb1, wa1, wb1;   /* the same for the tangent t1 */
+    rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
     rg_real depth;                /* at the start of the step, > 0 overlaps */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
     rg_real k11, k12, k22;        /* K restricted to the tangent plane, basis (t1, t2) */
+    rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
+                                       n, t1, t2) with the step's offsets and no velocity */
     rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
     rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
     rg_real pp;                   /* accumulated first-order (separation) impulse */
     rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
     rg_real target;               /* collision: relative normal velocity to reach */
     rg_real toi;                  /* collision: time of impact within the step */
-    rg_real allowed;              /* contact: penetration allowed at the end of the step */
     rg_real total_n;              /* normal impulse of the whole step, for rg_world_contacts */
     rg_vec3 total_t;              /* friction impulse of the whole step */
     int stick;                    /* Bender's static-friction mark */
@@ -1933,41 +1941,16 @@ static rg_vec3 rg__body_hull_origin(const rg__body *body) {
 
 /* Points of the new manifold whose feature id was in the pair's last manifold take its
    accumulated impulses. */
-static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_manifold *previous,
-                                       rg_real near) {
-    int i, j, matched[RG_MANIFOLD_MAX], taken[RG_MANIFOLD_MAX];
+static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_manifold *previous) {
+    int i, j;
     if (!previous) return;
-    for (j = 0; j < RG_MANIFOLD_MAX; ++j) taken[j] = 0;
-    for (i = 0; i < m->count; ++i) {
-        matched[i] = 0;
+    for (i = 0; i < m->count; ++i)
         for (j = 0; j < previous->count; ++j)
-            if (!taken[j] && previous->points[j].feature == m->points[i].feature) {
+            if (previous->points[j].feature == m->points[i].feature) {
                 m->points[i].normal_impulse = previous->points[j].normal_impulse;
                 m->points[i].friction_impulse = previous->points[j].friction_impulse;
-                matched[i] = taken[j] = 1;
                 break;
             }
-    }
-    /* (solver) a point whose id did not persist takes the impulses of the nearest unclaimed point
-       of the last manifold within `near`: where faces lie exactly on each other, clipping noise
-       changes ids from step to step although the same corner touches */
-    for (i = 0; i < m->count; ++i) {
-        rg_real best = near * near;
-        int at = -1;
-        if (matched[i]) continue;
-        for (j = 0; j < previous->count; ++j) {
-            rg_real d2 = rg_v3_length_squared(rg_v3_sub(previous->points[j].point, m->points[i].point));
-            if (!taken[j] && d2 <= best) {
-                best = d2;
-                at = j;
-            }
-        }
-        if (at >= 0) {
-            m->points[i].normal_impulse = previous->points[at].normal_impulse;
-            m->points[i].friction_impulse = previous->points[at].friction_impulse;
-            taken[at] = 1;
-        }
-    }
 }
 
 static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key) {
@@ -2049,7 +2032,8 @@ static void rg__narrowphase_update(rg_world *w) {
             m.points[k].depth = result.depths[k];
             m.points[k].feature = result.features[k];
         }
-        rg__narrowphase_warm_start(&m, previous, w->def.contact_margin);
+        rg__narrowphase_warm_start(&m, previous);
+        m.previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
         cache->manifold_index = (int)stbds_arrlen(np->manifolds);
         stbds_arrput(np->manifolds, m);
         contacts += count;
@@ -2080,33 +2064,15 @@ static void rg__narrowphase_update(rg_world *w) {
      pushing bodies apart never shoots them off. */
 
 /* Internal tuning, relative to the world def's contact_tolerance and step. */
-#ifndef RG__CONTACT_EXIT_FRACTION
-#define RG__CONTACT_EXIT_FRACTION ((rg_real)0.01)  /* contact loop: converged within this part of the tolerance */
-#endif
-#ifndef RG__SLOP_FRACTION
-#define RG__SLOP_FRACTION ((rg_real)0.1)           /* penetration left alone: this part of the tolerance */
-#endif
-#ifndef RG__WARM_NORMAL
-#define RG__WARM_NORMAL ((rg_real)1)
-#endif
-#ifndef RG__WARM_FRICTION
-#define RG__WARM_FRICTION ((rg_real)1)
-#endif
-#ifndef RG__SHOCK_TOLERANCE
-#define RG__SHOCK_TOLERANCE ((rg_real)1e-4)
-#endif
-#ifndef RG__SHOCK_INNER
-#define RG__SHOCK_INNER 4
-#endif
-#ifndef RG__ALLOWED_MODE
-#define RG__ALLOWED_MODE 1
-#endif
-#ifndef RG__SEPARATION_FRACTION
-#define RG__SEPARATION_FRACTION ((rg_real)1)     /* part of the penetration beyond the slop removed per step */
-#endif
-#define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / speed */
-#define RG__GRAPH_VERTICAL ((rg_real)0.1)          /* |n . up| above which a pair rests one on the other */
-#define RG__STILL_FRACTION ((rg_real)0.1)          /* sliding slower than this part of the tolerance per step is none */
+#define RG__CONTACT_EXIT_FRACTION ((rg_real)0.01) /* contact sweeps stop when every error is below this part of the tolerance */
+#define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-4)   /* shock propagation converges a level further: its errors add up the stack */
+#define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
+#define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
+#define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
+#define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
+#define RG__STILL_FRACTION ((rg_real)0.1)         /* sliding slower than this part of the tolerance per step is none */
+#define RG__WARM_ALIGNMENT ((rg_real)0.995)      /* cos of the largest turn of a normal that still carries a warm start */
+#define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
 
 static void rg__solver_destroy(rg_world *w) {
     rg__solver *s = &w->solver;
@@ -2211,9 +2177,6 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
    two coefficients come from their Taylor series, exact to rounding there and free of the
    cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
 static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
-#ifdef RG__LINEAR_PREDICTION
-    return rg_v3_cross(theta, r);
-#else
     rg_real t = rg_v3_dot(theta, theta), a, b;
     rg_vec3 c = rg_v3_cross(theta, r);
     if (t < (rg_real)0.01) {
@@ -2225,7 +2188,6 @@ static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
         b = (1 - rg__cos(angle)) / t;
     }
     return rg_v3_add(rg_v3_scale(c, a), rg_v3_scale(rg_v3_cross(theta, c), b));
-#endif
 }
 
 /* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's. */
@@ -2234,26 +2196,36 @@ static rg_vec3 rg__solver_relative_velocity(const rg__solver_body *A, const rg__
     return rg_v3_sub(rg_v3_add(A->v, rg_v3_cross(A->w, ra)), rg_v3_add(B->v, rg_v3_cross(B->w, rb)));
 }
 
-/* The impulse p at a's point and -p at b's. A body with zero inverse mass does not move. */
-static void rg__solver_apply(rg__solver_body *A, rg__solver_body *B, rg_vec3 ra, rg_vec3 rb, rg_vec3 p) {
-    A->v = rg_v3_madd(A->v, p, A->inv_mass);
-    A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, rg_v3_cross(ra, p)));
-    B->v = rg_v3_madd(B->v, p, -B->inv_mass);
-    B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, rg_v3_cross(rb, p)));
+/* u_rel . d for a direction d with the arms' cross products ra x d and rb x d. */
+static rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d, rg_vec3 rad,
+                                rg_vec3 rbd) {
+    return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
+           rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
 }
 
-/* A collision impulse applied at time toi of the step: the bodies moved with their old
-   velocities until then, so their position updates lose dv * toi. */
-static void rg__solver_apply_at(rg__solver_body *A, rg__solver_body *B, rg_vec3 ra, rg_vec3 rb,
-                                rg_vec3 p, rg_real toi) {
-    rg_vec3 va = A->v, wa = A->w, vb = B->v, wb = B->w;
-    rg__solver_apply(A, B, ra, rb, p);
+/* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
+   A collision applies it at time toi of the step: the bodies moved with their old velocities
+   until then, so their position updates lose dv * toi. */
+static void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
+                            rg_real j, rg_real toi) {
+    rg_real ja = j * A->inv_mass, jb = j * B->inv_mass;
+    A->v = rg_v3_madd(A->v, d, ja);
+    A->w = rg_v3_madd(A->w, wa, j);
+    B->v = rg_v3_madd(B->v, d, -jb);
+    B->w = rg_v3_madd(B->w, wb, -j);
     if (toi > 0) {
-        A->dx = rg_v3_madd(A->dx, rg_v3_sub(A->v, va), -toi);
-        A->dr = rg_v3_madd(A->dr, rg_v3_sub(A->w, wa), -toi);
-        B->dx = rg_v3_madd(B->dx, rg_v3_sub(B->v, vb), -toi);
-        B->dr = rg_v3_madd(B->dr, rg_v3_sub(B->w, wb), -toi);
+        A->dx = rg_v3_madd(A->dx, d, -ja * toi);
+        A->dr = rg_v3_madd(A->dr, wa, -j * toi);
+        B->dx = rg_v3_madd(B->dx, d, jb * toi);
+        B->dr = rg_v3_madd(B->dr, wb, j * toi);
     }
+}
+
+/* A friction impulse j1 t1 + j2 t2 of a point. */
+static void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
+                                    const rg__solver_point *p, rg_real j1, rg_real j2, rg_real toi) {
+    if (j1 != 0) rg__solver_push(A, B, m->t1, p->wa1, p->wb1, j1, toi);
+    if (j2 != 0) rg__solver_push(A, B, m->t2, p->wa2, p->wb2, j2, toi);
 }
 
 /* An angular impulse L on a and -L on b (Guendelman §9's area impulse without a point part). */
@@ -2262,24 +2234,29 @@ static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_
     B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
 }
 
-/* x . (I^-1 of a and b together) y for the arms: the angular part of K_a + K_b. */
-static rg_real rg__solver_angular_k(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 ra,
-                                    rg_vec3 rb, rg_vec3 x, rg_vec3 y) {
-    rg_vec3 ax = rg_v3_cross(ra, x), ay = rg_v3_cross(ra, y);
-    rg_vec3 bx = rg_v3_cross(rb, x), by = rg_v3_cross(rb, y);
-    return rg_v3_dot(ax, rg_mat3_mul_v3(A->inv_inertia, ay)) + rg_v3_dot(bx, rg_mat3_mul_v3(B->inv_inertia, by));
-}
-
-/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*, here n^T K n (as 1 / itself) and K
-   on the tangent plane. Recomputed when shock propagation gives a body infinite mass. */
-static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the point's Jacobian pieces,
+   n^T K n (as 1 / itself) and K on the tangent plane, from the bodies' current inverse masses:
+   again when shock propagation gives a body infinite mass. */
+static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real im = A->inv_mass + B->inv_mass;
-    rg_real knn = im + rg__solver_angular_k(A, B, p->ra, p->rb, m->n, m->n);
+    rg_real im = A->inv_mass + B->inv_mass, knn;
+    p->ran = rg_v3_cross(p->ra, m->n);
+    p->rbn = rg_v3_cross(p->rb, m->n);
+    p->ra1 = rg_v3_cross(p->ra, m->t1);
+    p->rb1 = rg_v3_cross(p->rb, m->t1);
+    p->ra2 = rg_v3_cross(p->ra, m->t2);
+    p->rb2 = rg_v3_cross(p->rb, m->t2);
+    p->wan = rg_mat3_mul_v3(A->inv_inertia, p->ran);
+    p->wbn = rg_mat3_mul_v3(B->inv_inertia, p->rbn);
+    p->wa1 = rg_mat3_mul_v3(A->inv_inertia, p->ra1);
+    p->wb1 = rg_mat3_mul_v3(B->inv_inertia, p->rb1);
+    p->wa2 = rg_mat3_mul_v3(A->inv_inertia, p->ra2);
+    p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
+    knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
-    p->k11 = im + rg__solver_angular_k(A, B, p->ra, p->rb, m->t1, m->t1);
-    p->k12 = rg__solver_angular_k(A, B, p->ra, p->rb, m->t1, m->t2);
-    p->k22 = im + rg__solver_angular_k(A, B, p->ra, p->rb, m->t2, m->t2);
+    p->k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
+    p->k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
+    p->k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
 }
 
 /* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
@@ -2334,10 +2311,11 @@ static void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d,
    to the coefficient (a length) times the pair's normal impulse, never reversing them. */
 static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_mat3 k = rg_mat3_add(A->inv_inertia, B->inv_inertia);
+    rg_mat3 k;
     rg_real pn = 0;
     int i;
     if (!(m->rolling_friction > 0) && !(m->spinning_friction > 0)) return;
+    k = rg_mat3_add(A->inv_inertia, B->inv_inertia);
     for (i = 0; i < m->count; ++i) pn += s->points[m->first + i].pn;
     if (m->spinning_friction > 0) {
         rg_real knn = rg_v3_dot(m->n, rg_mat3_mul_v3(k, m->n));
@@ -2412,8 +2390,8 @@ static void rg__solver_gather_bodies(rg_world *w) {
         rg__solver_body *sb = &s->bodies[i];
         memset(sb, 0, sizeof *sb);
         sb->dynamic = (body->generation & 1) && body->type == RG_BODY_DYNAMIC;
-        sb->v = body->linear_velocity;
-        sb->w = body->angular_velocity;
+        sb->v = sb->v0 = body->linear_velocity;
+        sb->w = sb->w0 = body->angular_velocity;
         if (sb->dynamic) {
             sb->inv_mass = body->inv_mass;
             sb->inv_inertia = body->inv_inertia_world;
@@ -2431,8 +2409,8 @@ static rg_vec3 rg__perpendicular(rg_vec3 n) {
 
 static void rg__solver_build_points(rg_world *w) {
     rg__solver *s = &w->solver;
-    rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
     const rg__pair_manifold *source = w->narrowphase.manifolds;
+    rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
     int i, k, count = (int)stbds_arrlen(source), total = 0;
     stbds_arrsetlen(s->manifolds, count);
     for (i = 0; i < count; ++i) total += source[i].count;
@@ -2463,19 +2441,18 @@ static void rg__solver_build_points(rg_world *w) {
             rg__solver_point *p = &s->points[total + k];
             rg_vec3 on_b = pm->points[k].point;
             rg_vec3 on_a = rg_v3_madd(on_b, m->n, -pm->points[k].depth);
+            rg_real u1, u2;
             memset(p, 0, sizeof *p);
             p->depth = pm->points[k].depth;
             p->ra = rg_v3_sub(on_a, a->com);
             p->rb = rg_v3_sub(on_b, b->com);
             p->wave = -1;
-            rg__solver_point_masses(s, m, p);
-            {
-                /* Bender §3.1: static friction where the points do not slide relative to each
-                   other; the velocities are those of the step's start, before gravity */
-                rg_vec3 u = rg__solver_relative_velocity(&s->bodies[m->a], &s->bodies[m->b], p->ra, p->rb);
-                rg_real u1 = rg_v3_dot(u, m->t1), u2 = rg_v3_dot(u, m->t2);
-                p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
-            }
+            rg__solver_point_jacobians(s, m, p);
+            /* Bender §3.1: static friction where the points do not slide relative to each other;
+               the velocities are those of the step's start, before gravity */
+            u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
+            p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
         }
         total += pm->count;
     }
@@ -2546,7 +2523,7 @@ static int rg__solver_components(rg__solver *s, int n) {
 static void rg__solver_build_levels(rg_world *w) {
     rg__solver *s = &w->solver;
     int n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
-    int i, edges = 0, components, max_level = 1;
+    int i, edges, components, max_level = 1;
     rg_vec3 up = rg_v3_neg(rg_v3_normalize(w->def.gravity));
     for (i = 0; i < n; ++i) s->bodies[i].level = s->bodies[i].dynamic ? 1 : 0;
     stbds_arrsetlen(s->edge_from, 0);
@@ -2574,7 +2551,7 @@ static void rg__solver_build_levels(rg_world *w) {
         for (i = 0; i <= n; ++i) s->adjacency_start[i] = 0;
         for (i = 0; i < edges; ++i) ++s->adjacency_start[s->edge_from[i] + 1];
         for (i = 0; i < n; ++i) s->adjacency_start[i + 1] += s->adjacency_start[i];
-        stbds_arrsetlen(s->scc_next, n);
+        stbds_arrsetlen(s->scc_next, n + 1);
         for (i = 0; i < n; ++i) s->scc_next[i] = s->adjacency_start[i];
         for (i = 0; i < edges; ++i) s->adjacency[s->scc_next[s->edge_from[i]]++] = s->edge_to[i];
         stbds_arrsetlen(s->scc_index, n);
@@ -2587,15 +2564,14 @@ static void rg__solver_build_levels(rg_world *w) {
            the adjacency of every member body carries the component's level upwards */
         stbds_arrsetlen(s->component_level, components);
         for (c = 0; c < components; ++c) s->component_level[c] = 1;
-        /* scc_stack is reused as the members of each component, grouped: counting sort */
-        stbds_arrsetlen(s->scc_next, components + 1);
+        /* the members of each component, grouped by a counting sort into scc_stack; afterwards
+           scc_next[c] is where component c ends */
         for (c = 0; c <= components; ++c) s->scc_next[c] = 0;
         for (i = 0; i < n; ++i)
             if (s->scc_component[i] >= 0) ++s->scc_next[s->scc_component[i] + 1];
         for (c = 0; c < components; ++c) s->scc_next[c + 1] += s->scc_next[c];
         for (i = 0; i < n; ++i)
             if (s->scc_component[i] >= 0) s->scc_stack[s->scc_next[s->scc_component[i]]++] = i;
-        /* scc_next[c] now ends component c; component c starts where c - 1 ends */
         for (c = components - 1; c >= 0; --c) {
             int begin = c > 0 ? s->scc_next[c - 1] : 0, end = s->scc_next[c], j, e;
             for (j = begin; j < end; ++j) {
@@ -2665,26 +2641,23 @@ static void rg__solver_prepare(rg_world *w) {
 /* One visit of a colliding point: the impulse of eq. (1) that takes the relative normal velocity
    to its target, the sum clamped so the contact never pulls (eqs. 2-3), then friction.
    Returns the velocity error the visit found. */
-static rg_real rg__collision_visit(rg__solver *s, rg__solver_manifold *m, rg__solver_point *p) {
+static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 u = rg__solver_relative_velocity(A, B, p->ra, p->rb);
-    rg_real error = p->target - rg_v3_dot(u, m->n), residual = 0;
+    rg_real error = p->target - rg__solver_speed(A, B, m->n, p->ran, p->rbn), residual = 0;
     if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
         rg_real next = p->pn + error * p->normal_mass, dp;
         if (next < 0) next = 0;
         dp = next - p->pn;
         p->pn = next;
         residual = rg__fabs(dp) / p->normal_mass;
-        rg__solver_apply_at(A, B, p->ra, p->rb, rg_v3_scale(m->n, dp), p->toi);
+        rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
     }
     if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
-        rg_real u1, u2, d1, d2;
-        u = rg__solver_relative_velocity(A, B, p->ra, p->rb);
-        u1 = rg_v3_dot(u, m->t1);
-        u2 = rg_v3_dot(u, m->t2);
+        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+        rg_real u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2), d1, d2;
         rg__solver_friction(p, m->static_friction, m->dynamic_friction, u1, u2, u1, u2, &d1, &d2);
         if (p->stick) residual = rg__max_real(residual, rg__sqrt(u1 * u1 + u2 * u2));
-        rg__solver_apply_at(A, B, p->ra, p->rb, rg_v3_add(rg_v3_scale(m->t1, d1), rg_v3_scale(m->t2, d2)), p->toi);
+        rg__solver_push_tangent(A, B, m, p, d1, d2, p->toi);
     }
     return residual;
 }
@@ -2707,8 +2680,9 @@ static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) 
    of impact and the target of Newton's law, -e times the approach speed at impact. With the
    gravity gained until then (s + a (h/2 + toi)) and the velocity update still to come, the
    target velocity before that update is e s + (1 + e) a (h/2 + toi); with the position offset
-   -dv toi of rg__solver_apply_at the body then leaves the surface at the moment of impact with
-   e times the speed it arrived with. Returns the fastest approach. */
+   -dv toi of rg__solver_push the body then leaves the surface at the moment of impact with e
+   times the speed it arrived with. The wave lists manifold and point. Returns the fastest
+   approach. */
 static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real threshold, int wave) {
     rg__solver *s = &w->solver;
     int i, j, count = (int)stbds_arrlen(s->manifolds);
@@ -2721,7 +2695,7 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
         rg_real gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
-            rg_real un = rg_v3_dot(rg__solver_relative_velocity(A, B, p->ra, p->rb), m->n);
+            rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
             rg_real gap = -p->depth, toi;
             if (!(-un >= threshold) || p->normal_mass <= 0) continue;
             if (gap > 0 && !(gap < -(un + gravity_n * h) * h)) continue;
@@ -2734,23 +2708,11 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
             p->stick = p->stuck_at_start;
             p->wave = wave;
             if (-un > fastest) fastest = -un;
+            stbds_arrput(s->wave, mi);
             stbds_arrput(s->wave, m->first + j);
         }
     }
     return fastest;
-}
-
-/* Index of the manifold of a point: points are stored manifold after manifold. */
-static int rg__solver_manifold_of(const rg__solver *s, int point, int hint) {
-    int lo = hint >= 0 ? hint : 0, hi = (int)stbds_arrlen(s->manifolds) - 1;
-    if (lo <= hi && s->manifolds[lo].first <= point && point < s->manifolds[lo].first + s->manifolds[lo].count)
-        return lo;
-    lo = 0;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (s->manifolds[mid].first <= point) lo = mid; else hi = mid - 1;
-    }
-    return lo;
 }
 
 /* Bender §3.1 with Guendelman's sequencing. The points colliding at the start form the first
@@ -2770,24 +2732,20 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     while (sweeps < cap) {
         rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
         rg_real tolerance = rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest);
-        int i, count = (int)stbds_arrlen(s->wave), hint = -1;
+        int i, count = (int)stbds_arrlen(s->wave);
         if (count == 0) break;
         while (sweeps < cap) {
             rg_real residual = 0;
             ++sweeps;
-            for (i = 0; i < count; ++i) {
-                int pi = s->wave[i];
-                hint = rg__solver_manifold_of(s, pi, hint);
-                residual = rg__max_real(residual, rg__collision_visit(s, &s->manifolds[hint], &s->points[pi]));
-            }
+            for (i = 0; i < count; i += 2)
+                residual = rg__max_real(residual, rg__collision_visit(s, &s->manifolds[s->wave[i]],
+                                                                      &s->points[s->wave[i + 1]]));
             if (residual <= tolerance) break;
         }
         /* the wave is over: its impulses go to the totals, its bodies remember when */
-        for (i = 0; i < count; ++i) {
-            rg__solver_point *p = &s->points[s->wave[i]];
-            const rg__solver_manifold *m;
-            hint = rg__solver_manifold_of(s, s->wave[i], hint);
-            m = &s->manifolds[hint];
+        for (i = 0; i < count; i += 2) {
+            const rg__solver_manifold *m = &s->manifolds[s->wave[i]];
+            rg__solver_point *p = &s->points[s->wave[i + 1]];
             p->total_n += p->pn;
             p->total_t = rg_v3_add(p->total_t, rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2)));
             if (p->pn > 0) {
@@ -2803,16 +2761,15 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
 
 /* ---- first-order separation (Guendelman §11) ---- */
 
-/* Penetration deeper than contact_tolerance is removed, a part per step, by impulses on
-   pseudo-velocities that move the positions in this step only: pushing bodies apart must not
-   leave them with the velocity that did it. */
+/* Penetration deeper than the slop is removed by impulses on pseudo-velocities that move the
+   positions in this step only: pushing bodies apart must not leave them with the velocity that
+   did it. */
 static void rg__solver_separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
-    rg_real tolerance = RG__SLOP_FRACTION * w->def.contact_tolerance;
-    int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
-    for (i = 0; i < count && !any; ++i)
-        for (j = 0; j < s->manifolds[i].count; ++j)
-            if (s->points[s->manifolds[i].first + j].depth > tolerance) any = 1;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
+    int any = 0, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < total && !any; ++i) any = s->points[i].depth > slop;
     if (!any) return;
     for (sweep = 0; sweep < w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
@@ -2821,22 +2778,18 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
             for (j = 0; j < m->count; ++j) {
                 rg__solver_point *p = &s->points[m->first + j];
-                rg_real target, un, next, dp;
-                rg_vec3 impulse;
-                if (p->depth <= tolerance || p->normal_mass <= 0) continue;
-                target = RG__SEPARATION_FRACTION * (p->depth - tolerance) / h;
-                un = rg_v3_dot(rg_v3_sub(rg_v3_add(A->pv, rg_v3_cross(A->pw, p->ra)),
-                                         rg_v3_add(B->pv, rg_v3_cross(B->pw, p->rb))), m->n);
-                next = p->pp + (target - un) * p->normal_mass;
+                rg_real un, next, dp;
+                if (p->depth <= slop || p->normal_mass <= 0) continue;
+                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
+                next = p->pp + ((p->depth - slop) / h - un) * p->normal_mass;
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
                 worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
-                impulse = rg_v3_scale(m->n, dp);
-                A->pv = rg_v3_madd(A->pv, impulse, A->inv_mass);
-                A->pw = rg_v3_add(A->pw, rg_mat3_mul_v3(A->inv_inertia, rg_v3_cross(p->ra, impulse)));
-                B->pv = rg_v3_madd(B->pv, impulse, -B->inv_mass);
-                B->pw = rg_v3_sub(B->pw, rg_mat3_mul_v3(B->inv_inertia, rg_v3_cross(p->rb, impulse)));
+                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
+                A->pw = rg_v3_madd(A->pw, p->wan, dp);
+                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
+                B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
             }
         }
         if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
@@ -2850,82 +2803,91 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
 
 /* ---- resting contacts (Bender §3.2) ---- */
 
-/* The normal after the step, turned with the body it belongs to (Bender eq. 7). */
-static rg_vec3 rg__solver_predicted_normal(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+/* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
+   -depth n at the start, plus the offsets' motion of the two points. */
+static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 ta = rg_v3_madd(A->dr, A->w, h), tb = rg_v3_madd(B->dr, B->w, h), theta;
-    theta = m->normal_body == 0 ? ta : m->normal_body == 1 ? tb : rg_v3_scale(rg_v3_add(ta, tb), (rg_real)0.5);
-    return rg_v3_add(m->n, rg__rotation_change(theta, m->n));
+    rg_vec3 d = rg_v3_scale(m->n, -p->depth);
+    d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
+    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
+    p->base_n = rg_v3_dot(d, m->n);
+    p->base_1 = rg_v3_dot(d, m->t1);
+    p->base_2 = rg_v3_dot(d, m->t2);
 }
 
-/* The normal part of one visit of a resting contact point. Bender §3.2: where will the two
-   contact points be after the step with the current velocities (centres c + v h, arms turned by
-   the exact rotation of w h)? The impulse of eq. (8) removes the predicted penetration beyond
-   what is allowed, the sum clamped as in eqs. (2)-(3). Leaves in *d the predicted a - b and in
-   *u the relative velocity it belongs to, for the friction part. Returns the error found, as a
-   length. */
-static rg_real rg__contact_normal(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p,
-                                  rg_vec3 normal, rg_real h, rg_vec3 *d, rg_vec3 *u) {
+/* Does the pair turn so little in this step that the arms' turn is linear in w h to within
+   5e-6 of their length? Then the prediction is base + h u (exact to that) and costs a few dot
+   products; otherwise the arms and the normal are turned exactly. */
+static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real limit = RG__LINEAR_TURN * RG__LINEAR_TURN;
+    return rg_v3_length_squared(rg_v3_madd(A->dr, A->w, h)) > limit ||
+           rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
+}
+
+/* Bender §3.2, exactly: a - b after the step with the current velocities, the centres moved by
+   v h and the arms turned by the exact rotation of w h (with the offsets), and the normal turned
+   with its body (eq. 7). Returns how far that is from the linear prediction base + h u, along
+   the turned normal (*bn) and the tangents (*b1, *b2). */
+static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_manifold *m,
+                                       const rg__solver_point *p, rg_real h, rg_real *bn, rg_real *b1,
+                                       rg_real *b2) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_vec3 ta = rg_v3_madd(A->dr, A->w, h), tb = rg_v3_madd(B->dr, B->w, h), theta, normal, d, u, drift;
+    rg_real sep;
+    theta = m->normal_body == 0 ? ta : m->normal_body == 1 ? tb : rg_v3_scale(rg_v3_add(ta, tb), (rg_real)0.5);
+    normal = rg_v3_add(m->n, rg__rotation_change(theta, m->n));
+    d = rg_v3_add(rg_v3_scale(m->n, -p->depth),
+                  rg_v3_sub(rg_v3_add(rg_v3_madd(A->dx, A->v, h), rg__rotation_change(ta, p->ra)),
+                            rg_v3_add(rg_v3_madd(B->dx, B->v, h), rg__rotation_change(tb, p->rb))));
+    sep = rg_v3_dot(d, normal);
+    drift = rg_v3_madd(d, normal, -sep);
+    u = rg__solver_relative_velocity(A, B, p->ra, p->rb);
+    *bn = sep - (p->base_n + h * rg_v3_dot(u, m->n));
+    *b1 = rg_v3_dot(drift, m->t1) - (p->base_1 + h * rg_v3_dot(u, m->t1));
+    *b2 = rg_v3_dot(drift, m->t2) - (p->base_2 + h * rg_v3_dot(u, m->t2));
+}
+
+/* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
+   will be after the step with the current velocities; the impulse of eq. (8) removes the
+   predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
+   as in eqs. (2)-(3), so a gap may close but never pulls. Normal parts of all points first,
+   then friction: static friction removes the predicted tangential drift d_t, dynamic friction
+   acts on the sliding velocity; doing the normals first keeps friction from fighting the turning
+   the first normal impulses cause before the others balance it. Then rolling and spinning
+   friction. Returns the largest error found, as a length. */
+static rg_real rg__contact_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 move_a = rg_v3_add(rg_v3_madd(A->dx, A->v, h), rg__rotation_change(rg_v3_madd(A->dr, A->w, h), p->ra));
-    rg_vec3 move_b = rg_v3_add(rg_v3_madd(B->dx, B->v, h), rg__rotation_change(rg_v3_madd(B->dr, B->w, h), p->rb));
-    rg_real error, residual = 0;
-    /* a - b after the step; at its start it is -depth n */
-    *d = rg_v3_add(rg_v3_scale(m->n, -p->depth), rg_v3_sub(move_a, move_b));
-    *u = rg__solver_relative_velocity(A, B, p->ra, p->rb);
-    error = -rg_v3_dot(*d, normal) - p->allowed;
-    if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
-        rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
-        if (next < 0) next = 0;
-        dp = next - p->pn;
-        p->pn = next;
-        residual = rg__fabs(dp) / p->normal_mass * h;
-        if (dp != 0) {
-            rg_vec3 before = *u;
-            rg__solver_apply(A, B, p->ra, p->rb, rg_v3_scale(m->n, dp));
-            /* the prediction moves with the velocity the impulse made */
-            *u = rg__solver_relative_velocity(A, B, p->ra, p->rb);
-            *d = rg_v3_madd(*d, rg_v3_sub(*u, before), h);
+    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
+    int j, turning = rg__solver_turns(s, m, h);
+    for (j = 0; j < m->count; ++j) {
+        rg__solver_point *p = &s->points[m->first + j];
+        rg_real separation, error;
+        cn[j] = c1[j] = c2[j] = 0;
+        if (turning) rg__solver_turn_correction(s, m, p, h, &cn[j], &c1[j], &c2[j]);
+        separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
+        error = -separation;
+        if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+            rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
+            if (next < 0) next = 0;
+            dp = next - p->pn;
+            p->pn = next;
+            worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+            rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
         }
     }
-    return residual;
-}
-
-/* The friction part: static friction removes the predicted tangential drift d_t (Bender §3.2),
-   dynamic friction acts on the sliding velocity. d and u are the prediction and the relative
-   velocity of the normal part, brought up to date with the velocity since. */
-static rg_real rg__contact_friction(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p,
-                                    rg_vec3 normal, rg_real h, rg_vec3 d, rg_vec3 u) {
-    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 now = rg__solver_relative_velocity(A, B, p->ra, p->rb), drift;
-    rg_real e1, e2, d1, d2, residual = 0;
-    d = rg_v3_madd(d, rg_v3_sub(now, u), h);
-    drift = rg_v3_madd(d, normal, -rg_v3_dot(d, normal));
-    e1 = rg_v3_dot(drift, m->t1) / h;
-    e2 = rg_v3_dot(drift, m->t2) / h;
-    rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, rg_v3_dot(now, m->t1),
-                        rg_v3_dot(now, m->t2), &d1, &d2);
-    if (p->stick) residual = rg__sqrt(e1 * e1 + e2 * e2) * h;
-    if (d1 != 0 || d2 != 0)
-        rg__solver_apply(A, B, p->ra, p->rb, rg_v3_add(rg_v3_scale(m->t1, d1), rg_v3_scale(m->t2, d2)));
-    return residual;
-}
-
-/* One visit of a manifold: the normal parts of all its points first, then their friction, so
-   that friction does not fight the turning the first normal impulses cause before the others
-   balance it (which would leave large self-cancelling friction impulses behind), then rolling
-   and spinning friction. Returns the largest error found. */
-static rg_real rg__contact_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
-    rg_vec3 normal = rg__solver_predicted_normal(s, m, h), d[RG_MANIFOLD_MAX], u[RG_MANIFOLD_MAX];
-    rg_real worst = 0;
-    int j;
-    for (j = 0; j < m->count; ++j)
-        worst = rg__max_real(worst, rg__contact_normal(s, m, &s->points[m->first + j], normal, h, &d[j], &u[j]));
     if (rg__solver_has_friction(m))
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
-            if (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)
-                worst = rg__max_real(worst, rg__contact_friction(s, m, p, normal, h, d[j], u[j]));
+            rg_real u1, u2, e1, e2, d1, d2;
+            if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
+            u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
+            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
+            e2 = (p->base_2 + c2[j]) / h + u2;
+            rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
+            if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
+            rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
         }
     rg__solver_rolling(s, m);
     return worst;
@@ -2939,103 +2901,168 @@ static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h) {
     return worst;
 }
 
-/* The impulses a manifold carries from the last step, redistributed over its points. On a flat
-   patch the split of a resultant among the points is free (no motion of rigid bodies depends on
-   it): four corners can carry one load evenly or all on one corner. Gauss-Seidel drifts in that
-   freedom and warm starting would accumulate the drift until a corner carries everything and the
-   others nothing, leaving no friction there. So the warm start keeps the resultant (normal force
-   and its two moments in the patch, tangential force and twist) and spreads it the least-squares
-   way: normal impulses affine in the point's position, friction uniform plus a pure twist. */
-static void rg__solver_spread_warm_start(rg__solver_manifold *m, rg__solver_point *points) {
-    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], cx = 0, cz = 0, sxx = 0, sxz = 0, szz = 0;
-    rg_real N = 0, Mx = 0, Mz = 0, F1 = 0, F2 = 0, T = 0, beta = 0, gamma = 0, twist = 0, det, trace;
-    int i, n = m->count;
-    if (n < 2) return;
-    for (i = 0; i < n; ++i) {
-        x[i] = rg_v3_dot(points[i].ra, m->t1);
-        z[i] = rg_v3_dot(points[i].ra, m->t2);
-        cx += x[i];
-        cz += z[i];
+/* Warm starting a manifold from last step's: its resultant, spread over this step's points. On a
+   flat patch the split of a resultant among the points is free (no motion of rigid bodies
+   depends on it): four corners can carry a load evenly or all on one corner. Gauss-Seidel drifts
+   in that freedom, and warm starting point by point would accumulate the drift until a corner
+   carries everything and the others nothing, leaving no friction there; and where faces lie
+   exactly on each other the narrow phase's points (and their ids) change from step to step while
+   the same load rests there. So what is carried is the resultant of last step's contact impulses
+   about the patch's centre (normal force and its two moments, tangential force and twist), and
+   it is spread the least-squares way: normal impulses affine in the point's position in the
+   patch, friction uniform plus a pure twist. */
+typedef struct rg__patch_load {
+    rg_real N, Mx, Mz, F1, F2, T;
+} rg__patch_load;
+
+/* The resultant of last step's impulses about this step's patch centre c, in this step's frame.
+   Last step's points lay on b's surface; b has moved since by about v h and turned by w h (the
+   velocities it started this step with), and the points with it. */
+static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
+                                               const rg__solver_body *B, const rg__body *body_b, rg_vec3 c,
+                                               rg_real h) {
+    rg__patch_load load;
+    rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
+    int j;
+    memset(&load, 0, sizeof load);
+    for (j = 0; j < previous->count; ++j) {
+        const rg__contact_point *q = &previous->points[j];
+        rg_vec3 now = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
+        rg_vec3 r = rg_v3_sub(now, c);
+        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
+        rg_real f1 = rg_v3_dot(q->friction_impulse, m->t1), f2 = rg_v3_dot(q->friction_impulse, m->t2);
+        load.N += q->normal_impulse;
+        load.Mx += q->normal_impulse * x;
+        load.Mz += q->normal_impulse * z;
+        load.F1 += f1;
+        load.F2 += f2;
+        load.T += x * f2 - z * f1;
     }
-    cx /= (rg_real)n;
-    cz /= (rg_real)n;
+    return load;
+}
+
+/* Spreads a resultant about c, the centre of where[], over the points where[] of the manifold's
+   points that[] (see above); friction kept in the cone of mu_s. */
+static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
+                                   const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], sxx = 0, sxz = 0, szz = 0, mx = 0, mz = 0;
+    rg_real beta = 0, gamma = 0, twist = 0, det, trace;
+    int i;
     for (i = 0; i < n; ++i) {
-        const rg__solver_point *p = &points[i];
-        x[i] -= cx;
-        z[i] -= cz;
+        rg_vec3 r = rg_v3_sub(where[i], c);
+        x[i] = rg_v3_dot(r, m->t1);
+        z[i] = rg_v3_dot(r, m->t2);
+        mx += x[i];
+        mz += z[i];
+    }
+    /* centred exactly, so that the moments' shares sum to zero whatever the rounding of c */
+    for (i = 0; i < n; ++i) {
+        x[i] -= mx / (rg_real)n;
+        z[i] -= mz / (rg_real)n;
         sxx += x[i] * x[i];
         sxz += x[i] * z[i];
         szz += z[i] * z[i];
-        N += p->pn;
-        Mx += p->pn * x[i];
-        Mz += p->pn * z[i];
-        F1 += p->pt1;
-        F2 += p->pt2;
-        T += x[i] * p->pt2 - z[i] * p->pt1;
     }
     trace = sxx + szz;
-    if (!(trace > 0)) return;
     det = sxx * szz - sxz * sxz;
-    if (det > (rg_real)1e-4 * trace * trace) {
-        beta = (szz * Mx - sxz * Mz) / det;
-        gamma = (sxx * Mz - sxz * Mx) / det;
-    } else {
-        /* the points lie on a line: only the moment about its perpendicular is carried */
-        rg_real e1 = sxx >= szz ? sxx : sxz, e2 = sxx >= szz ? sxz : szz, length = rg__sqrt(e1 * e1 + e2 * e2);
-        rg_real sss = 0, ms = 0;
-        if (length > 0) {
-            e1 /= length;
-            e2 /= length;
-            for (i = 0; i < n; ++i) sss += (x[i] * e1 + z[i] * e2) * (x[i] * e1 + z[i] * e2);
-            ms = Mx * e1 + Mz * e2;
-            if (sss > 0) {
-                beta = ms / sss * e1;
-                gamma = ms / sss * e2;
+    /* a patch narrower than `narrow` is a point: it carries force, no moments */
+    if (trace > (rg_real)n * narrow * narrow) {
+        twist = load.T / trace;
+        if (det > (rg_real)1e-4 * trace * trace) {
+            beta = (szz * load.Mx - sxz * load.Mz) / det;
+            gamma = (sxx * load.Mz - sxz * load.Mx) / det;
+        } else {
+            /* the points lie on a line: only the moment about its perpendicular is carried */
+            rg_real e1 = sxx >= szz ? sxx : sxz, e2 = sxx >= szz ? sxz : szz, length = rg__sqrt(e1 * e1 + e2 * e2);
+            rg_real sss = 0, ms;
+            if (length > 0) {
+                e1 /= length;
+                e2 /= length;
+                for (i = 0; i < n; ++i) sss += (x[i] * e1 + z[i] * e2) * (x[i] * e1 + z[i] * e2);
+                ms = load.Mx * e1 + load.Mz * e2;
+                if (sss > (rg_real)n * narrow * narrow) {
+                    beta = ms / sss * e1;
+                    gamma = ms / sss * e2;
+                }
             }
         }
     }
-    twist = T / trace;
+    {
+        /* a centre of pressure outside this patch (points changed, the load moved) is pulled in
+           until no point would pull: the force is kept, the moments shrink */
+        rg_real share = load.N / (rg_real)n, scale = 1;
+        for (i = 0; i < n; ++i) {
+            rg_real moment = beta * x[i] + gamma * z[i];
+            if (share + moment * scale < 0) scale = moment < 0 ? share / -moment : 0;
+        }
+        beta *= scale;
+        gamma *= scale;
+    }
     for (i = 0; i < n; ++i) {
-        rg__solver_point *p = &points[i];
-        p->pn = rg__max_real(N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
-        p->pt1 = F1 / (rg_real)n - twist * z[i];
-        p->pt2 = F2 / (rg_real)n + twist * x[i];
+        rg__solver_point *p = &points[that[i]];
+        rg_real limit, length2;
+        p->pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
+        p->pt1 = load.F1 / (rg_real)n - twist * z[i];
+        p->pt2 = load.F2 / (rg_real)n + twist * x[i];
+        limit = m->static_friction * p->pn;
+        length2 = p->pt1 * p->pt1 + p->pt2 * p->pt2;
+        if (length2 > limit * limit) {
+            rg_real scale = limit / rg__sqrt(length2);
+            p->pt1 *= scale;
+            p->pt2 *= scale;
+        }
     }
 }
 
-/* Warm start (if on): last step's contact impulses, carried over by the narrow phase where the
-   same features touch, spread as above and applied before the first sweep. */
-static void rg__solver_warm_start(rg_world *w) {
+/* The start of the contact stage: each point's prediction base and mark, and (if
+   warm_starting) last step's contact impulses, spread as above and applied before the first
+   sweep. */
+static void rg__solver_start_contacts(rg_world *w) {
     rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, k, count = (int)stbds_arrlen(s->manifolds);
     for (i = 0; i < count; ++i) {
         const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_point *points = &s->points[m->first];
-        int any = 0;
+        const rg__pair_manifold *previous;
+        rg_vec3 where[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
+        int that[RG_MANIFOLD_MAX], touching = 0;
+        m->spin = m->roll1 = m->roll2 = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
+            rg__solver_contact_base(s, m, p);
             p->pn = p->pt1 = p->pt2 = 0;
             p->stick = p->stuck_at_start;
-            if (!w->def.warm_starting || !(pm->points[k].normal_impulse > 0)) continue;
-            p->pn = RG__WARM_NORMAL * pm->points[k].normal_impulse;
-            p->pt1 = RG__WARM_FRICTION * rg_v3_dot(pm->points[k].friction_impulse, m->t1);
-            p->pt2 = RG__WARM_FRICTION * rg_v3_dot(pm->points[k].friction_impulse, m->t2);
-            any = 1;
+            /* only points that touch take a load: speculative ones, with a gap, start from zero */
+            if (p->depth >= -slop) {
+                where[touching] = pm->points[k].point;
+                that[touching++] = k;
+                c = rg_v3_add(c, pm->points[k].point);
+            }
         }
-        if (!any) continue;
-        rg__solver_spread_warm_start(m, points);
+        if (!w->def.warm_starting || touching == 0 || pm->previous < 0 ||
+            pm->previous >= (int)stbds_arrlen(w->narrowphase.previous))
+            continue;
+        previous = &w->narrowphase.previous[pm->previous];
+        /* the same contact: a face turned away (another face, an edge) is a different load */
+        if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
+        c = rg_v3_scale(c, 1 / (rg_real)touching);
+        rg__solver_spread_load(m, points, that, touching, where, c,
+                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt),
+                               w->def.contact_tolerance);
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
-            rg__solver_apply(&s->bodies[m->a], &s->bodies[m->b], p->ra, p->rb,
-                             rg_v3_add(rg_v3_scale(m->n, p->pn),
-                                       rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2))));
+            rg__solver_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
+            rg__solver_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
         }
     }
 }
 
 /* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level gets
-   shock_iterations sweeps with everything below it at infinite mass, then joins it. */
+   shock_iterations sweeps with everything below it at infinite mass, then joins it. A level's
+   errors add to those of every level above, so each manifold is visited up to RG__SHOCK_INNER
+   times per sweep while it still has errors. */
 static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
     int level, i, j, sweeps = 0;
@@ -3049,7 +3076,7 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
         }
         for (i = begin; i < end; ++i) {
             const rg__solver_manifold *m = &s->manifolds[s->order[i]];
-            for (j = 0; j < m->count; ++j) rg__solver_point_masses(s, m, &s->points[m->first + j]);
+            for (j = 0; j < m->count; ++j) rg__solver_point_jacobians(s, m, &s->points[m->first + j]);
         }
         for (sweep = 0; sweep < w->def.shock_iterations; ++sweep) {
             rg_real worst = 0;
@@ -3069,8 +3096,8 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     return sweeps;
 }
 
-/* What the narrow phase carries to the next step (the contact impulses, for warm starting) and
-   what rg_world_contacts reports (everything applied in the step). */
+/* What the narrow phase carries to the next step (the contact sweeps' impulses, for warm
+   starting) and what rg_world_contacts reports (everything applied in the step). */
 static void rg__solver_store_impulses(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, k, count = (int)stbds_arrlen(s->manifolds);
@@ -3101,27 +3128,15 @@ static void rg__solver_store_impulses(rg_world *w) {
 /* Bender §3.2 and Guendelman §8: the contact stage, after the velocity update. */
 static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
-    rg_real tolerance = w->def.contact_tolerance, exit = RG__CONTACT_EXIT_FRACTION * tolerance;
+    rg_real tolerance = w->def.contact_tolerance;
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
     rg__solver_gather_velocities(w);
     rg__solver_separate(w, h);
-    for (i = 0; i < total; ++i) {
-        rg__solver_point *p = &s->points[i];
-        /* what may remain after the step: the present penetration, less what the separation
-           pass removes, never more than the tolerance; a gap may close but not overlap */
-        rg_real excess = p->depth - RG__SLOP_FRACTION * tolerance;
-#if RG__ALLOWED_MODE == 0
-        p->allowed = excess > 0 ? p->depth - RG__SEPARATION_FRACTION * excess : rg__max_real(p->depth, 0);
-#else
-        (void)excess;
-        p->allowed = 0;
-#endif
-    }
-    rg__solver_warm_start(w);
+    rg__solver_start_contacts(w);
     while (sweeps < w->def.contact_iterations && count > 0) {
         ++sweeps;
-        if (rg__contact_sweep(s, 0, count, h) <= exit) break;
+        if (rg__contact_sweep(s, 0, count, h) <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
     }
     w->stats.contact_iterations = sweeps;
     /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
@@ -3133,12 +3148,16 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
         p->carry_t2 = p->pt2;
     }
     RG__PROFILE_END(contact);
-    RG__PROFILE_BEGIN(shock);
-    w->stats.shock_iterations = w->def.shock_iterations > 0 && count > 0 ? rg__solver_shock(w, h, RG__SHOCK_TOLERANCE * tolerance) : 0;
-    w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
-    rg__solver_scatter_velocities(w);
-    rg__solver_store_impulses(w);
-    RG__PROFILE_END(shock);
+    {
+        RG__PROFILE_BEGIN(shock);
+        w->stats.shock_iterations = w->def.shock_iterations > 0 && count > 0
+                                        ? rg__solver_shock(w, h, RG__SHOCK_EXIT_FRACTION * tolerance)
+                                        : 0;
+        w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
+        rg__solver_scatter_velocities(w);
+        rg__solver_store_impulses(w);
+        RG__PROFILE_END(shock);
+    }
 }
 
 static int rg__solver_contacts(const rg_world *w, rg_contact *out, int capacity) {
