@@ -579,13 +579,14 @@ typedef struct rg__narrowphase {
    pass (zero for static, kinematic and, during shock propagation, finished levels), and the
    offsets its position update gets besides v h (time of impact, first-order separation). */
 typedef struct rg__solver_body {
+    /* what every impulse touches first, together */
     rg_vec3 v, w;                 /* linear and angular velocity being solved */
+    rg_real inv_mass;
+    rg_vec3 dr, dx;               /* rotation vector and position offset added to the step */
+    rg_real toi;                  /* time within the step of the body's latest collision */
+    rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
     rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
     rg_vec3 pv, pw;               /* first-order (pseudo) velocities of the separation pass */
-    rg_vec3 dx, dr;               /* position offset and rotation vector added to the step */
-    rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
-    rg_real inv_mass;
-    rg_real toi;                  /* time within the step of the body's latest collision */
     int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
     int dynamic;
 } rg__solver_body;
@@ -593,25 +594,27 @@ typedef struct rg__solver_body {
 /* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
    products and an impulse a few multiply-adds), and the impulses accumulated by the current loop. */
 typedef struct rg__solver_point {
-    rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
+    /* what a sweep reads, first */
     rg_vec3 ran, rbn;             /* ra x n, rb x n */
     rg_vec3 wan, wbn;             /* I_a^-1 (ra x n), I_b^-1 (rb x n): turn per unit normal impulse */
     rg_vec3 ra1, rb1, wa1, wb1;   /* the same for the tangent t1 */
     rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
-    rg_real depth;                /* at the start of the step, > 0 overlaps */
-    rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
-    rg_real k11, k12, k22;        /* K restricted to the tangent plane, basis (t1, t2) */
     rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
                                        n, t1, t2) with the step's offsets and no velocity */
+    rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
+    rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
     rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
     rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
+    int stick;                    /* Bender's static-friction mark */
+    /* the rest */
+    rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
+    rg_real depth;                /* at the start of the step, > 0 overlaps */
     rg_real pp;                   /* accumulated first-order (separation) impulse */
     rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
     rg_real target;               /* collision: relative normal velocity to reach */
     rg_real toi;                  /* collision: time of impact within the step */
     rg_real total_n;              /* normal impulse of the whole step, for rg_world_contacts */
     rg_vec3 total_t;              /* friction impulse of the whole step */
-    int stick;                    /* Bender's static-friction mark */
     int stuck_at_start;           /* the mark each loop starts with: no sliding at the step's start */
     int wave;                     /* collision wave the point takes part in, -1 for none */
 } rg__solver_point;
@@ -2064,15 +2067,39 @@ static void rg__narrowphase_update(rg_world *w) {
      pushing bodies apart never shoots them off. */
 
 /* Internal tuning, relative to the world def's contact_tolerance and step. */
+#ifndef RG__CONTACT_EXIT_FRACTION
 #define RG__CONTACT_EXIT_FRACTION ((rg_real)0.01) /* contact sweeps stop when every error is below this part of the tolerance */
+#endif
+#ifndef RG__SHOCK_EXIT_FRACTION
 #define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-4)   /* shock propagation converges a level further: its errors add up the stack */
+#endif
+#ifndef RG__SHUFFLE
+#define RG__SHUFFLE 1
+#endif
+#ifndef RG__CARRY_SHOCK
+#define RG__CARRY_SHOCK 0
+#endif
+#ifndef RG__SHOCK_INNER
 #define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
+#endif
+#ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
+#endif
+#ifndef RG__COLLISION_RELATIVE_TOLERANCE
 #define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
+#endif
+#ifndef RG__GRAPH_VERTICAL
 #define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
+#endif
+#ifndef RG__STILL_FRACTION
 #define RG__STILL_FRACTION ((rg_real)0.1)         /* sliding slower than this part of the tolerance per step is none */
+#endif
+#ifndef RG__WARM_ALIGNMENT
 #define RG__WARM_ALIGNMENT ((rg_real)0.995)      /* cos of the largest turn of a normal that still carries a warm start */
+#endif
+#ifndef RG__LINEAR_TURN
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
+#endif
 
 static void rg__solver_destroy(rg_world *w) {
     rg__solver *s = &w->solver;
@@ -2197,8 +2224,8 @@ static rg_vec3 rg__solver_relative_velocity(const rg__solver_body *A, const rg__
 }
 
 /* u_rel . d for a direction d with the arms' cross products ra x d and rb x d. */
-static rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d, rg_vec3 rad,
-                                rg_vec3 rbd) {
+static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
+                                       rg_vec3 rad, rg_vec3 rbd) {
     return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
            rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
 }
@@ -2206,8 +2233,8 @@ static rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body 
 /* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
    A collision applies it at time toi of the step: the bodies moved with their old velocities
    until then, so their position updates lose dv * toi. */
-static void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
-                            rg_real j, rg_real toi) {
+static inline void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
+                                   rg_real j, rg_real toi) {
     rg_real ja = j * A->inv_mass, jb = j * B->inv_mass;
     A->v = rg_v3_madd(A->v, d, ja);
     A->w = rg_v3_madd(A->w, wa, j);
@@ -2221,11 +2248,13 @@ static void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, r
     }
 }
 
-/* A friction impulse j1 t1 + j2 t2 of a point. */
-static void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
-                                    const rg__solver_point *p, rg_real j1, rg_real j2, rg_real toi) {
-    if (j1 != 0) rg__solver_push(A, B, m->t1, p->wa1, p->wb1, j1, toi);
-    if (j2 != 0) rg__solver_push(A, B, m->t2, p->wa2, p->wb2, j2, toi);
+/* A friction impulse j1 t1 + j2 t2 of a point, as one push of unit size along it. */
+static inline void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
+                                           const rg__solver_point *p, rg_real j1, rg_real j2, rg_real toi) {
+    rg_vec3 d = rg_v3_add(rg_v3_scale(m->t1, j1), rg_v3_scale(m->t2, j2));
+    rg_vec3 wa = rg_v3_add(rg_v3_scale(p->wa1, j1), rg_v3_scale(p->wa2, j2));
+    rg_vec3 wb = rg_v3_add(rg_v3_scale(p->wb1, j1), rg_v3_scale(p->wb2, j2));
+    if (j1 != 0 || j2 != 0) rg__solver_push(A, B, d, wa, wb, 1, toi);
 }
 
 /* An angular impulse L on a and -L on b (Guendelman §9's area impulse without a point part). */
@@ -2254,9 +2283,19 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
     p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
-    p->k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
-    p->k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
-    p->k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
+    {
+        rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
+        rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
+        rg_real k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
+        rg_real det = k11 * k22 - k12 * k12;
+        if (det > 0) {
+            p->i11 = k22 / det;
+            p->i12 = -k12 / det;
+            p->i22 = k11 / det;
+        } else {
+            p->i11 = p->i12 = p->i22 = 0;
+        }
+    }
 }
 
 /* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
@@ -2269,14 +2308,12 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
    direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
    smaller: then that one, friction only decelerating, and static friction takes over (the mark
    is set). Writes the impulse to apply to (d1, d2). */
-static void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
-                                rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
-    rg_real det = p->k11 * p->k22 - p->k12 * p->k12, P1, P2, limit, length2;
-    *d1 = *d2 = 0;
-    if (!(det > 0)) return;
+static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
+                                       rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
+    rg_real P1, P2, limit, length2;
     if (p->stick) {
-        P1 = p->pt1 - (p->k22 * e1 - p->k12 * e2) / det;
-        P2 = p->pt2 - (p->k11 * e2 - p->k12 * e1) / det;
+        P1 = p->pt1 - (p->i11 * e1 + p->i12 * e2);
+        P2 = p->pt2 - (p->i12 * e1 + p->i22 * e2);
         limit = mu_s * p->pn;
         length2 = P1 * P1 + P2 * P2;
         if (length2 > limit * limit) {
@@ -2285,8 +2322,8 @@ static void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d,
             P2 *= scale;
         }
     } else {
-        P1 = p->pt1 - (p->k22 * u1 - p->k12 * u2) / det;
-        P2 = p->pt2 - (p->k11 * u2 - p->k12 * u1) / det;
+        P1 = p->pt1 - (p->i11 * u1 + p->i12 * u2);
+        P2 = p->pt2 - (p->i12 * u1 + p->i22 * u2);
         limit = mu_d * p->pn;
         if (P1 * P1 + P2 * P2 <= limit * limit) {
             p->stick = 1;
@@ -2617,7 +2654,7 @@ static void rg__solver_build_order(rg_world *w) {
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         s->random_state = (z ^ (z >> 31)) | 1;
     }
-    for (l = 0; l < levels; ++l) {
+    for (l = 0; l < levels && RG__SHUFFLE; ++l) {
         int begin = s->level_start[l], end = s->level_start[l + 1];
         for (i = end - 1; i > begin; --i) {
             int j = begin + (int)(rg__solver_random(s) % (uint64_t)(i - begin + 1));
@@ -3141,7 +3178,7 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     w->stats.contact_iterations = sweeps;
     /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
        act on one body of a pair only (the other has infinite mass then) */
-    for (i = 0; i < total; ++i) {
+    if (!RG__CARRY_SHOCK) for (i = 0; i < total; ++i) {
         rg__solver_point *p = &s->points[i];
         p->carry_n = p->pn;
         p->carry_t1 = p->pt1;
@@ -3154,6 +3191,12 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
                                         ? rg__solver_shock(w, h, RG__SHOCK_EXIT_FRACTION * tolerance)
                                         : 0;
         w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
+        if (RG__CARRY_SHOCK) for (i = 0; i < total; ++i) {
+            rg__solver_point *p = &s->points[i];
+            p->carry_n = p->pn;
+            p->carry_t1 = p->pt1;
+            p->carry_t2 = p->pt2;
+        }
         rg__solver_scatter_velocities(w);
         rg__solver_store_impulses(w);
         RG__PROFILE_END(shock);
