@@ -21,10 +21,11 @@ EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 # tcc 0.9.27 (Debian) miscompiles some nested calls that pass small float structs by value on
 # x86-64 (tests/build/tcc_struct_args.c shows it), so its test build is compiled, not run.
 TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clang \
-                $(BUILD)/tests_cpp $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds
+                $(BUILD)/tests_cpp $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds \
+                $(BUILD)/check_tools
 COMPILE_ONLY  = $(BUILD)/tests_tcc $(BUILD)/readme_example
 
-.PHONY: all test run bench sanitize examples deps clean soak fuzz
+.PHONY: all test run bench bench-peers bench-deps test-replay pictures sanitize examples deps clean soak fuzz
 
 all: $(TEST_BINARIES) examples
 
@@ -82,13 +83,43 @@ sanitize: deps
 	@$(MAKE) --no-print-directory $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double
 	@tools/run-tests $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double
 
+# tools/replay: a recording to one self-contained HTML page. The page is tools/replay_page.html,
+# turned into C string lines here for tools/replay.h (the demo writes a page too).
+$(BUILD)/replay_page.inc: tools/replay_page.html | $(BUILD)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n",/' $< > $@
+
+$(BUILD)/replay: tools/replay.c tools/replay.h examples/record.h $(BUILD)/replay_page.inc | $(BUILD)
+	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
+
+# the recording format and the snapshot rasteriser, checked in `make test` (fast)
+$(BUILD)/check_tools: tools/check_tools.c examples/record.h examples/snapshot.h tools/plot.h rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+# The replay page in headless Chromium (not part of `make test`: CI machines may lack a browser):
+# a recording with made-up contacts is written and read back, turned into a page, and the page
+# is loaded, looked at, played, paused and stepped. Screenshots go to build/replay_screens.
+test-replay:
+	@tools/ensure-deps replay
+	@$(MAKE) --no-print-directory $(BUILD)/replay $(BUILD)/check_tools
+	$(BUILD)/check_tools $(BUILD)/replay_fixture.rgrec
+	$(BUILD)/replay $(BUILD)/replay_fixture.rgrec $(BUILD)/replay_fixture.html --title "make test-replay"
+	node tools/test-replay.js $(BUILD)/replay_fixture.html $(BUILD)/replay_screens
+
+$(BUILD)/demo: examples/demo.c rigid.h $(wildcard examples/*.h) tools/replay.h $(BUILD)/replay_page.inc | $(BUILD)
+	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
+
 $(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 examples: $(EXAMPLES)
 
 run: deps $(BUILD)/demo
-	$(BUILD)/demo
+	$(BUILD)/demo --out $(BUILD)
+
+# the README's pictures: the pyramid and the funnel after 10 s, drawn by examples/snapshot.h
+pictures: $(BUILD)/pyramid $(BUILD)/funnel
+	$(BUILD)/pyramid --snapshot $(BUILD)/pyramid.png
+	$(BUILD)/funnel --snapshot $(BUILD)/funnel.png
 
 # every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
 # never asserted.
@@ -96,6 +127,32 @@ BENCHES = $(patsubst tools/%.c,$(BUILD)/%,$(wildcard tools/bench_*.c))
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+	@$(MAKE) --no-print-directory bench-peers
+
+# tools/bench: every scene in rigid.h, Bullet and ODE side by side, and the scaling plot. The
+# peers come from Debian's libbullet-dev and libode-dev (tools/ensure-deps bench installs them).
+# BENCH_ARGS passes options, e.g. make bench-peers BENCH_ARGS="--scenes stack,pyramid --no-scaling".
+PEER_OBJECTS = $(BUILD)/bench.o $(BUILD)/bullet_scenes.o $(BUILD)/ode_scenes.o
+PEER_LIBS    = -lBulletDynamics -lBulletCollision -lLinearMath -lode -lm
+
+bench-deps:
+	@tools/ensure-deps bench
+
+bench-peers: bench-deps
+	@$(MAKE) --no-print-directory $(BUILD)/bench
+	$(BUILD)/bench $(BENCH_ARGS)
+
+$(BUILD)/bench.o: tools/bench.c tools/plot.h tools/peers/peers.h examples/scenes.h examples/snapshot.h rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@
+
+$(BUILD)/ode_scenes.o: tools/peers/ode_scenes.c tools/peers/peers.h examples/scenes.h | $(BUILD)
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@
+
+$(BUILD)/bullet_scenes.o: tools/peers/bullet_scenes.cpp tools/peers/peers.h examples/scenes.h | $(BUILD)
+	$(CXX) $(OPT) $(CXXWARN) $(INCLUDES) -isystem /usr/include/bullet -DNDEBUG -c $< -o $@
+
+$(BUILD)/bench: $(PEER_OBJECTS)
+	$(CXX) $(PEER_OBJECTS) -o $@ $(PEER_LIBS)
 
 $(BUILD)/bench_%: tools/bench_%.c rigid.h $(wildcard tools/*.h) $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(LDLIBS)

@@ -175,8 +175,13 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    A hull is immutable once built and may be shared by many bodies; it must outlive them.
    ------------------------------------------------------------------------------------------- */
 
-/* Convex hull of a point cloud (quickhull). NULL and a result on NaN, infinities, count < 4 or
-   points without volume. */
+/* Convex hull of a point cloud (quickhull). The hull's vertices are input points, numbered in
+   input order; coplanar faces are merged into convex polygons. Tolerances are relative to
+   s = max|x| + max|y| + max|z| over the points: points within 8 FLT_EPSILON s (64 DBL_EPSILON s
+   with RIGID_DOUBLE) of a hull vertex are welded into it, and points within that distance of a
+   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN
+   or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
+   or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
 /* Box centred on the origin. Extents must be positive and finite. */
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result);
@@ -217,12 +222,21 @@ typedef struct rg_manifold {
 } rg_manifold;
 
 /* Contact manifold of two posed hulls within margin; returns out->count. pos_* is the world
-   position of the hull frame's origin (as rg_body_position), rot_* its orientation. The normal
-   is unit and points from B towards A; the points lie on the surface of B and point -
-   depth*normal on A; at most 4 points, the deepest first. features[i] identifies the pair of
-   features that made point i (reference face, incident face, clipping edge, or two edges) and
-   stays the same while those features touch. Count 0 when separated by more than margin, or
-   for NULL hulls, non-finite poses or a NULL out. */
+   position of the hull frame's origin (as rg_body_position), rot_* its orientation (need not
+   be normalised). The normal is unit and points from B towards A; the points lie on the
+   surface of B and point - depth*normal on A; at most 4 points, the deepest first.
+   features[i] identifies the features that made point i (reference face, incident face,
+   clipping edge, or two edges) and stays the same while those features touch.
+   Method: separating axes over both hulls' face normals and the cross products of the edge
+   pairs that form faces of the Minkowski difference (Gauss-map test); a face axis gives the
+   incident face clipped against the reference face (up to 4 points), an edge axis the closest
+   points of the two edges (1 point). Faces are preferred to edges, and faces of B to faces of
+   A, when their separation is within 0.5% of the depth plus 0.1% of the smaller hull's radius
+   of the best axis, so the reported depth can differ from the exact minimum overlap by that.
+   Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, NULL out).
+   Hulls apart by less than margin get the points where the closest features face each other
+   on both surfaces, with depth = -gap; rarely (corner to corner) there is no such point and
+   the count is 0. A negative or NaN margin counts as 0. */
 RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                rg_real margin, rg_manifold *out);
@@ -355,6 +369,13 @@ typedef struct rg_world_stats {
            seconds_shock, seconds_integration;
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
+
+/* The broad phase's candidate pairs of the last step: bodies whose rg_body_aabb boxes overlap
+   (closed intervals, touching boxes count) and of which at least one is dynamic, in ascending
+   order of (a.index, b.index) with a.index < b.index. Writes at most capacity pairs to a[i], b[i]
+   (either array may be NULL) and returns the total; pairs with a body destroyed since the step
+   are left out. 0 for a NULL world. */
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity);
 
 #ifdef __cplusplus
 }
@@ -494,6 +515,59 @@ struct rg_hull {
     rg_real radius;               /* largest distance of a vertex from the centroid */
 };
 
+/* ---- quickhull (only while rg_hull_create runs) ---- */
+typedef struct rg__qh_face {      /* a triangle of the hull under construction */
+    int v[3];                     /* point indices, counter-clockwise seen from outside */
+    int adj[3];                   /* adj[i]: the face across the edge v[i] -> v[i+1] */
+    double normal[3];             /* outward unit normal; the plane passes through v[0] */
+    double furthest_height;       /* height of `furthest` above the plane */
+    int outside;                  /* first point of the outside set (linked by next), -1 none */
+    int coplanar;                 /* first point of the coplanar set (linked by next), -1 none */
+    int furthest;                 /* the outside point highest above the plane */
+    int stamp;                    /* the step whose visibility search last reached the face */
+    int visible;                  /* seen from that step's apex */
+    int alive;                    /* 0: on the free list */
+} rg__qh_face;
+
+typedef struct rg__qh_horizon_edge {
+    int from, to;                 /* edge of a visible face, counter-clockwise in that face */
+    int face;                     /* the visible face */
+    int neighbor;                 /* the face across it, which stays */
+} rg__qh_horizon_edge;
+
+typedef struct rg__qh_group {     /* coplanar triangles being merged into one polygon face */
+    double area[3];               /* sum of the triangles' area vectors (normal times area) */
+    double moment[3];             /* sum of area times centroid */
+    double weight;                /* sum of the areas */
+    int *vertices;                /* stb_ds: the triangles' corners, repeats allowed */
+} rg__qh_group;
+
+typedef struct rg__quickhull {
+    const rg_vec3 *points;
+    int count;
+    double tolerance;             /* outside-set threshold and flatness of merged faces */
+    double visibility;            /* a face is visible from an apex higher than this above it */
+    int stamp;
+    int *next;                    /* stb_ds, per point: the next point of its outside set */
+    int *horizon_from;            /* stb_ds, per point: the horizon edge leaving it, -1 none */
+    rg__qh_face *faces;           /* stb_ds; dead faces are reused through free_faces */
+    int *free_faces, *pending, *search, *visible, *cone, *orphans;  /* stb_ds */
+    rg__qh_horizon_edge *horizon, *loop;                            /* stb_ds */
+} rg__quickhull;
+
+typedef struct rg__qh_polygons {  /* the finished triangles grouped into polygon faces */
+    int *triangles;               /* stb_ds: face slot of each live triangle, in slot order */
+    int *triangle_of;             /* stb_ds, per face slot: its triangle, -1 for dead slots */
+    int *group;                   /* stb_ds, per triangle: its polygon, named by a triangle */
+    int *order;                   /* stb_ds: the polygons, in order of their first boundary edge */
+    int *first_half;              /* stb_ds, per polygon: first boundary half-edge (3 t + k) */
+    int *half_count;              /* stb_ds, per polygon: number of boundary half-edges */
+    int *loop_first, *loop_count; /* stb_ds, per polygon: its boundary loop in `loop` */
+    int *invalid;                 /* stb_ds, per polygon: the boundary is not one convex loop */
+    int *loop;                    /* stb_ds: the boundary loops (point indices), one after another */
+    int *corners;                 /* stb_ds, per point: how many live polygons pass through it */
+} rg__qh_polygons;
+
 /* ---- bodies ---- */
 typedef struct rg__body {
     uint32_t generation;          /* odd: alive; even: free slot. 0 is never handed out */
@@ -530,11 +604,61 @@ typedef struct rg__clip_vertex {   /* a vertex of the incident polygon while it 
     uint32_t line;                 /* label of the line from this vertex to the next */
 } rg__clip_vertex;
 
+typedef struct rg__collide_scratch { /* stb_ds arrays reused for hulls too big for the stack */
+    rg_vec3 *vectors;
+    rg_real *reals;
+    rg__clip_vertex *clip;
+} rg__collide_scratch;
+
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
+/* One end of a body's interval on one axis of the sweep:
+   tag = 8 * body + 4 * static + 2 * dynamic + is_end. */
+typedef struct rg__sap_endpoint {
+    rg_real value;
+    int tag;
+} rg__sap_endpoint;
+
+typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
+
+/* A body's box in this update and before it (equal if it did not move), side by side: an
+   exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed. */
+typedef struct rg__sap_bounds { rg__sap_box now, before; } rg__sap_bounds;
+
+/* What the sweep knows of one body slot, indexed like rg_world.bodies. */
+typedef struct rg__sap_proxy {
+    int mover;                    /* slot in rg__broadphase.movers; -1 for static bodies */
+    unsigned char state;          /* RG__SAP_FREE, _PENDING, _IN_SWEEP or _REMOVED */
+    unsigned char dynamic;        /* pairs need at least one dynamic body */
+    unsigned char dirty;          /* static body moved by rg_body_set_transform */
+} rg__sap_proxy;
+
+typedef struct rg__pair_entry { uint64_t key; int value; } rg__pair_entry; /* key (a << 32) | b */
+
 typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
+    rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
+    rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
+    rg__sap_bounds *bounds;       /* per body slot */
+    rg__sap_proxy *proxies;       /* per body slot */
+    int *movers;                  /* kinematic and dynamic bodies in the sweep */
+    int *pending;                 /* bodies created since the last update, not yet in the sweep */
+    int *dirty_statics;           /* static bodies moved since the last update */
+    int *removed;                 /* destroyed bodies still in the arrays */
+    uint64_t *touched;            /* keys inserted into or deleted from pair_set in this update */
+    uint64_t *key_scratch;        /* scratch arrays of the sorts, merges and sweeps */
+    uint64_t *radix_keys, *radix_scratch;
+    rg__sap_endpoint *endpoint_scratch;
+    rg__body_pair *pair_scratch;
+    rg__sap_box *sweep_boxes;     /* rebuild: the boxes of each slab in sweep order */
+    int *sweep_tags, *slab_start;
+    rg__sap_endpoint *extents;
+    int live_bodies;              /* bodies in the sweep */
+    int64_t exchanges;            /* endpoint exchanges of this update */
+    int64_t rebuild_work;         /* box tests of the last rebuild's sweep: part of its cost */
+    int built;                    /* the arrays hold a sweep (0 before the first update) */
+    int gave_up;                  /* the last update's pass exceeded its budget */
 } rg__broadphase;
 
 /* ---- narrow phase ---- */
@@ -570,7 +694,7 @@ typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
-    rg__clip_vertex *clip_scratch;        /* stb_ds array for faces too large for the stack */
+    rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
 } rg__narrowphase;
 
@@ -1043,17 +1167,25 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
     hull->unit_inertia.m[2][0] = hull->unit_inertia.m[0][2] = (rg_real)izx;
 }
 
-/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners. */
+/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners.
+   In double and relative to the first corner: with absolute coordinates the sums p.z + q.z
+   carry the distance from the origin, and a thin face far from it loses its normal to rounding
+   (eps |x| / height). */
 static rg_vec3 rg__polygon_normal(const rg_vec3 *vertices, const int *indices, int count) {
-    rg_vec3 n = rg_v3(0, 0, 0);
+    double n[3] = {0, 0, 0}, length;
+    rg_vec3 o = vertices[indices[0]];
     int i;
     for (i = 0; i < count; ++i) {
         rg_vec3 p = vertices[indices[i]], q = vertices[indices[(i + 1) % count]];
-        n.x += (p.y - q.y) * (p.z + q.z);
-        n.y += (p.z - q.z) * (p.x + q.x);
-        n.z += (p.x - q.x) * (p.y + q.y);
+        double px = (double)p.x - o.x, py = (double)p.y - o.y, pz = (double)p.z - o.z;
+        double qx = (double)q.x - o.x, qy = (double)q.y - o.y, qz = (double)q.z - o.z;
+        n[0] += (py - qy) * (pz + qz);
+        n[1] += (pz - qz) * (px + qx);
+        n[2] += (px - qx) * (py + qy);
     }
-    return rg_v3_normalize(n);
+    length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(length > 0)) return rg_v3(0, 0, 0);
+    return rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length), (rg_real)(n[2] / length));
 }
 
 /* The undirected edges of the faces, each with the face on either side. Fails (returns 0)
@@ -1142,7 +1274,9 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     hull->local_min = lo;
     hull->local_max = hi;
     extent = rg_v3_length(rg_v3_sub(hi, lo));
-    tolerance = extent * 1000 * RG__EPSILON;
+    /* the rounding of dot(normal, x) - offset grows with the coordinates themselves, so a hull
+       far from its frame's origin needs more than its extent's share */
+    tolerance = rg__max_real(extent, rg_v3_length(rg_v3_max(rg_v3_neg(lo), hi))) * 1000 * RG__EPSILON;
     index_count = 0;
     for (f = 0; f < face_count; ++f) {
         rg__hull_face *face = &hull->faces[f];
@@ -1237,10 +1371,927 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
     return rg_mat3_scale(h->unit_inertia, density);
 }
 
-/* >>quickhull: rg_hull_create lives here (issue 4) */
+/* =============================================================================================
+   >>quickhull: rg_hull_create, the convex hull of a point cloud
+
+   Barber, Dobkin & Huhdanpaa 1996, "The Quickhull algorithm for convex hulls" (ACM TOMS 22(4)),
+   §3: start from a simplex of extreme points; every face keeps the outside set of the points
+   above it (its conflict list); take a face's furthest outside point as the apex, delete the
+   faces the apex sees, close the hole with a cone of new triangles from the horizon to the apex,
+   and hand the deleted faces' outside points to the cone. Each point is tested against a face
+   only while it is outside, so n points cost O(n log n) on typical clouds.
+
+   Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
+   s = max|x| + max|y| + max|z| over the cloud:
+   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
+     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
+     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
+     triangles form the exact hull of the points they use, even where it is thin.
+   - A point joins an outside set, and can become a vertex, only when it stands more than
+     `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
+     64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
+     hull vertex) are welded into it, and interior points and points on faces are dropped.
+   - A point within the tolerance of its best face is kept in that face's coplanar set: near a
+     sharp edge of a flat hull it can be within the tolerance of every plane and still far
+     outside. Coplanar points are partitioned again when their face goes, and checked once more
+     at the end, which resumes the hull if one turns out outside.
+   - The new triangle over a horizon edge must make a convex edge with the face across it
+     (rg__qh_find_horizon), and the horizon must be one simple loop. If it is not, or a later
+     check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance and a thick
+     visibility (tolerance / 4); only then is the input called degenerate.
+   After the triangles are built, adjacent triangles are merged greedily while all corners of
+   the union stay within `tolerance` of its plane (the plane of the summed area vectors through
+   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
+   the groups' area vectors). A group whose
+   boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
+   the points where at least
+   three polygons meet; a point between only two polygons lies on their common edge and is
+   dropped from both, so every edge appears once in each direction. The polygons go to
+   rg_hull_create_polyhedron, the one place that builds hulls (planes, edges, mass properties,
+   and the convexity and V - E + F = 2 checks).
+   ============================================================================================= */
+
+enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
+
+static void rg__qh_point(const rg__quickhull *qh, int i, double out[3]) {
+    out[0] = (double)qh->points[i].x;
+    out[1] = (double)qh->points[i].y;
+    out[2] = (double)qh->points[i].z;
+}
+
+static void rg__qh_sub(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[0] - b[0]; out[1] = a[1] - b[1]; out[2] = a[2] - b[2];
+}
+
+static void rg__qh_cross(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double rg__qh_dot(const double a[3], const double b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Signed height of point p above the plane of face f. */
+static double rg__qh_height(const rg__quickhull *qh, const rg__qh_face *f, int p) {
+    double a[3], q[3], d[3];
+    rg__qh_point(qh, f->v[0], a);
+    rg__qh_point(qh, p, q);
+    rg__qh_sub(q, a, d);
+    return rg__qh_dot(f->normal, d);
+}
+
+/* a + b = sum + error exactly (Knuth's TwoSum). */
+static double rg__two_sum(double a, double b, double *error) {
+    double sum = a + b, b_part = sum - a, a_part = sum - b_part;
+    *error = (a - a_part) + (b - b_part);
+    return sum;
+}
+
+/* a b = product + error exactly (Dekker 1971, with Veltkamp's splitting into 26-bit halves). */
+static double rg__two_product(double a, double b, double *error) {
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double product = a * b, t, a_high, a_low, b_high, b_low;
+    t = split * a; a_high = t - (t - a); a_low = a - a_high;
+    t = split * b; b_high = t - (t - b); b_low = b - b_high;
+    *error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low;
+    return product;
+}
+
+/* (b - a) x (c - a), accurate to a few roundings of the result however thin the triangle: the
+   edges are kept exactly as two-term sums and their leading products exactly, so only terms
+   of order epsilon^2 |b - a| |c - a| are lost. With plain double arithmetic the rounding of the
+   edges alone tilts the normal of a triangle of height h and length L by epsilon L / h. */
+static void rg__qh_accurate_cross(const double a[3], const double b[3], const double c[3],
+                                  double out[3]) {
+    double u[3], u_low[3], v[3], v_low[3];
+    int i;
+    for (i = 0; i < 3; ++i) {
+        u[i] = rg__two_sum(b[i], -a[i], &u_low[i]);
+        v[i] = rg__two_sum(c[i], -a[i], &v_low[i]);
+    }
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        double error1, error2, error3;
+        double first = rg__two_product(u[j], v[k], &error1);
+        double second = rg__two_product(u[k], v[j], &error2);
+        double difference = rg__two_sum(first, -second, &error3);
+        double small = (error1 - error2) + error3 + (u[j] * v_low[k] + u_low[j] * v[k]) -
+                       (u[k] * v_low[j] + u_low[k] * v[j]);
+        out[i] = difference + small;
+    }
+}
+
+/* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
+static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
+    double p[3][3], n[3], length;
+    int i;
+    for (i = 0; i < 3; ++i) rg__qh_point(qh, f->v[i], p[i]);
+    rg__qh_accurate_cross(p[0], p[1], p[2], n);
+    length = sqrt(rg__qh_dot(n, n));
+    if (!(length > 0)) return 0;
+    for (i = 0; i < 3; ++i) f->normal[i] = n[i] / length;
+    return 1;
+}
+
+static int rg__qh_new_face(rg__quickhull *qh, int a, int b, int c) {
+    rg__qh_face face;
+    int index;
+    memset(&face, 0, sizeof face);
+    face.v[0] = a; face.v[1] = b; face.v[2] = c;
+    face.adj[0] = face.adj[1] = face.adj[2] = -1;
+    face.outside = face.coplanar = face.furthest = -1;
+    face.alive = 1;
+    if (stbds_arrlen(qh->free_faces) > 0) {
+        index = stbds_arrpop(qh->free_faces);
+        qh->faces[index] = face;
+    } else {
+        index = (int)stbds_arrlen(qh->faces);
+        stbds_arrput(qh->faces, face);
+    }
+    return index;
+}
+
+static void rg__qh_add_outside(rg__quickhull *qh, int f, int p, double height) {
+    rg__qh_face *face = &qh->faces[f];
+    qh->next[p] = face->outside;
+    face->outside = p;
+    if (face->furthest < 0 || height > face->furthest_height) {
+        face->furthest = p;
+        face->furthest_height = height;
+    }
+}
+
+/* Partitions point p among the given faces: into the outside set of the first face it is more
+   than the tolerance above. Otherwise, unless it is clearly below all of them (then it is inside
+   the hull and dropped), into the coplanar set of the face it is highest above. A coplanar point
+   is within the tolerance of that face's plane, but near a sharp edge of a flat hull it can still
+   lie far outside the hull; Qhull (Barber et al. §4) keeps such points and partitions them
+   again when their face is deleted, and rg__qh_recheck_coplanar checks them at the end. */
+static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int face_count) {
+    int i, best = -1;
+    double best_height = 0;
+    for (i = 0; i < face_count; ++i) {
+        double height = rg__qh_height(qh, &qh->faces[faces[i]], p);
+        if (height > qh->tolerance) {
+            rg__qh_add_outside(qh, faces[i], p, height);
+            return;
+        }
+        if (best < 0 || height > best_height) {
+            best = faces[i];
+            best_height = height;
+        }
+    }
+    if (best >= 0 && best_height > -qh->visibility) {
+        qh->next[p] = qh->faces[best].coplanar;
+        qh->faces[best].coplanar = p;
+    }
+}
+
+/* The initial tetrahedron: the two furthest apart of the six axis-extreme points, the point
+   furthest from their line, the point furthest from the plane of those three. A cloud whose
+   extent stays within the tolerance in some direction has no volume. */
+static int rg__qh_initial_simplex(rg__quickhull *qh) {
+    int extreme[6], corner[4], faces[4], i, j, k, n = qh->count;
+    double a[3], b[3], p[3], ab[3], d[3], c[3], normal[3], best, length;
+    static const int face_corners[4][3] = {{0, 1, 2}, {1, 0, 3}, {2, 1, 3}, {0, 2, 3}};
+    for (k = 0; k < 6; ++k) extreme[k] = 0;
+    for (i = 1; i < n; ++i) {
+        rg_vec3 v = qh->points[i];
+        if (v.x < qh->points[extreme[0]].x) extreme[0] = i;
+        if (v.x > qh->points[extreme[1]].x) extreme[1] = i;
+        if (v.y < qh->points[extreme[2]].y) extreme[2] = i;
+        if (v.y > qh->points[extreme[3]].y) extreme[3] = i;
+        if (v.z < qh->points[extreme[4]].z) extreme[4] = i;
+        if (v.z > qh->points[extreme[5]].z) extreme[5] = i;
+    }
+    best = -1;
+    corner[0] = corner[1] = 0;
+    for (i = 0; i < 6; ++i)
+        for (j = i + 1; j < 6; ++j) {
+            double distance2;
+            rg__qh_point(qh, extreme[i], a);
+            rg__qh_point(qh, extreme[j], b);
+            rg__qh_sub(b, a, d);
+            distance2 = rg__qh_dot(d, d);
+            if (distance2 > best) { best = distance2; corner[0] = extreme[i]; corner[1] = extreme[j]; }
+        }
+    if (!(sqrt(best) > qh->tolerance)) return RG__QH_DEGENERATE; /* all points welded into one */
+    rg__qh_point(qh, corner[0], a);
+    rg__qh_point(qh, corner[1], b);
+    rg__qh_sub(b, a, ab);
+    length = sqrt(rg__qh_dot(ab, ab));
+    best = -1;
+    corner[2] = corner[0];
+    for (i = 0; i < n; ++i) {
+        double distance;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        rg__qh_cross(ab, d, c);
+        distance = sqrt(rg__qh_dot(c, c)) / length;
+        if (distance > best) { best = distance; corner[2] = i; }
+    }
+    if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* collinear */
+    rg__qh_point(qh, corner[2], p);
+    rg__qh_sub(p, a, d);
+    rg__qh_cross(ab, d, normal);
+    length = sqrt(rg__qh_dot(normal, normal));
+    for (k = 0; k < 3; ++k) normal[k] /= length;
+    best = -1;
+    corner[3] = corner[0];
+    for (i = 0; i < n; ++i) {
+        double height;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        height = fabs(rg__qh_dot(normal, d));
+        if (height > best) { best = height; corner[3] = i; }
+    }
+    if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* coplanar */
+    rg__qh_point(qh, corner[3], p);
+    rg__qh_sub(p, a, d);
+    if (rg__qh_dot(normal, d) > 0) {  /* the apex must lie below the first face */
+        k = corner[1]; corner[1] = corner[2]; corner[2] = k;
+    }
+    for (k = 0; k < 4; ++k) {
+        faces[k] = rg__qh_new_face(qh, corner[face_corners[k][0]], corner[face_corners[k][1]],
+                                   corner[face_corners[k][2]]);
+        if (!rg__qh_face_plane(qh, &qh->faces[faces[k]])) return RG__QH_DEGENERATE;
+    }
+    /* each face's edge v[i] -> v[i+1] meets the face that has it the other way round */
+    for (k = 0; k < 4; ++k)
+        for (i = 0; i < 3; ++i) {
+            rg__qh_face *f = &qh->faces[faces[k]];
+            int from = f->v[i], to = f->v[(i + 1) % 3], g, e;
+            for (g = 0; g < 4; ++g)
+                for (e = 0; e < 3; ++e)
+                    if (qh->faces[faces[g]].v[e] == to && qh->faces[faces[g]].v[(e + 1) % 3] == from)
+                        f->adj[i] = faces[g];
+        }
+    for (i = 0; i < n; ++i)
+        if (i != corner[0] && i != corner[1] && i != corner[2] && i != corner[3])
+            rg__qh_partition(qh, i, faces, 4);
+    for (k = 0; k < 4; ++k)
+        if (qh->faces[faces[k]].outside >= 0) stbds_arrput(qh->pending, faces[k]);
+    return RG__QH_OK;
+}
+
+/* Adds face f and every face reachable from it across edges that the apex sees (stands more
+   than `visibility` above) to the visible set, by a depth-first search. Faces tested in this
+   step carry its stamp. */
+static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
+    int i;
+    qh->faces[f].stamp = qh->stamp;
+    qh->faces[f].visible = 1;
+    stbds_arrput(qh->search, f);
+    while (stbds_arrlen(qh->search) > 0) {
+        int g = stbds_arrpop(qh->search);
+        stbds_arrput(qh->visible, g);
+        for (i = 0; i < 3; ++i) {
+            int h = qh->faces[g].adj[i];
+            rg__qh_face *neighbor = &qh->faces[h];
+            if (neighbor->stamp == qh->stamp) continue;
+            neighbor->stamp = qh->stamp;
+            neighbor->visible = rg__qh_height(qh, neighbor, apex) > qh->visibility;
+            if (neighbor->visible) stbds_arrput(qh->search, h);
+        }
+    }
+}
+
+/* Adds every face around point v, starting from face f which has it, to the visible set. */
+static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
+    int g = f, guard = (int)stbds_arrlen(qh->faces);
+    do {
+        int i;
+        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
+        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
+        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
+        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
+    } while (g != f && --guard > 0);
+}
+
+/* The faces the apex sees, and the horizon: the edges between a visible face and one that
+   stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
+   when the apex stands above that face by less than `visibility` and close to the edge, the
+   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
+   The apex then effectively sees the face across, which joins the visible set. And the new
+   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
+   with it as far as the input can tell. If the edge's far end lies between the apex and the
+   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
+   apex stands on or above each of them, since the near end is below them all). Repeated until
+   every horizon edge passes. */
+static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
+    int i, k, grown = 1;
+    stbds_arrsetlen(qh->visible, 0);
+    stbds_arrsetlen(qh->search, 0);
+    ++qh->stamp;
+    rg__qh_grow_visible(qh, f, apex);
+    while (grown) {
+        grown = 0;
+        stbds_arrsetlen(qh->horizon, 0);
+        for (k = 0; k < (int)stbds_arrlen(qh->visible); ++k) {
+            const rg__qh_face *g = &qh->faces[qh->visible[k]];
+            for (i = 0; i < 3; ++i)
+                if (!qh->faces[g->adj[i]].visible) {
+                    rg__qh_horizon_edge edge;
+                    edge.from = g->v[i];
+                    edge.to = g->v[(i + 1) % 3];
+                    edge.face = qh->visible[k];
+                    edge.neighbor = g->adj[i];
+                    stbds_arrput(qh->horizon, edge);
+                }
+        }
+        for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
+            rg__qh_horizon_edge edge = qh->horizon[k];
+            const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
+            double a[3], b[3], p[3], ab[3], n[3], length;
+            int far = neighbor->v[0];
+            if (neighbor->visible) continue;  /* joined through an earlier edge */
+            for (i = 0; i < 3; ++i)
+                if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
+            rg__qh_point(qh, edge.from, a);
+            rg__qh_point(qh, edge.to, b);
+            rg__qh_point(qh, apex, p);
+            rg__qh_accurate_cross(a, b, p, n);
+            rg__qh_sub(b, a, ab);
+            length = sqrt(rg__qh_dot(n, n));
+            /* |n| / |ab| is the apex's distance from the edge's line */
+            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
+                double d[3], far_point[3];
+                rg__qh_point(qh, far, far_point);
+                rg__qh_sub(far_point, a, d);
+                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
+                rg__qh_grow_visible(qh, edge.neighbor, apex);
+            } else {
+                double d[3], along;
+                rg__qh_sub(p, a, d);
+                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
+                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
+                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
+                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+            }
+            grown = 1;
+            break;  /* the horizon changed */
+        }
+    }
+}
+
+/* Orders the horizon edges into qh->loop, each starting where the previous one ends. Fails
+   (0) unless they form one simple loop: each horizon point starts exactly one edge and the walk
+   visits every edge. Leaves horizon_from set for the horizon's points. */
+static int rg__qh_order_horizon(rg__quickhull *qh) {
+    int n = (int)stbds_arrlen(qh->horizon), i, k, ok = n >= 3;
+    stbds_arrsetlen(qh->loop, 0);
+    for (i = 0; i < n && ok; ++i) {
+        int *slot = &qh->horizon_from[qh->horizon[i].from];
+        if (*slot >= 0) ok = 0;
+        else *slot = i;
+    }
+    for (i = 0, k = 0; i < n && ok; ++i) {
+        stbds_arrput(qh->loop, qh->horizon[k]);
+        k = qh->horizon_from[qh->horizon[k].to];
+        if (k < 0 || (k == 0) != (i == n - 1)) ok = 0;
+    }
+    return ok;
+}
+
+static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(qh->horizon); ++i) qh->horizon_from[qh->horizon[i].from] = -1;
+}
+
+/* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
+   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
+   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
+   the level of the input's rounding, which the merging flattens; anything larger means the
+   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
+    int n = (int)stbds_arrlen(qh->loop), k;
+    for (k = 0; k < n; ++k) {
+        rg__qh_face cone;
+        cone.v[0] = qh->loop[k].from;
+        cone.v[1] = qh->loop[k].to;
+        cone.v[2] = apex;
+        if (!rg__qh_face_plane(qh, &cone) ||
+            rg__qh_height(qh, &cone, qh->loop[(k + 1) % n].to) > qh->tolerance ||
+            rg__qh_height(qh, &cone, qh->loop[(k + n - 1) % n].from) > qh->tolerance)
+            return 0;
+    }
+    return 1;
+}
+
+/* One quickhull step with the furthest outside point of face f as the apex. 0 on a
+   topological or numerical failure. */
+static int rg__qh_add_apex(rg__quickhull *qh, int f) {
+    int apex = qh->faces[f].furthest, i, k, n;
+    rg__qh_find_horizon(qh, f, apex);
+    if (!rg__qh_order_horizon(qh) || !rg__qh_cone_is_convex(qh, apex)) {
+        rg__qh_clear_horizon_marks(qh);
+        return 0;
+    }
+    /* the visible faces go; their outside and coplanar points are orphans until the cone takes
+       them, and so are their corners inside the horizon: exactly, those are inside the new
+       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
+       leave one slightly outside, and no point may be lost */
+    stbds_arrsetlen(qh->orphans, 0);
+    for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
+        int g = qh->visible[i], p;
+        for (p = qh->faces[g].outside; p >= 0; p = qh->next[p])
+            if (p != apex) stbds_arrput(qh->orphans, p);
+        for (p = qh->faces[g].coplanar; p >= 0; p = qh->next[p]) stbds_arrput(qh->orphans, p);
+        for (k = 0; k < 3; ++k) {
+            int corner = qh->faces[g].v[k];
+            if (qh->horizon_from[corner] != -1) continue;  /* on the horizon or taken */
+            qh->horizon_from[corner] = -2;
+            stbds_arrput(qh->orphans, corner);
+        }
+        qh->faces[g].alive = 0;
+        stbds_arrput(qh->free_faces, g);
+    }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        if (qh->horizon_from[qh->orphans[i]] == -2) qh->horizon_from[qh->orphans[i]] = -1;
+    rg__qh_clear_horizon_marks(qh);
+    n = (int)stbds_arrlen(qh->loop);
+    stbds_arrsetlen(qh->cone, 0);
+    for (k = 0; k < n; ++k) {
+        rg__qh_horizon_edge edge = qh->loop[k];
+        int t = rg__qh_new_face(qh, edge.from, edge.to, apex);
+        rg__qh_face *neighbor = &qh->faces[edge.neighbor];
+        stbds_arrput(qh->cone, t);
+        qh->faces[t].adj[0] = edge.neighbor;
+        if (!rg__qh_face_plane(qh, &qh->faces[t])) return 0;
+        /* the face across the horizon edge now borders the new triangle */
+        for (i = 0; i < 3; ++i)
+            if (neighbor->v[i] == edge.to && neighbor->v[(i + 1) % 3] == edge.from) break;
+        if (i == 3) return 0;
+        neighbor->adj[i] = t;
+    }
+    for (k = 0; k < n; ++k) {
+        qh->faces[qh->cone[k]].adj[1] = qh->cone[(k + 1) % n];
+        qh->faces[qh->cone[k]].adj[2] = qh->cone[(k + n - 1) % n];
+    }
+    for (i = 0; i < (int)stbds_arrlen(qh->orphans); ++i)
+        rg__qh_partition(qh, qh->orphans[i], qh->cone, n);
+    for (k = 0; k < n; ++k)
+        if (qh->faces[qh->cone[k]].outside >= 0) stbds_arrput(qh->pending, qh->cone[k]);
+    return 1;
+}
+
+/* The coplanar points left on the finished hull: from its face, each climbs to the neighbour it
+   is highest above while that height grows (Qhull's qh_findbest). A point that ends more than
+   the tolerance above a face goes into that face's outside set. Returns how many did. */
+static int rg__qh_recheck_coplanar(rg__quickhull *qh) {
+    int f, moved = 0;
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        int p, next, keep = -1;
+        if (!qh->faces[f].alive) continue;
+        for (p = qh->faces[f].coplanar; p >= 0; p = next) {
+            int best = f, climbed = 1, i;
+            double height = rg__qh_height(qh, &qh->faces[f], p);
+            next = qh->next[p];
+            while (climbed) {
+                int from = best;
+                climbed = 0;
+                for (i = 0; i < 3; ++i) {
+                    int g = qh->faces[from].adj[i];
+                    double h = rg__qh_height(qh, &qh->faces[g], p);
+                    if (h > height) { height = h; best = g; climbed = 1; }
+                }
+            }
+            if (height > qh->tolerance) {
+                if (qh->faces[best].outside < 0) stbds_arrput(qh->pending, best);
+                rg__qh_add_outside(qh, best, p, height);
+                ++moved;
+            } else {
+                qh->next[p] = keep;
+                keep = p;
+            }
+        }
+        qh->faces[f].coplanar = keep;
+    }
+    return moved;
+}
+
+/* The triangulated hull: quickhull until no face has outside points left, and no coplanar point
+   turns out to be outside. */
+static int rg__qh_build_triangles(rg__quickhull *qh) {
+    int i, status, steps = 0;
+    stbds_arrsetlen(qh->next, qh->count);
+    stbds_arrsetlen(qh->horizon_from, qh->count);
+    for (i = 0; i < qh->count; ++i) qh->next[i] = qh->horizon_from[i] = -1;
+    status = rg__qh_initial_simplex(qh);
+    if (status != RG__QH_OK) return status;
+    do {
+        while (stbds_arrlen(qh->pending) > 0) {
+            int f = stbds_arrpop(qh->pending);
+            if (!qh->faces[f].alive || qh->faces[f].outside < 0) continue;
+            /* every step makes a vertex of an outside point; only orphaned corners (see
+               rg__qh_add_apex) can come back, so this bound is generous */
+            if (++steps > 2 * qh->count + 16 || !rg__qh_add_apex(qh, f)) return RG__QH_RETRY;
+        }
+    } while (rg__qh_recheck_coplanar(qh) > 0);
+    return RG__QH_OK;
+}
+
+static void rg__qh_free(rg__quickhull *qh) {
+    stbds_arrfree(qh->next);
+    stbds_arrfree(qh->horizon_from);
+    stbds_arrfree(qh->faces);
+    stbds_arrfree(qh->free_faces);
+    stbds_arrfree(qh->pending);
+    stbds_arrfree(qh->search);
+    stbds_arrfree(qh->visible);
+    stbds_arrfree(qh->cone);
+    stbds_arrfree(qh->orphans);
+    stbds_arrfree(qh->horizon);
+    stbds_arrfree(qh->loop);
+}
+
+static int rg__qh_find(int *parent, int t) {
+    while (parent[t] != t) {
+        parent[t] = parent[parent[t]];
+        t = parent[t];
+    }
+    return t;
+}
+
+/* Whether two groups of triangles together stay flat: every corner within the tolerance of the
+   plane through their area-weighted centroid, normal to their summed area vectors. */
+static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, const rg__qh_group *b) {
+    double normal[3], centre[3], length, weight = a->weight + b->weight, p[3], d[3];
+    int i, k;
+    const rg__qh_group *both[2];
+    for (k = 0; k < 3; ++k) {
+        normal[k] = a->area[k] + b->area[k];
+        centre[k] = (a->moment[k] + b->moment[k]) / weight;
+    }
+    length = sqrt(rg__qh_dot(normal, normal));
+    /* a merge must not cancel area: faces turned away from each other (the two sides of a thin
+       slab) are never one face, while a sliver of either orientation may join a large face */
+    if (!(weight > 0) || !(length >= sqrt(rg__qh_dot(a->area, a->area)) / 2) ||
+        !(length >= sqrt(rg__qh_dot(b->area, b->area)) / 2))
+        return 0;
+    for (k = 0; k < 3; ++k) normal[k] /= length;
+    both[0] = a;
+    both[1] = b;
+    for (k = 0; k < 2; ++k)
+        for (i = 0; i < (int)stbds_arrlen(both[k]->vertices); ++i) {
+            rg__qh_point(qh, both[k]->vertices[i], p);
+            rg__qh_sub(p, centre, d);
+            if (fabs(rg__qh_dot(normal, d)) > qh->tolerance) return 0;
+        }
+    return 1;
+}
+
+/* Greedy merging of adjacent triangles into flat groups: passes over the edges in triangle
+   order, joining the two groups on either side whenever their union stays flat, until a pass
+   joins nothing. Writes each triangle's group into pg->group. */
+static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) {
+    int m = (int)stbds_arrlen(pg->triangles), t, k, changed;
+    int *parent = NULL;
+    rg__qh_group *groups = NULL;
+    stbds_arrsetlen(parent, m);
+    stbds_arrsetlen(groups, m);
+    for (t = 0; t < m; ++t) {
+        const rg__qh_face *f = &qh->faces[pg->triangles[t]];
+        double p[3][3], e1[3], e2[3], area[3], weight;
+        rg__qh_group *g = &groups[t];
+        parent[t] = t;
+        for (k = 0; k < 3; ++k) rg__qh_point(qh, f->v[k], p[k]);
+        rg__qh_sub(p[1], p[0], e1);
+        rg__qh_sub(p[2], p[0], e2);
+        rg__qh_cross(e1, e2, area);
+        weight = sqrt(rg__qh_dot(area, area)) / 2;
+        g->vertices = NULL;
+        g->weight = weight;
+        for (k = 0; k < 3; ++k) {
+            g->area[k] = f->normal[k] * weight;  /* the accurate normal, scaled by the area */
+            g->moment[k] = weight * (p[0][k] + p[1][k] + p[2][k]) / 3;
+            stbds_arrput(g->vertices, f->v[k]);
+        }
+    }
+    do {
+        changed = 0;
+        for (t = 0; t < m; ++t)
+            for (k = 0; k < 3; ++k) {
+                int u = pg->triangle_of[qh->faces[pg->triangles[t]].adj[k]], a, b, root, other, i;
+                if (u < t) continue;  /* each edge once */
+                a = rg__qh_find(parent, t);
+                b = rg__qh_find(parent, u);
+                if (a == b || !rg__qh_union_is_flat(qh, &groups[a], &groups[b])) continue;
+                /* the group with more corners absorbs the other */
+                root = stbds_arrlen(groups[a].vertices) >= stbds_arrlen(groups[b].vertices) ? a : b;
+                other = root == a ? b : a;
+                for (i = 0; i < 3; ++i) {
+                    groups[root].area[i] += groups[other].area[i];
+                    groups[root].moment[i] += groups[other].moment[i];
+                }
+                groups[root].weight += groups[other].weight;
+                for (i = 0; i < (int)stbds_arrlen(groups[other].vertices); ++i)
+                    stbds_arrput(groups[root].vertices, groups[other].vertices[i]);
+                stbds_arrfree(groups[other].vertices);
+                parent[other] = root;
+                changed = 1;
+            }
+    } while (changed);
+    for (t = 0; t < m; ++t) pg->group[t] = rg__qh_find(parent, t);
+    for (t = 0; t < m; ++t) stbds_arrfree(groups[t].vertices);
+    stbds_arrfree(groups);
+    stbds_arrfree(parent);
+}
+
+/* Whether a boundary loop turns left (seen from outside along its Newell normal) at every
+   point, or goes straight within the tolerance. */
+static int rg__qh_loop_is_convex(const rg__quickhull *qh, const int *loop, int count) {
+    double normal[3] = {0, 0, 0}, p[3], q[3], v[3], chord[3], d[3], c[3], length;
+    int i;
+    for (i = 0; i < count; ++i) {
+        rg__qh_point(qh, loop[i], p);
+        rg__qh_point(qh, loop[(i + 1) % count], q);
+        normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    length = sqrt(rg__qh_dot(normal, normal));
+    if (!(length > 0)) return 0;
+    for (i = 0; i < 3; ++i) normal[i] /= length;
+    for (i = 0; i < count; ++i) {
+        double chord_length;
+        rg__qh_point(qh, loop[(i + count - 1) % count], p);
+        rg__qh_point(qh, loop[i], v);
+        rg__qh_point(qh, loop[(i + 1) % count], q);
+        rg__qh_sub(q, p, chord);
+        rg__qh_sub(v, p, d);
+        rg__qh_cross(chord, d, c);
+        chord_length = sqrt(rg__qh_dot(chord, chord));
+        /* a convex corner lies to the right of the chord from its predecessor to its successor */
+        if (!(chord_length > 0) || rg__qh_dot(c, normal) / chord_length > qh->tolerance) return 0;
+    }
+    return 1;
+}
+
+/* The boundary loop of every group: its half-edges whose twin lies in another group, chained
+   from point to point. A group is invalid unless they form one simple loop (then the group is a
+   disk) which is convex. Returns the number of invalid groups. */
+static int rg__qh_trace_boundaries(const rg__quickhull *qh, rg__qh_polygons *pg) {
+    struct { uint64_t key; int value; } *leaving = NULL;  /* (group, from) -> half-edge */
+    int m = (int)stbds_arrlen(pg->triangles), t, k, i, invalid_count = 0;
+    stbds_arrsetlen(pg->order, 0);
+    stbds_arrsetlen(pg->loop, 0);
+    for (t = 0; t < m; ++t) {
+        pg->first_half[t] = -1;
+        pg->half_count[t] = pg->loop_count[t] = pg->invalid[t] = 0;
+        pg->loop_first[t] = -1;
+    }
+    for (t = 0; t < m; ++t)
+        for (k = 0; k < 3; ++k) {
+            const rg__qh_face *f = &qh->faces[pg->triangles[t]];
+            int g = pg->group[t], u = pg->triangle_of[f->adj[k]];
+            uint64_t key = ((uint64_t)(uint32_t)g << 32) | (uint32_t)f->v[k];
+            if (pg->group[u] == g) continue;
+            if (stbds_hmgeti(leaving, key) >= 0) pg->invalid[g] = 1;  /* pinched at a point */
+            else stbds_hmput(leaving, key, 3 * t + k);
+            if (pg->first_half[g] < 0) {
+                pg->first_half[g] = 3 * t + k;
+                stbds_arrput(pg->order, g);
+            }
+            ++pg->half_count[g];
+        }
+    for (i = 0; i < (int)stbds_arrlen(pg->order); ++i) {
+        int g = pg->order[i], half = pg->first_half[g], steps = 0;
+        pg->loop_first[g] = (int)stbds_arrlen(pg->loop);
+        while (!pg->invalid[g]) {
+            const rg__qh_face *f = &qh->faces[pg->triangles[half / 3]];
+            uint64_t key = ((uint64_t)(uint32_t)g << 32) | (uint32_t)f->v[(half % 3 + 1) % 3];
+            ptrdiff_t at = stbds_hmgeti(leaving, key);
+            stbds_arrput(pg->loop, f->v[half % 3]);
+            ++steps;
+            if (at < 0 || steps > pg->half_count[g]) pg->invalid[g] = 1;
+            else if ((half = leaving[at].value) == pg->first_half[g]) break;
+        }
+        if (steps != pg->half_count[g]) pg->invalid[g] = 1;
+        pg->loop_count[g] = steps;
+        if (!pg->invalid[g] && steps > 3 &&
+            !rg__qh_loop_is_convex(qh, pg->loop + pg->loop_first[g], steps))
+            pg->invalid[g] = 1;
+        invalid_count += pg->invalid[g];
+    }
+    stbds_hmfree(leaving);
+    return invalid_count;
+}
+
+typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
+
+/* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
+static int rg__qh_compare_faces(const void *a, const void *b) {
+    const rg__qh_face_ref *x = (const rg__qh_face_ref *)a, *y = (const rg__qh_face_ref *)b;
+    int i;
+    for (i = 0; i < x->count && i < y->count; ++i)
+        if (x->indices[i] != y->indices[i]) return x->indices[i] < y->indices[i] ? -1 : 1;
+    return x->count < y->count ? -1 : x->count > y->count;
+}
+
+/* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
+   to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
+   edge between its neighbours and is dropped; that can turn more points into non-corners, so
+   the count repeats until nothing changes. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, rg_result *result) {
+    int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
+    rg_vec3 *vertices = NULL;
+    rg__qh_face_ref *refs = NULL;
+    int i, j, g, changed, groups = (int)stbds_arrlen(pg->order), face_count;
+    rg_hull *hull = NULL;
+    stbds_arrsetlen(pg->corners, qh->count);
+    stbds_arrsetlen(index, qh->count);
+    stbds_arrsetlen(alive, groups);
+    for (i = 0; i < qh->count; ++i) pg->corners[i] = 0;
+    for (i = 0; i < groups; ++i) {
+        g = pg->order[i];
+        alive[i] = 1;
+        for (j = 0; j < pg->loop_count[g]; ++j) ++pg->corners[pg->loop[pg->loop_first[g] + j]];
+    }
+    do {
+        changed = 0;
+        for (i = 0; i < groups; ++i) {
+            int kept = 0;
+            g = pg->order[i];
+            if (!alive[i]) continue;
+            for (j = 0; j < pg->loop_count[g]; ++j) kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
+            if (kept >= 3) continue;
+            alive[i] = 0;
+            changed = 1;
+            for (j = 0; j < pg->loop_count[g]; ++j) --pg->corners[pg->loop[pg->loop_first[g] + j]];
+        }
+    } while (changed);
+    for (i = 0; i < qh->count; ++i) {
+        index[i] = -1;
+        if (pg->corners[i] >= 3) {
+            index[i] = (int)stbds_arrlen(vertices);
+            stbds_arrput(vertices, qh->points[i]);
+        }
+    }
+    for (i = 0; i < groups; ++i) {
+        int first = (int)stbds_arrlen(indices), smallest = 0, count;
+        g = pg->order[i];
+        if (!alive[i]) continue;
+        for (j = 0; j < pg->loop_count[g]; ++j) {
+            int v = index[pg->loop[pg->loop_first[g] + j]];
+            if (v >= 0) stbds_arrput(indices, v);
+        }
+        count = (int)stbds_arrlen(indices) - first;
+        stbds_arrput(sizes, count);
+        for (j = 1; j < count; ++j)
+            if (indices[first + j] < indices[first + smallest]) smallest = j;
+        /* rotate the polygon to start at its smallest index */
+        for (j = 0; j < count; ++j) stbds_arrput(canonical, indices[first + (smallest + j) % count]);
+        for (j = 0; j < count; ++j) indices[first + j] = canonical[j];
+        stbds_arrsetlen(canonical, 0);
+    }
+    face_count = (int)stbds_arrlen(sizes);
+    for (i = 0, j = 0; i < face_count; j += sizes[i], ++i) {  /* `indices` no longer grows */
+        rg__qh_face_ref ref;
+        ref.indices = indices + j;
+        ref.count = sizes[i];
+        stbds_arrput(refs, ref);
+    }
+    if (face_count >= 4) /* (qsort's pointer must not be NULL, even for zero elements) */
+        qsort(refs, (size_t)face_count, sizeof *refs, rg__qh_compare_faces);
+    for (i = 0; i < face_count; ++i) {
+        sizes[i] = refs[i].count;
+        for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
+    }
+    hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
+                                     canonical, result);
+    stbds_arrfree(index);
+    stbds_arrfree(alive);
+    stbds_arrfree(sizes);
+    stbds_arrfree(indices);
+    stbds_arrfree(canonical);
+    stbds_arrfree(vertices);
+    stbds_arrfree(refs);
+    return hull;
+}
+
+/* Every live triangle's neighbours are alive and see it across the same edge, reversed. */
+static int rg__qh_triangles_are_closed(const rg__quickhull *qh) {
+    int f, i, j;
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        const rg__qh_face *face = &qh->faces[f];
+        if (!face->alive) continue;
+        for (i = 0; i < 3; ++i) {
+            const rg__qh_face *other;
+            if (face->adj[i] < 0 || face->adj[i] >= (int)stbds_arrlen(qh->faces)) return 0;
+            other = &qh->faces[face->adj[i]];
+            if (!other->alive) return 0;
+            for (j = 0; j < 3; ++j)
+                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i]) break;
+            if (j == 3 || other->adj[j] != f) return 0;
+        }
+    }
+    return 1;
+}
+
+/* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
+   boundary is not one convex loop back into their triangles, and emit. */
+static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
+    rg__qh_polygons pg;
+    rg_hull *hull = NULL;
+    int f, t, m;
+    memset(&pg, 0, sizeof pg);
+    if (!rg__qh_triangles_are_closed(qh)) {
+        rg__set_result(result, RG_ERR_DEGENERATE);
+        return NULL;
+    }
+    stbds_arrsetlen(pg.triangle_of, stbds_arrlen(qh->faces));
+    for (f = 0; f < (int)stbds_arrlen(qh->faces); ++f) {
+        pg.triangle_of[f] = -1;
+        if (qh->faces[f].alive) {
+            pg.triangle_of[f] = (int)stbds_arrlen(pg.triangles);
+            stbds_arrput(pg.triangles, f);
+        }
+    }
+    m = (int)stbds_arrlen(pg.triangles);
+    stbds_arrsetlen(pg.group, m);
+    stbds_arrsetlen(pg.first_half, m);
+    stbds_arrsetlen(pg.half_count, m);
+    stbds_arrsetlen(pg.loop_first, m);
+    stbds_arrsetlen(pg.loop_count, m);
+    stbds_arrsetlen(pg.invalid, m);
+    rg__qh_merge_coplanar(qh, &pg);
+    if (rg__qh_trace_boundaries(qh, &pg) > 0) {
+        for (t = 0; t < m; ++t)
+            if (pg.invalid[pg.group[t]]) pg.group[t] = -1 - t;  /* marked: becomes a triangle */
+        for (t = 0; t < m; ++t)
+            if (pg.group[t] < 0) pg.group[t] = -1 - pg.group[t];
+        if (rg__qh_trace_boundaries(qh, &pg) > 0) {
+            rg__set_result(result, RG_ERR_DEGENERATE);
+            goto done;
+        }
+    }
+    hull = rg__qh_emit_hull(qh, &pg, result);
+done:
+    stbds_arrfree(pg.triangles);
+    stbds_arrfree(pg.triangle_of);
+    stbds_arrfree(pg.group);
+    stbds_arrfree(pg.order);
+    stbds_arrfree(pg.first_half);
+    stbds_arrfree(pg.half_count);
+    stbds_arrfree(pg.loop_first);
+    stbds_arrfree(pg.loop_count);
+    stbds_arrfree(pg.invalid);
+    stbds_arrfree(pg.loop);
+    stbds_arrfree(pg.corners);
+    return hull;
+}
+
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result) {
-    (void)points; (void)count;
-    rg__set_result(result, RG_ERR_DEGENERATE);
+    double scale, extreme[3] = {0, 0, 0};
+    int i, attempt;
+    rg_result status = RG_ERR_DEGENERATE;
+    if (!points || count < 0) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return NULL;
+    }
+    for (i = 0; i < count; ++i) {
+        if (!rg_v3_is_finite(points[i])) {
+            rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+            return NULL;
+        }
+        if (fabs((double)points[i].x) > extreme[0]) extreme[0] = fabs((double)points[i].x);
+        if (fabs((double)points[i].y) > extreme[1]) extreme[1] = fabs((double)points[i].y);
+        if (fabs((double)points[i].z) > extreme[2]) extreme[2] = fabs((double)points[i].z);
+    }
+    if (count < 4) {
+        rg__set_result(result, RG_ERR_DEGENERATE);
+        return NULL;
+    }
+    scale = extreme[0] + extreme[1] + extreme[2];
+    for (attempt = 0; attempt < 3; ++attempt) {
+        rg__quickhull qh;
+        rg_hull *hull = NULL;
+        int built;
+        memset(&qh, 0, sizeof qh);
+        qh.points = points;
+        qh.count = count;
+        /* the heights in double are nearly exact (for float input, exact up to one rounding):
+           visibility is tested at their rounding level, the outside sets at 8 rounding units of
+           the input. The retries thicken both. */
+        qh.visibility = 16 * DBL_EPSILON * scale;
+        qh.tolerance = (8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON : 64 * DBL_EPSILON) * scale;
+        if (attempt > 0) {
+            qh.tolerance *= attempt == 1 ? 8 : 64;
+            qh.visibility = qh.tolerance / 4;
+        }
+        built = rg__qh_build_triangles(&qh);
+        if (built == RG__QH_OK) hull = rg__qh_make_hull(&qh, &status);
+        rg__qh_free(&qh);
+        if (hull) {
+            rg__set_result(result, RG_OK);
+            return hull;
+        }
+        if (built == RG__QH_DEGENERATE || status == RG_ERR_OUT_OF_MEMORY) break;
+    }
+    rg__set_result(result, status == RG_ERR_OUT_OF_MEMORY ? status : RG_ERR_DEGENERATE);
     return NULL;
 }
 
@@ -1275,11 +2326,11 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 #define RG__PARALLEL_SINE ((rg_real)3.5e-4)
 #endif
 
-/* Axis preference, for stable manifolds from step to step: a face of A is taken as the
-   reference instead of a face of B, and an edge pair instead of the best face, only when its
-   separation is larger by more than RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of
-   the smaller hull's radius. Without it, a box resting flat flickers between near-equal face
-   and edge axes. The reported depth may exceed the exact minimum overlap by that much. */
+/* Axis preference, for stable manifolds from step to step: an axis whose separation is within
+   RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of the smaller hull's radius of the
+   best one counts as equally good, and faces are preferred to edges among those (see
+   rg__contact_manifold). Without it, a box resting flat flickers between near-equal face and
+   edge axes. The reported depth may differ from the exact minimum overlap by that much. */
 #define RG__AXIS_RELATIVE ((rg_real)0.005)
 #define RG__AXIS_ABSOLUTE ((rg_real)0.001)
 
@@ -1300,23 +2351,89 @@ static rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
     return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
 }
 
-/* Vertex i of a hull in B's frame. */
-static rg_vec3 rg__vertex_in_b(const rg_hull *h, int is_a, const rg__relative_pose *t, int i) {
-    return is_a ? rg__pose_apply(t, h->vertices[i]) : h->vertices[i];
+/* A's features in B's frame. The full search reads them from the tables of rg__pair_frame;
+   the witness test and the manifold compute the few they need with the same functions, so
+   both see bit-identical values. */
+static rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
+    return rg__pose_apply(t, a->vertices[i]);
+}
+static rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
+    return rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
+}
+/* the plane n.x = offset of A's face f moved by the pose: n.(R x + p) = offset_a + n.p */
+static rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
+    return a->faces[f].offset + rg_v3_dot(n, t->translation);
 }
 
-/* The vertex furthest along direction (hull frame); the first index wins ties. */
-static int rg__hull_support_index(const rg_hull *h, rg_vec3 direction) {
+/* The direction of edge e of a hull, second vertex minus first. */
+static rg_vec3 rg__edge_direction(const rg_hull *h, int e) {
+    return rg_v3_sub(h->vertices[h->edges[e].v[1]], h->vertices[h->edges[e].v[0]]);
+}
+
+/* The vertex furthest along direction; the first index wins ties. */
+static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 direction) {
     int i, best = 0;
-    rg_real best_dot = rg_v3_dot(h->vertices[0], direction);
-    for (i = 1; i < h->vertex_count; ++i) {
-        rg_real d = rg_v3_dot(h->vertices[i], direction);
+    rg_real best_dot = rg_v3_dot(vertices[0], direction);
+    for (i = 1; i < count; ++i) {
+        rg_real d = rg_v3_dot(vertices[i], direction);
         if (d > best_dot) {
             best_dot = d;
             best = i;
         }
     }
     return best;
+}
+
+/* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
+   frame and of B's edge directions, and room for the edge query's side table (one real per
+   face of B). */
+typedef struct rg__pair_frame {
+    const rg_hull *a, *b;
+    rg__relative_pose t;
+    rg_vec3 *vertices_a, *normals_a, *directions_b;
+    rg_real *offsets_a, *side;
+    rg_vec3 centroid_a;
+} rg__pair_frame;
+
+/* Small hulls keep their tables on the stack, bigger ones in the caller's scratch arrays. */
+#define RG__STACK_VECTORS 192
+#define RG__STACK_REALS 256
+
+typedef struct rg__pair_storage {
+    rg_vec3 vectors[RG__STACK_VECTORS];
+    rg_real reals[RG__STACK_REALS];
+} rg__pair_storage;
+
+static void rg__pair_frame_build(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
+                                 const rg__relative_pose *t, rg__pair_storage *storage,
+                                 rg__collide_scratch *scratch) {
+    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
+    int real_count = a->face_count + b->face_count;
+    rg_vec3 *vectors = storage->vectors;
+    rg_real *reals = storage->reals;
+    if (vector_count > RG__STACK_VECTORS) {
+        stbds_arrsetlen(scratch->vectors, vector_count);
+        vectors = scratch->vectors;
+    }
+    if (real_count > RG__STACK_REALS) {
+        stbds_arrsetlen(scratch->reals, real_count);
+        reals = scratch->reals;
+    }
+    frame->a = a;
+    frame->b = b;
+    frame->t = *t;
+    frame->vertices_a = vectors;
+    frame->normals_a = vectors + a->vertex_count;
+    frame->directions_b = frame->normals_a + a->face_count;
+    frame->offsets_a = reals;
+    frame->side = reals + a->face_count;
+    for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
+    for (i = 0; i < a->face_count; ++i) {
+        frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
+        frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
+    }
+    for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
+    frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
 typedef struct rg__face_query {
@@ -1330,38 +2447,35 @@ typedef struct rg__edge_query {
     rg_vec3 normal;               /* B's frame, pointing from A towards B */
 } rg__edge_query;
 
-/* Separation of B from the plane of A's face f: B's vertex furthest behind it. */
-static rg_real rg__face_a_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                     int f, int *support) {
-    rg_vec3 n = rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
-    rg_real offset = a->faces[f].offset + rg_v3_dot(n, t->translation);
-    int s = rg__hull_support_index(b, rg_v3_neg(n));
+/* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
+static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
+    int s = rg__support_index(b->vertices, b->vertex_count, rg_v3_neg(n));
     *support = s;
     return rg_v3_dot(n, b->vertices[s]) - offset;
 }
 
-/* Separation of A from the plane of B's face f. */
+/* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
+   deepest vertex among A's own vertices, which is then brought over. */
 static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                      int f, int *support) {
     rg_vec3 n = b->faces[f].normal;
-    int s = rg__hull_support_index(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    int s = rg__support_index(a->vertices, a->vertex_count, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
     *support = s;
-    return rg_v3_dot(n, rg__pose_apply(t, a->vertices[s])) - b->faces[f].offset;
+    return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
 }
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
    one that separates by more than margin. */
-static rg__face_query rg__query_faces(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                      int faces_of_a, rg_real margin) {
+static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_a, rg_real margin) {
     rg__face_query best;
-    int f, count = faces_of_a ? a->face_count : b->face_count;
+    int f, count = faces_of_a ? frame->a->face_count : frame->b->face_count;
     best.face = -1;
     best.support = 0;
     best.separation = -FLT_MAX;
     for (f = 0; f < count; ++f) {
         int support;
-        rg_real s = faces_of_a ? rg__face_a_separation(a, b, t, f, &support)
-                               : rg__face_b_separation(a, b, t, f, &support);
+        rg_real s = faces_of_a ? rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], &support)
+                               : rg__face_b_separation(frame->a, frame->b, &frame->t, f, &support);
         if (s > best.separation) {
             best.separation = s;
             best.face = f;
@@ -1377,73 +2491,84 @@ typedef struct rg__edge_frame {
     rg_vec3 start, direction;     /* first vertex, and second minus first */
     rg_real length_squared;
     rg_vec3 normal0, normal1;     /* normals of the faces on either side: the arc's ends */
-    rg_vec3 arc_normal;           /* normal1 x normal0, normal of the arc's great circle */
 } rg__edge_frame;
 
-static rg__edge_frame rg__edge_frame_of_a(const rg_hull *a, const rg__relative_pose *t, int e) {
-    const rg__hull_edge *edge = &a->edges[e];
+static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal0, rg_vec3 normal1) {
     rg__edge_frame frame;
-    frame.start = rg__pose_apply(t, a->vertices[edge->v[0]]);
-    frame.direction = rg_mat3_mul_v3(t->rotation, rg_v3_sub(a->vertices[edge->v[1]], a->vertices[edge->v[0]]));
+    frame.start = v0;
+    frame.direction = rg_v3_sub(v1, v0);
     frame.length_squared = rg_v3_length_squared(frame.direction);
-    frame.normal0 = rg_mat3_mul_v3(t->rotation, a->faces[edge->faces[0]].normal);
-    frame.normal1 = rg_mat3_mul_v3(t->rotation, a->faces[edge->faces[1]].normal);
-    frame.arc_normal = rg_v3_cross(frame.normal1, frame.normal0);
+    frame.normal0 = normal0;
+    frame.normal1 = normal1;
     return frame;
 }
 
-/* Do arcs a-b and c-d of the Gauss map cross? c and d lie on opposite sides of the great circle
-   through a and b, a and b on opposite sides of the one through c and d, and the last product
-   rejects the case where the great circles cross at the antipode of the arcs. bxa = b x a,
-   dxc = d x c. Touching arcs (a zero product) do not count: their axis is a face normal. */
-static int rg__arcs_cross(rg_vec3 a, rg_vec3 b, rg_vec3 bxa, rg_vec3 c, rg_vec3 d, rg_vec3 dxc) {
-    rg_real cba = rg_v3_dot(c, bxa), dba = rg_v3_dot(d, bxa);
-    rg_real adc = rg_v3_dot(a, dxc), bdc = rg_v3_dot(b, dxc);
+/* Edge e of A, from the tables (full search) or computed on the spot (witness, manifold). */
+static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
+                                          const rg__relative_pose *t, int e) {
+    const rg__hull_edge *edge = &a->edges[e];
+    if (tables)
+        return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
+                                   tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
+    return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
+                               rg__a_normal_in_b(a, t, edge->faces[0]), rg__a_normal_in_b(a, t, edge->faces[1]));
+}
+
+/* Do the arcs a-b (A's edge: from normal0 to normal1) and c-d (B's edge negated: from -n0 to
+   -n1) cross on the Gauss map? Then the edges span a face of the Minkowski difference A - B.
+   c and d must lie on opposite sides of the great circle through a and b, a and b on opposite
+   sides of the one through c and d, and the sign of c.(b x a) b.(d x c) rejects the circles'
+   second crossing, at the antipode. The normal of an arc's great circle, n1 x n0, is parallel
+   to its edge with the same sign for every edge (faces[0] runs v[0] -> v[1] counter-clockwise),
+   so the edge directions stand in for b x a and d x c:
+     cba = c.e_a = -n0_b.e_a,  dba = -n1_b.e_a,  adc = a.e_b = n0_a.e_b,  bdc = n1_a.e_b.
+   Touching arcs (a zero product) do not count: their axis is a face normal. */
+static int rg__arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
     return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
 }
 
-/* When edge e of B and the edge of A in frame span a face of the Minkowski difference and are
-   not parallel: returns 1 with the separation along their common normal (pointing away from A's
-   centroid) and that normal. The edges then support the hulls along the normal, so the
-   separation is the distance between their lines. */
-static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a,
-                                    const rg_hull *b, int e, rg_real *separation, rg_vec3 *normal) {
-    const rg__hull_edge *edge = &b->edges[e];
-    rg_vec3 c = rg_v3_neg(b->faces[edge->faces[0]].normal);
-    rg_vec3 d = rg_v3_neg(b->faces[edge->faces[1]].normal);
-    rg_vec3 start, direction, n;
-    rg_real length;
-    if (!rg__arcs_cross(frame->normal0, frame->normal1, frame->arc_normal, c, d, rg_v3_cross(d, c)))
-        return 0;
-    start = b->vertices[edge->v[0]];
-    direction = rg_v3_sub(b->vertices[edge->v[1]], start);
-    n = rg_v3_cross(frame->direction, direction);
-    length = rg_v3_length(n);
-    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction))))
+/* Separation of the edge of A in frame and the edge of B from start_b along direction_b, two
+   edges spanning a Minkowski face, along their common normal (pointing away from A's centroid).
+   The edges support the hulls along that normal, so the separation is the distance between
+   their lines. Returns 0 for (nearly) parallel edges, whose axis is a face normal. */
+static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a, rg_vec3 start_b,
+                                    rg_vec3 direction_b, rg_real *separation, rg_vec3 *normal) {
+    rg_vec3 n = rg_v3_cross(frame->direction, direction_b);
+    rg_real length = rg_v3_length(n);
+    if (!(length > RG__PARALLEL_SINE * rg__sqrt(frame->length_squared * rg_v3_length_squared(direction_b))))
         return 0;
     n = rg_v3_scale(n, 1 / length);
     if (rg_v3_dot(n, rg_v3_sub(frame->start, centroid_a)) < 0) n = rg_v3_neg(n);
-    *separation = rg_v3_dot(n, rg_v3_sub(start, frame->start));
+    *separation = rg_v3_dot(n, rg_v3_sub(start_b, frame->start));
     *normal = n;
     return 1;
 }
 
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin. edge_a is -1 when no pair qualifies. */
-static rg__edge_query rg__query_edges(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                      rg_real margin) {
+static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
+    const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
-    rg_vec3 centroid_a = rg__pose_apply(t, a->centroid);
-    int i, j;
+    int i, j, f;
     best.edge_a = best.edge_b = -1;
     best.separation = -FLT_MAX;
     best.normal = rg_v3(0, 0, 0);
     for (i = 0; i < a->edge_count; ++i) {
-        rg__edge_frame frame = rg__edge_frame_of_a(a, t, i);
+        rg__edge_frame edge_a = rg__edge_frame_of_a(frame, a, &frame->t, i);
+        /* The first condition for all pairs at once: which faces of B lie on which side of the
+           plane across A's edge. Only the few edges of B whose faces straddle it go on. */
+        for (f = 0; f < b->face_count; ++f) frame->side[f] = rg_v3_dot(b->faces[f].normal, edge_a.direction);
         for (j = 0; j < b->edge_count; ++j) {
-            rg_real s;
-            rg_vec3 n;
-            if (!rg__edge_pair_separation(&frame, centroid_a, b, j, &s, &n) || !(s > best.separation))
+            const rg__hull_edge *edge = &b->edges[j];
+            rg_real side0 = frame->side[edge->faces[0]], side1 = frame->side[edge->faces[1]], s;
+            rg_vec3 direction_b, n;
+            if (!(side0 * side1 < 0)) continue;
+            direction_b = frame->directions_b[j];
+            if (!rg__arcs_cross(-side0, -side1, rg_v3_dot(edge_a.normal0, direction_b),
+                                rg_v3_dot(edge_a.normal1, direction_b)))
+                continue;
+            if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
+                !(s > best.separation))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -1456,28 +2581,39 @@ static rg__edge_query rg__query_edges(const rg_hull *a, const rg_hull *b, const 
 }
 
 /* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
-   evaluated by the same functions as the full search, so a witness that holds gives exactly
-   the answer the full search would. */
+   evaluated with the same functions and the same values as in the full search, so a witness
+   that holds gives exactly the answer the full search would. */
 static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                  const rg__witness *witness, rg_real margin) {
     int support;
     switch (witness->kind) {
-    case RG__AXIS_FACE_A:
+    case RG__AXIS_FACE_A: {
+        rg_vec3 n;
         if (witness->feature_a < 0 || witness->feature_a >= a->face_count) return 0;
-        return rg__face_a_separation(a, b, t, witness->feature_a, &support) > margin;
+        n = rg__a_normal_in_b(a, t, witness->feature_a);
+        return rg__face_a_separation(b, n, rg__a_offset_in_b(a, t, witness->feature_a, n), &support) > margin;
+    }
     case RG__AXIS_FACE_B:
         if (witness->feature_b < 0 || witness->feature_b >= b->face_count) return 0;
         return rg__face_b_separation(a, b, t, witness->feature_b, &support) > margin;
     case RG__AXIS_EDGES: {
+        const rg__hull_edge *edge;
         rg__edge_frame frame;
-        rg_real s;
-        rg_vec3 n;
+        rg_vec3 direction_b, n;
+        rg_real side0, side1, s;
         if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
             witness->feature_b < 0 || witness->feature_b >= b->edge_count)
             return 0;
-        frame = rg__edge_frame_of_a(a, t, witness->feature_a);
-        return rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b, witness->feature_b,
-                                        &s, &n) &&
+        edge = &b->edges[witness->feature_b];
+        frame = rg__edge_frame_of_a(NULL, a, t, witness->feature_a);
+        side0 = rg_v3_dot(b->faces[edge->faces[0]].normal, frame.direction);
+        side1 = rg_v3_dot(b->faces[edge->faces[1]].normal, frame.direction);
+        direction_b = rg__edge_direction(b, witness->feature_b);
+        return side0 * side1 < 0 &&
+               rg__arcs_cross(-side0, -side1, rg_v3_dot(frame.normal0, direction_b),
+                              rg_v3_dot(frame.normal1, direction_b)) &&
+               rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
+                                        direction_b, &s, &n) &&
                s > margin;
     }
     default:
@@ -1609,20 +2745,22 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
     return result;
 }
 
-/* Among the faces of hull h that contain vertex `support`, the one whose normal (hull frame) is
-   most anti-parallel to direction. Restricting to faces around the deepest vertex keeps that
-   vertex in the incident polygon: the most anti-parallel face of all may lie elsewhere. */
-static int rg__incident_face(const rg_hull *h, int support, rg_vec3 direction) {
+/* Among the faces of hull h that contain vertex `support`, the one whose normal (in B's frame:
+   normals[f], or the hull's own when h is B) is most anti-parallel to direction. Restricting to
+   faces around the deepest vertex keeps that vertex in the incident polygon: the most
+   anti-parallel face of all may lie elsewhere. */
+static int rg__incident_face(const rg_hull *h, const rg_vec3 *normals, int support, rg_vec3 direction) {
     int e, k, best = -1;
     rg_real best_dot = FLT_MAX;
     for (e = 0; e < h->edge_count; ++e) {
         const rg__hull_edge *edge = &h->edges[e];
         if (edge->v[0] != support && edge->v[1] != support) continue;
         for (k = 0; k < 2; ++k) {
-            rg_real d = rg_v3_dot(h->faces[edge->faces[k]].normal, direction);
-            if (d < best_dot || (d == best_dot && edge->faces[k] < best)) {
+            int f = edge->faces[k];
+            rg_real d = rg_v3_dot(normals ? normals[f] : h->faces[f].normal, direction);
+            if (d < best_dot || (d == best_dot && f < best)) {
                 best_dot = d;
-                best = edge->faces[k];
+                best = f;
             }
         }
     }
@@ -1644,29 +2782,32 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
     }
 }
 
+/* Vertex i of hull A (is_a) or B in B's frame, from the tables. */
+static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+    return is_a ? frame->vertices_a[i] : frame->b->vertices[i];
+}
+
 /* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
    against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
-   reduced to four. `support` is the incident hull's deepest vertex below the reference face. */
-static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                            int ref_is_a, int ref_face, int support, rg_real margin,
-                            rg_vec3 pos_b, rg_quat rot_b, rg__clip_vertex **scratch,
-                            rg_manifold *out) {
-    const rg_hull *ref = ref_is_a ? a : b, *inc = ref_is_a ? b : a;
+   reduced to four. `support` is the incident hull's deepest vertex below the reference face.
+   With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
+static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
+                            rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
+                            rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
     const rg__hull_face *rf = &ref->faces[ref_face];
-    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next, *temporary = NULL;
-    rg_vec3 n = ref_is_a ? rg_mat3_mul_v3(t->rotation, rf->normal) : rf->normal;
-    rg_real offset = ref_is_a ? rf->offset + rg_v3_dot(n, t->translation) : rf->offset;
-    rg_vec3 n_in_inc = ref_is_a ? n : rg_mat3_mul_v3(t->inverse_rotation, n);
-    int inc_face = rg__incident_face(inc, support, n_in_inc);
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
+    rg_vec3 n = ref_is_a ? frame->normals_a[ref_face] : rf->normal;
+    rg_real offset = ref_is_a ? frame->offsets_a[ref_face] : rf->offset;
+    int inc_face = rg__incident_face(inc, ref_is_a ? NULL : frame->normals_a, support, n);
     const rg__hull_face *incf;
     int i, count, kept, capacity, chosen[4];
     if (inc_face < 0) return 0;
     incf = &inc->faces[inc_face];
     capacity = incf->count + rf->count + 1;
     if (capacity > RG__CLIP_STACK) {
-        rg__clip_vertex **store = scratch ? scratch : &temporary;
-        stbds_arrsetlen(*store, 2 * capacity);
-        buffer = *store;
+        stbds_arrsetlen(scratch->clip, 2 * capacity);
+        buffer = scratch->clip;
     } else {
         capacity = RG__CLIP_STACK;
     }
@@ -1674,14 +2815,14 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     next = buffer + capacity;
     count = incf->count;
     for (i = 0; i < count; ++i) {
-        in[i].p = rg__vertex_in_b(inc, !ref_is_a, t, inc->face_vertices[incf->first + i]);
+        in[i].p = rg__frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
         in[i].depth = 0;
         in[i].code = (uint32_t)i;
         in[i].line = (uint32_t)i;
     }
     for (i = 0; i < rf->count && count > 0; ++i) {
-        rg_vec3 v0 = rg__vertex_in_b(ref, ref_is_a, t, ref->face_vertices[rf->first + i]);
-        rg_vec3 v1 = rg__vertex_in_b(ref, ref_is_a, t, ref->face_vertices[rf->first + (i + 1) % rf->count]);
+        rg_vec3 v0 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i]);
+        rg_vec3 v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + (i + 1) % rf->count]);
         rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
         rg__clip_vertex *swap;
         count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
@@ -1695,10 +2836,10 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
         if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
         in[kept++] = p;
     }
-    if (kept == 0) {
+    if (kept == 0 && allow_fallback) {
         /* rounding clipped away even the deepest vertex: keep that vertex alone */
         rg__clip_vertex p;
-        p.p = rg__vertex_in_b(inc, !ref_is_a, t, support);
+        p.p = rg__frame_vertex(frame, !ref_is_a, support);
         p.depth = offset - rg_v3_dot(n, p.p);
         p.code = 0x40000000u | (uint32_t)support;
         p.line = 0;
@@ -1709,7 +2850,6 @@ static int rg__face_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     rg__manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
                              ref_is_a ? RG__AXIS_FACE_A : RG__AXIS_FACE_B, ref_face, inc_face,
                              pos_b, rot_b, out);
-    stbds_arrfree(temporary);
     return count;
 }
 
@@ -1734,19 +2874,22 @@ static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_v
     *t_out = t;
 }
 
-/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact). */
-static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                            const rg__edge_query *query, rg_real margin, rg_vec3 pos_b, rg_quat rot_b,
-                            rg_manifold *out) {
-    rg__edge_frame frame = rg__edge_frame_of_a(a, t, query->edge_a);
-    const rg__hull_edge *edge = &b->edges[query->edge_b];
-    rg_vec3 q = b->vertices[edge->v[0]], v = rg_v3_sub(b->vertices[edge->v[1]], q);
+/* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact).
+   Without allow_clamped, nothing when they are not inside both edges. */
+static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *query, rg_real margin,
+                            int allow_clamped, rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
+    rg__edge_frame edge_a = rg__edge_frame_of_a(frame, frame->a, &frame->t, query->edge_a);
+    const rg__hull_edge *edge = &frame->b->edges[query->edge_b];
+    rg_vec3 q = frame->b->vertices[edge->v[0]], v = rg_v3_sub(frame->b->vertices[edge->v[1]], q);
     rg_vec3 normal = rg_v3_neg(query->normal), on_a, on_b; /* from B towards A */
     rg_real s, u;
     rg__clip_vertex point;
     int chosen = 0;
-    rg__closest_points_of_segments(frame.start, frame.direction, q, v, &s, &u);
-    on_a = rg_v3_madd(frame.start, frame.direction, s);
+    rg__closest_points_of_segments(edge_a.start, edge_a.direction, q, v, &s, &u);
+    /* closest points at an end of an edge are not the closest points of the edges' lines, so
+       point - depth*normal would miss A */
+    if (!allow_clamped && (s <= 0 || s >= 1 || u <= 0 || u >= 1)) return 0;
+    on_a = rg_v3_madd(edge_a.start, edge_a.direction, s);
     on_b = rg_v3_madd(q, v, u);
     point.p = on_b;
     point.depth = rg_v3_dot(normal, rg_v3_sub(on_b, on_a));
@@ -1758,44 +2901,67 @@ static int rg__edge_contact(const rg_hull *a, const rg_hull *b, const rg__relati
     return 1;
 }
 
-/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
-   search; the witness is updated with the axis of largest separation. scratch (may be NULL) is
-   an stb_ds array reused for faces too big to clip on the stack. */
-static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
-                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
-                                    rg__witness *witness, rg__clip_vertex **scratch, rg_manifold *out) {
-    rg__relative_pose t;
-    rg__face_query face_a, face_b, face;
-    rg__edge_query edges;
-    rg_real scale, face_tolerance;
-    int ref_is_a;
-    if (!out) return 0;
-    memset(out, 0, sizeof *out);
-    if (witness) witness->held = 0;
-    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
-        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
-        return 0;
-    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
-    if (!rg__is_finite_real(margin)) return 0;
-    rot_a = rg_quat_normalize(rot_a);
-    rot_b = rg_quat_normalize(rot_b);
-    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
-
-    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
-        witness->held = 1;
-        return 0;
+/* The manifold of touching hulls from the three best axes. Preference, for manifolds that
+   stay the same from step to step: a face of B, then a face of A, then the edge pair, each
+   taken when its separation is within RG__AXIS_* of the best one and its manifold reaches as
+   deep as the minimum overlap (within the same tolerance). The best axis always qualifies in
+   exact arithmetic: when the hulls overlap, the origin projects into the Minkowski face of the
+   best axis, so its deepest feature survives the clipping and the edges' closest points lie
+   inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
+   every point pair is a real gap of at most margin; none may qualify, then there is no
+   manifold. */
+static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
+                                const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
+                                rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                rg_manifold *out) {
+    rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance;
+    int candidate, overlapping, best_kind;
+    if (edges->edge_a >= 0) best = rg__max_real(best, edges->separation);
+    best_kind = face_b->separation == best ? RG__AXIS_FACE_B
+              : face_a->separation == best ? RG__AXIS_FACE_A : RG__AXIS_EDGES;
+    overlapping = best <= 0;
+    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) +
+                RG__AXIS_ABSOLUTE * rg__min_real(frame->a->radius, frame->b->radius);
+    for (candidate = RG__AXIS_FACE_B; candidate >= RG__AXIS_FACE_A; --candidate) {
+        const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
+        int count;
+        if (!(face->separation >= best - tolerance)) continue;
+        count = rg__face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
+                                 pos_b, rot_b, scratch, out);
+        if (count > 0 && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
     }
-    face_a = rg__query_faces(a, b, &t, 1, margin);
+    if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
+        rg__edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
+        return out->count;
+    memset(out, 0, sizeof *out);
+    if (!overlapping) return 0;
+    /* rounding defeated every candidate: the best axis with the fallbacks */
+    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
+    return rg__face_contact(frame, best_kind == RG__AXIS_FACE_A,
+                            best_kind == RG__AXIS_FACE_A ? face_a->face : face_b->face,
+                            best_kind == RG__AXIS_FACE_A ? face_a->support : face_b->support, margin, 1,
+                            pos_b, rot_b, scratch, out);
+}
+
+/* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
+   edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
+   axis of largest separation. */
+static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, rg__witness *witness,
+                                   rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
+                                   rg_manifold *out) {
+    rg__face_query face_a, face_b;
+    rg__edge_query edges;
+    face_a = rg__query_faces(frame, 1, margin);
     if (face_a.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
         return 0;
     }
-    face_b = rg__query_faces(a, b, &t, 0, margin);
+    face_b = rg__query_faces(frame, 0, margin);
     if (face_b.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
         return 0;
     }
-    edges = rg__query_edges(a, b, &t, margin);
+    edges = rg__query_edges(frame, margin);
     if (edges.edge_a >= 0 && edges.separation > margin) {
         rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
         return 0;
@@ -1807,18 +2973,43 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
     else
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+    return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
+}
 
-    /* the axis: faces of B preferred over faces of A, faces over edges (RG__AXIS_*) */
-    scale = RG__AXIS_ABSOLUTE * rg__min_real(a->radius, b->radius);
-    face_tolerance = RG__AXIS_RELATIVE * rg__fabs(face_b.separation) + scale;
-    ref_is_a = face_a.separation > face_b.separation + face_tolerance;
-    face = ref_is_a ? face_a : face_b;
-    if (edges.edge_a >= 0 &&
-        edges.separation > face.separation + RG__AXIS_RELATIVE * rg__fabs(face.separation) + scale) {
-        if (rg__edge_contact(a, b, &t, &edges, margin, pos_b, rot_b, out)) return out->count;
+/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+   search. scratch (may be NULL) holds stb_ds arrays reused for hulls too big for the stack;
+   without it they are made and freed here. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+    rg__relative_pose t;
+    rg__pair_frame frame;
+    rg__pair_storage storage;
+    rg__collide_scratch temporary;
+    int count;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
+        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
+        return 0;
+    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
+    if (!rg__is_finite_real(margin)) return 0;
+    rot_a = rg_quat_normalize(rot_a);
+    rot_b = rg_quat_normalize(rot_b);
+    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
+    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
+        witness->held = 1;
+        return 0;
     }
-    return rg__face_contact(a, b, &t, ref_is_a, face.face, face.support, margin, pos_b, rot_b, scratch,
-                            out);
+    memset(&temporary, 0, sizeof temporary);
+    if (!scratch) scratch = &temporary;
+    rg__pair_frame_build(&frame, a, b, &t, &storage, scratch);
+    count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, scratch, out);
+    stbds_arrfree(temporary.vectors);
+    stbds_arrfree(temporary.reals);
+    stbds_arrfree(temporary.clip);
+    return count;
 }
 
 RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
@@ -1835,59 +3026,731 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
+
+   Every body has a box. On each axis the 2n endpoints of the boxes' intervals lie in one array
+   sorted by value, a begin before an end of the same value (closed intervals: boxes that touch
+   overlap). The arrays are kept from step to step. Each step every endpoint takes its body's new
+   value and the nearly sorted array is sorted again by insertion sort (§7.2.1), which exchanges
+   exactly the endpoints whose order changed. An exchange of a begin with another body's end
+   flips one of the six inequalities of that pair's box-overlap test, so the pair is looked at
+   then and the persistent pair set updated (§7.2.2); no other pair can have changed. A step
+   costs O(n + c) for c exchanges, plus O(p) to hand on the p pairs.
+
+   Static bodies cost no box computation and no exchange while they stay put: their endpoints
+   keep their values (the pass only compares each with its neighbour) until rg_body_set_transform
+   moves one of them.
+
+   A full sort and sweep (§7.2.1, O(n log n + k)) replaces the incremental pass on the first
+   step, when so many bodies were added that sorting them in would cost more, and when the
+   exchanges of the pass exceed what a rebuild costs (coherence lost, e.g. teleports); the work
+   of the pass until then is dropped.
    ============================================================================================= */
 
-static void rg__broadphase_destroy(rg_world *w) { stbds_arrfree(w->broadphase.pairs); }
-static void rg__broadphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
+enum { RG__SAP_FREE = 0, RG__SAP_PENDING, RG__SAP_IN_SWEEP, RG__SAP_REMOVED };
+enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
+
+#define RG__SAP_INFINITY ((rg_real)HUGE_VAL)
+#ifdef RIGID_DOUBLE
+#define RG__SAP_FAR DBL_MAX
+#else
+#define RG__SAP_FAR FLT_MAX
+#endif
+/* The incremental pass gives up for a rebuild after about as many exchanges as the rebuild
+   costs: RG__SAP_REBUILD_EXCHANGES n log2 n for the sorts, plus the box tests of the last
+   rebuild's sweep (its k_axis, which in a crowded scene dwarfs n log n), of which
+   RG__SAP_TESTS_PER_EXCHANGE take the time of one exchange. tools/bench_broadphase.c measures
+   both. */
+#ifndef RG__SAP_REBUILD_EXCHANGES
+#define RG__SAP_REBUILD_EXCHANGES 2
+#endif
+#ifndef RG__SAP_TESTS_PER_EXCHANGE
+#define RG__SAP_TESTS_PER_EXCHANGE 4
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define RG__PREFETCH(address) __builtin_prefetch(address)
+#else
+#define RG__PREFETCH(address) ((void)(address))
+#endif
+#define RG__SAP_PREFETCH 16
+
+static uint64_t rg__sap_pair_key(int a, int b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return ((uint64_t)lo << 32) | hi;
+}
+
+static rg__body_pair rg__pair_from_key(uint64_t key) {
+    rg__body_pair pair;
+    pair.a = (int)(key >> 32);
+    pair.b = (int)(key & 0xffffffffu);
+    return pair;
+}
+
+static int rg__sap_tag(const rg__sap_proxy *p, int body, int is_end) {
+    return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
+}
+
+/* Order of the endpoint arrays: by value, a begin before an end of the same value. */
+static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
+    return a->value < b->value || (a->value == b->value && (a->tag & RG__SAP_END) < (b->tag & RG__SAP_END));
+}
+
+/* Closed boxes overlap; without early exits, whose branches the hardware cannot predict here. */
+static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
+    return (p->lo[0] <= q->hi[0]) & (q->lo[0] <= p->hi[0]) & (p->lo[1] <= q->hi[1]) &
+           (q->lo[1] <= p->hi[1]) & (p->lo[2] <= q->hi[2]) & (q->lo[2] <= p->hi[2]);
+}
+
+static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__sap_pair_key(x, y);
+    stbds_hmput(bp->pair_set, key, 1);
+    stbds_arrput(bp->touched, key);
+}
+
+static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__sap_pair_key(x, y);
+    if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
+}
+
+/* begin(x) and end(y) have just been exchanged so that begin(x) comes first: on this axis the
+   pair overlaps now, and it does in all if the new boxes overlap. */
+static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->bounds[x].now, &bp->bounds[y].now)) rg__pair_set_insert(bp, x, y);
+}
+
+/* end(x) and begin(y) have just been exchanged so that end(x) comes first: the pair does not
+   overlap any more. It is in the set only if the old boxes overlapped (insertion sort exchanges
+   two endpoints at most once, so it was not inserted in this update), which spares a hash lookup
+   for most of these exchanges. */
+static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->bounds[x].before, &bp->bounds[y].before)) rg__pair_set_delete(bp, x, y);
+}
+
+/* One axis of the incremental update: each endpoint takes its body's new value and is moved
+   towards the beginning past every larger one, the insertion sort of §7.2.1; every exchange of
+   a begin with an end of another body, one of them dynamic, is a possible change of overlap
+   status (§7.2.2). Static endpoints keep their values unless a static body moved; endpoints of
+   destroyed bodies are dropped on the way. Returns 0 as soon as the exchanges exceed budget. */
+static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
+                             int64_t budget) {
+    rg__sap_endpoint *e = bp->axes[axis];
+    const rg__sap_bounds *bounds = bp->bounds;
+    int n = (int)stbds_arrlen(e), i, j, kept = 0;
+    int64_t exchanges = bp->exchanges;
+    for (i = 0; i < n; ++i) {
+        rg__sap_endpoint x = e[i];
+        int body = x.tag >> 3, is_end = x.tag & RG__SAP_END;
+        /* the array is in space order, the boxes in body order: fetch ahead of the random reads */
+        if (i + RG__SAP_PREFETCH < n) RG__PREFETCH(&bounds[e[i + RG__SAP_PREFETCH].tag >> 3]);
+        if (drop_removed && bp->proxies[body].state != RG__SAP_IN_SWEEP) continue;
+        if (refresh_statics || !(x.tag & RG__SAP_STATIC))
+            x.value = is_end ? bounds[body].now.hi[axis] : bounds[body].now.lo[axis];
+        for (j = kept; j > 0 && rg__sap_less(&x, &e[j - 1]); --j) {
+            rg__sap_endpoint y = e[j - 1];
+            int other = y.tag >> 3;
+            if ((y.tag & RG__SAP_END) != is_end && ((x.tag | y.tag) & RG__SAP_DYNAMIC) && other != body) {
+                if (is_end) rg__sap_pair_may_stop(bp, body, other);
+                else rg__sap_pair_may_start(bp, body, other);
+            }
+            e[j] = y;
+        }
+        e[j] = x;
+        exchanges += kept - j;
+        ++kept;
+        if (exchanges > budget) {
+            bp->exchanges = exchanges;
+            return 0;
+        }
+    }
+    stbds_arrsetlen(bp->axes[axis], kept);
+    bp->exchanges = exchanges;
+    return 1;
+}
+
+/* Grows the per-slot arrays to cover slots body slots. */
+static void rg__sap_reserve(rg__broadphase *bp, int slots) {
+    while ((int)stbds_arrlen(bp->proxies) < slots) {
+        rg__sap_proxy blank;
+        rg__sap_bounds bounds;
+        memset(&blank, 0, sizeof blank);
+        memset(&bounds, 0, sizeof bounds);
+        blank.mover = -1;
+        stbds_arrput(bp->proxies, blank);
+        stbds_arrput(bp->bounds, bounds);
+    }
+}
 
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
-   box covers both x and x + v dt. */
+   box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
+   cheaper than a quaternion rotation per vertex. */
 static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
-    rg_vec3 lo, hi, motion;
-    int i;
+    rg_vec3 lo, hi, motion, origin;
+    rg_mat3 rotation;
+    const rg_vec3 *v;
+    int i, count;
     if (!body->hull) {
         body->aabb_min = body->aabb_max = body->com;
         return;
     }
-    {
-        rg_vec3 origin = rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
-        lo = hi = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[0]));
-        for (i = 1; i < body->hull->vertex_count; ++i) {
-            rg_vec3 p = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[i]));
-            lo = rg_v3_min(lo, p);
-            hi = rg_v3_max(hi, p);
-        }
+    rotation = rg_mat3_from_quat(body->orientation);
+    origin = rg_v3_sub(body->com, rg_mat3_mul_v3(rotation, body->hull->centroid));
+    v = body->hull->vertices;
+    count = body->hull->vertex_count;
+    lo = hi = rg_mat3_mul_v3(rotation, v[0]);
+    for (i = 1; i < count; ++i) {
+        rg_vec3 p = rg_mat3_mul_v3(rotation, v[i]);
+        lo = rg_v3_min(lo, p);
+        hi = rg_v3_max(hi, p);
     }
-    lo = rg_v3_sub(lo, rg_v3(margin, margin, margin));
-    hi = rg_v3_add(hi, rg_v3(margin, margin, margin));
+    lo = rg_v3_add(origin, rg_v3_sub(lo, rg_v3(margin, margin, margin)));
+    hi = rg_v3_add(origin, rg_v3_add(hi, rg_v3(margin, margin, margin)));
     motion = rg_v3_scale(body->linear_velocity, dt);
     body->aabb_min = rg_v3_min(lo, rg_v3_add(lo, motion));
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* Placeholder until the incremental sort-and-sweep lands: all pairs by brute force. */
-static void rg__broadphase_update(rg_world *w, rg_real dt) {
-    int i, j, n = (int)stbds_arrlen(w->bodies);
-    stbds_arrsetlen(w->broadphase.pairs, 0);
-    for (i = 0; i < n; ++i)
-        if (w->bodies[i].generation & 1) rg__body_compute_aabb(&w->bodies[i], w->def.contact_margin, dt);
-    for (i = 0; i < n; ++i) {
-        const rg__body *a = &w->bodies[i];
-        if (!(a->generation & 1)) continue;
-        for (j = i + 1; j < n; ++j) {
-            const rg__body *b = &w->bodies[j];
-            rg__body_pair pair;
-            if (!(b->generation & 1) || (a->type != RG_BODY_DYNAMIC && b->type != RG_BODY_DYNAMIC)) continue;
-            if (a->aabb_max.x < b->aabb_min.x || b->aabb_max.x < a->aabb_min.x ||
-                a->aabb_max.y < b->aabb_min.y || b->aabb_max.y < a->aabb_min.y ||
-                a->aabb_max.z < b->aabb_min.z || b->aabb_max.z < a->aabb_min.z)
-                continue;
-            pair.a = i;
-            pair.b = j;
-            stbds_arrput(w->broadphase.pairs, pair);
+/* The box of body index for this step, into body->aabb_min/max and its bounds. A body that left
+   the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort order
+   stays total. */
+static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
+    rg__body *body = &w->bodies[index];
+    rg__sap_box *box = &w->broadphase.bounds[index].now;
+    rg__body_compute_aabb(body, w->def.contact_margin, dt);
+    if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
+        body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
+    box->lo[0] = body->aabb_min.x; box->lo[1] = body->aabb_min.y; box->lo[2] = body->aabb_min.z;
+    box->hi[0] = body->aabb_max.x; box->hi[1] = body->aabb_max.y; box->hi[2] = body->aabb_max.z;
+}
+
+/* A body whose box changes in this update keeps the old one for the exchanges that end a pair
+   (the others' is their box: see rg__sap_settle_statics). */
+static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->bounds[index].before = bp->bounds[index].now;
+    rg__sap_compute_box(w, index, dt);
+}
+
+/* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
+   the insertion sort then carries its endpoints to their places, O(n) exchanges, no rebuild. */
+static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p = &bp->proxies[index];
+    int axis, is_end;
+    p->state = RG__SAP_IN_SWEEP;
+    p->mover = -1;
+    if (w->bodies[index].type != RG_BODY_STATIC) {
+        p->mover = (int)stbds_arrlen(bp->movers);
+        stbds_arrput(bp->movers, index);
+    }
+    for (axis = 0; axis < 3; ++axis) {
+        bp->bounds[index].before.lo[axis] = RG__SAP_INFINITY;
+        bp->bounds[index].before.hi[axis] = -RG__SAP_INFINITY;
+    }
+    rg__sap_compute_box(w, index, dt);
+    for (axis = 0; axis < 3; ++axis) {
+        for (is_end = 0; is_end < 2; ++is_end) {
+            rg__sap_endpoint e;
+            e.value = is_end ? bp->bounds[index].now.hi[axis] : bp->bounds[index].now.lo[axis];
+            e.tag = rg__sap_tag(p, index, is_end);
+            stbds_arrput(bp->axes[axis], e);
         }
     }
-    w->stats.pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    ++bp->live_bodies;
+}
+
+/* Takes out of the pair list and set the pairs of bodies destroyed since the last update. */
+static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
+    int i, kept = 0, n = (int)stbds_arrlen(bp->pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = bp->pairs[i];
+        if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
+            uint64_t key = rg__sap_pair_key(pair.a, pair.b);
+            (void)stbds_hmdel(bp->pair_set, key);
+        } else {
+            bp->pairs[kept++] = pair;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, kept);
+}
+
+static void rg__sap_release_removed(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->removed); ++i)
+        if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED) bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
+    stbds_arrsetlen(bp->removed, 0);
+}
+
+/* Destroyed bodies normally leave the arrays during the next update's pass; a slot reused before
+   that needs them out at once: O(n + p). */
+static void rg__sap_flush_removed(rg__broadphase *bp) {
+    int axis, i, kept, n;
+    rg__sap_drop_removed_pairs(bp);
+    for (axis = 0; axis < 3; ++axis) {
+        rg__sap_endpoint *e = bp->axes[axis];
+        n = (int)stbds_arrlen(e);
+        for (i = kept = 0; i < n; ++i)
+            if (bp->proxies[e[i].tag >> 3].state == RG__SAP_IN_SWEEP) e[kept++] = e[i];
+        stbds_arrsetlen(bp->axes[axis], kept);
+    }
+    rg__sap_release_removed(bp);
+}
+
+/* Called by rg_body_create for a new body: it enters the sweep at the next update. */
+static void rg__broadphase_add_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    rg__sap_reserve(bp, index + 1);
+    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__sap_flush_removed(bp);
+    p = &bp->proxies[index];
+    p->state = RG__SAP_PENDING;
+    p->dynamic = (unsigned char)(w->bodies[index].type == RG_BODY_DYNAMIC);
+    p->dirty = 0;
+    p->mover = -1;
+    stbds_arrput(bp->pending, index);
+}
+
+/* Called by rg_body_destroy before the slot is freed: O(1); the body's endpoints and pairs go
+   at the next update (or when the slot is reused). */
+static void rg__broadphase_remove_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state == RG__SAP_PENDING) p->state = RG__SAP_FREE; /* its entry in pending is skipped */
+    if (p->state != RG__SAP_IN_SWEEP) return;
+    if (p->mover >= 0) {
+        int last = bp->movers[stbds_arrlen(bp->movers) - 1];
+        bp->movers[p->mover] = last;
+        bp->proxies[last].mover = p->mover;
+        stbds_arrsetlen(bp->movers, stbds_arrlen(bp->movers) - 1);
+        p->mover = -1;
+    }
+    p->dirty = 0;
+    p->state = RG__SAP_REMOVED;
+    --bp->live_bodies;
+    stbds_arrput(bp->removed, index);
+}
+
+/* Called by rg_body_set_transform: a static body's box is recomputed at the next update only
+   then (kinematic and dynamic boxes are recomputed every step anyway). */
+static void rg__broadphase_body_moved(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state != RG__SAP_IN_SWEEP || p->mover >= 0 || p->dirty) return;
+    p->dirty = 1;
+    stbds_arrput(bp->dirty_statics, index);
+}
+
+/* An unsigned integer in the order of v (IEEE 754: flip the negatives), -0 taken as +0 since
+   the two compare equal. */
+static uint64_t rg__real_order(rg_real v) {
+#ifdef RIGID_DOUBLE
+    uint64_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x8000000000000000ull ? ~bits : bits | 0x8000000000000000ull;
+#else
+    uint32_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+#endif
+}
+
+/* Stable LSD radix sort by 64-bit keys, one byte per pass, skipping the bytes on which all keys
+   agree; no branch depends on the data, unlike a comparison sort of shuffled input. The items,
+   if any, follow their keys. Results end in *keys and *items; the scratch arrays are buffers. */
+static void rg__radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endpoint **items,
+                           rg__sap_endpoint **item_scratch, int n) {
+    int counts[8][256], digit, i, b;
+    if (n < 2) return;
+    memset(counts, 0, sizeof counts);
+    for (i = 0; i < n; ++i)
+        for (digit = 0; digit < 8; ++digit) ++counts[digit][((*keys)[i] >> (8 * digit)) & 255];
+    stbds_arrsetlen(*key_scratch, n);
+    if (items) stbds_arrsetlen(*item_scratch, n);
+    for (digit = 0; digit < 8; ++digit) {
+        int *offset = counts[digit], sum = 0, shift = 8 * digit;
+        const uint64_t *k = *keys;
+        uint64_t *k_out = *key_scratch, *t;
+        if (offset[(k[0] >> shift) & 255] == n) continue;
+        for (b = 0; b < 256; ++b) {
+            int c = offset[b];
+            offset[b] = sum;
+            sum += c;
+        }
+        if (items) {
+            const rg__sap_endpoint *e = *items;
+            rg__sap_endpoint *e_out = *item_scratch, *u;
+            for (i = 0; i < n; ++i) {
+                int slot = offset[(k[i] >> shift) & 255]++;
+                k_out[slot] = k[i];
+                e_out[slot] = e[i];
+            }
+            u = *items; *items = *item_scratch; *item_scratch = u;
+        } else {
+            for (i = 0; i < n; ++i) k_out[offset[(k[i] >> shift) & 255]++] = k[i];
+        }
+        t = *keys; *keys = *key_scratch; *key_scratch = t;
+    }
+}
+
+/* Endpoints by value; equal values keep their order, so the input lists begins before ends. */
+static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, uint64_t **keys,
+                               uint64_t **key_scratch, int n) {
+    int i;
+    stbds_arrsetlen(*keys, n);
+    for (i = 0; i < n; ++i) (*keys)[i] = rg__real_order((*items)[i].value);
+    rg__radix_sort(keys, key_scratch, items, scratch, n);
+}
+
+/* Pair keys ascending: insertion sort for the few keys of a coherent step, radix otherwise. */
+static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
+    uint64_t *k = *keys;
+    int i, j;
+    if (n > 64) {
+        rg__radix_sort(keys, scratch, NULL, NULL, n);
+        return;
+    }
+    for (i = 1; i < n; ++i) {
+        uint64_t key = k[i];
+        for (j = i; j > 0 && k[j - 1] > key; --j) k[j] = k[j - 1];
+        k[j] = key;
+    }
+}
+
+/* The pair list handed on is in ascending (a, b) order, whatever the order of the exchanges.
+   It changes little between steps: the keys touched in this update, sorted, are merged into last
+   step's list; a touched key is kept if it is in the set now. O(p + t log t). */
+static void rg__sap_publish_pairs(rg__broadphase *bp) {
+    int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->pairs);
+    int i = 0, j = 0;
+    if (touched == 0) return;
+    rg__sort_keys(&bp->touched, &bp->key_scratch, touched);
+    for (j = 0; j < touched; ++j)
+        if (unique == 0 || bp->touched[j] != bp->touched[unique - 1]) bp->touched[unique++] = bp->touched[j];
+    stbds_arrsetlen(bp->pair_scratch, 0);
+    j = 0;
+    while (i < n || j < unique) {
+        uint64_t old_key = i < n ? rg__sap_pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
+        if (old_key < key) {
+            stbds_arrput(bp->pair_scratch, bp->pairs[i]);
+            ++i;
+            continue;
+        }
+        if (old_key == key) ++i;
+        if (stbds_hmgeti(bp->pair_set, key) >= 0) stbds_arrput(bp->pair_scratch, rg__pair_from_key(key));
+        ++j;
+    }
+    {
+        rg__body_pair *t = bp->pairs;
+        bp->pairs = bp->pair_scratch;
+        bp->pair_scratch = t;
+    }
+    stbds_arrsetlen(bp->touched, 0);
+}
+
+/* Number of pairs overlapping on one axis: at each begin of the sorted array, the intervals
+   open there. O(n) once the axis is sorted. */
+static int64_t rg__sap_axis_overlaps(const rg__sap_endpoint *e, int n) {
+    int64_t overlaps = 0, open = 0;
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) {
+            --open;
+        } else {
+            overlaps += open;
+            ++open;
+        }
+    }
+    return overlaps;
+}
+
+/* Slab of a coordinate on the slab axis, 0 .. slabs - 1. */
+static int rg__sap_slab(rg_real v, double origin, double width, int slabs) {
+    double d = ((double)v - origin) / width;
+    if (!(d > 0)) return 0;
+    if (d >= slabs - 1) return slabs - 1;
+    return (int)d;
+}
+
+/* Sweep of the rebuild. A plain sweep along one axis tests every pair overlapping on that axis
+   (k_axis), which in a volume filled with bodies grows as n^(5/3). So the space is first cut
+   into slabs across a second axis, about two typical box sizes thick: each box is listed in the
+   slabs it spans, keeping the sweep order (a counting sort of the sorted begins), and each slab
+   is swept on its own. A pair overlapping on the slab axis shares the slab that holds the larger
+   of its two lower ends, and is reported there only. */
+static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axis, int count) {
+    const rg__sap_endpoint *e = bp->axes[sweep_axis], *t = bp->axes[slab_axis];
+    int i, j, k, slabs, entries = 0, n = 2 * count;
+    double origin = n ? (double)t[0].value : 0, width = 1, range = n ? (double)t[n - 1].value - origin : 0;
+    /* the slab thickness: twice the median box extent on the slab axis */
+    stbds_arrsetlen(bp->extents, count);
+    for (i = j = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        bp->extents[j].value = bp->bounds[k].now.hi[slab_axis] - bp->bounds[k].now.lo[slab_axis];
+        bp->extents[j++].tag = 0;
+    }
+    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
+    if (count > 0) width = 2 * (double)bp->extents[count / 2].value;
+    slabs = 1;
+    if (width > 0 && range > width) slabs = range / width > 1024 ? 1024 : (int)(range / width);
+    if (slabs > count / 8) slabs = count / 8 > 1 ? count / 8 : 1;
+    /* fewer slabs while boxes spanning many would list more than 4 entries per body */
+    for (;;) {
+        entries = 0;
+        width = range / slabs;
+        for (i = 0; i < n; ++i) {
+            if (e[i].tag & RG__SAP_END) continue;
+            k = e[i].tag >> 3;
+            entries += rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs) -
+                       rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs) + 1;
+        }
+        if (slabs == 1 || entries <= 4 * count) break;
+        slabs /= 2;
+    }
+    if (!(width > 0)) width = 1;
+    stbds_arrsetlen(bp->slab_start, slabs + 1);
+    memset(bp->slab_start, 0, sizeof(int) * (size_t)(slabs + 1));
+    for (i = 0; i < n; ++i) {
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) ++bp->slab_start[j + 1];
+    }
+    for (j = 0; j < slabs; ++j) bp->slab_start[j + 1] += bp->slab_start[j];
+    stbds_arrsetlen(bp->sweep_tags, entries);
+    stbds_arrsetlen(bp->sweep_boxes, entries);
+    for (i = 0; i < n; ++i) { /* slab_start[j] runs ahead as slab j fills, ends at slab j + 1's start */
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) {
+            bp->sweep_tags[bp->slab_start[j]] = e[i].tag;
+            bp->sweep_boxes[bp->slab_start[j]++] = bp->bounds[k].now;
+        }
+    }
+    stbds_arrsetlen(bp->key_scratch, 0);
+    bp->rebuild_work = entries;
+    for (k = 0; k < slabs; ++k) {
+        int begin = k ? bp->slab_start[k - 1] : 0, end = bp->slab_start[k];
+        for (i = begin; i < end; ++i) {
+            const rg__sap_box *p = &bp->sweep_boxes[i];
+            int tag = bp->sweep_tags[i];
+            /* sorted by lower end: the boxes overlapping p on the sweep axis follow it */
+            for (j = i + 1; j < end && bp->sweep_boxes[j].lo[sweep_axis] <= p->hi[sweep_axis]; ++j) {
+                const rg__sap_box *q = &bp->sweep_boxes[j];
+                if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
+                    rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
+                    stbds_arrput(bp->key_scratch, rg__sap_pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+            }
+            bp->rebuild_work += j - i - 1;
+        }
+    }
+}
+
+/* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted
+   (O(n log n)), the pairs found by rg__sap_sweep_slabs along the axis where fewest boxes
+   overlap, and listed in order. */
+static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int slots = (int)stbds_arrlen(w->bodies), i, j, axis, count = 0, pair_count, old_count;
+    int order[3] = {0, 1, 2};
+    int64_t overlaps[3];
+    rg__sap_endpoint *e;
+    rg__sap_reserve(bp, slots);
+    stbds_arrsetlen(bp->movers, 0);
+    stbds_arrsetlen(bp->pending, 0);
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->removed, 0);
+    rg__sap_publish_pairs(bp); /* after a pass given up: the list is the set again */
+    for (i = 0; i < slots; ++i) {
+        rg__sap_proxy *p = &bp->proxies[i];
+        const rg__body *body = &w->bodies[i];
+        if (!(body->generation & 1)) {
+            p->state = RG__SAP_FREE;
+            continue;
+        }
+        p->state = RG__SAP_IN_SWEEP;
+        p->dynamic = (unsigned char)(body->type == RG_BODY_DYNAMIC);
+        p->dirty = 0;
+        p->mover = -1;
+        if (body->type != RG_BODY_STATIC) {
+            p->mover = (int)stbds_arrlen(bp->movers);
+            stbds_arrput(bp->movers, i);
+        }
+        rg__sap_compute_box(w, i, dt);
+        bp->bounds[i].before = bp->bounds[i].now;
+        ++count;
+    }
+    bp->live_bodies = count;
+    for (axis = 0; axis < 3; ++axis) {
+        stbds_arrsetlen(bp->axes[axis], 2 * count);
+        e = bp->axes[axis];
+        for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
+            if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
+            e[j].value = bp->bounds[i].now.lo[axis];
+            e[j].tag = rg__sap_tag(&bp->proxies[i], i, 0);
+            e[count + j].value = bp->bounds[i].now.hi[axis];
+            e[count + j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
+        }
+        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
+        overlaps[axis] = rg__sap_axis_overlaps(bp->axes[axis], 2 * count);
+    }
+    /* axes by overlaps, fewest first: sweep along the first, slabs across the second */
+    for (i = 0; i < 3; ++i)
+        for (j = i + 1; j < 3; ++j)
+            if (overlaps[order[j]] < overlaps[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    rg__sap_sweep_slabs(bp, order[0], order[1], count);
+    pair_count = (int)stbds_arrlen(bp->key_scratch);
+    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
+    stbds_arrsetlen(bp->touched, 0);
+    /* the set follows by the difference of the sorted lists (hash updates cost cache misses;
+       a rebuild that finds mostly the same pairs makes few) */
+    old_count = (int)stbds_arrlen(bp->pairs);
+    for (i = j = 0; i < old_count || j < pair_count;) {
+        uint64_t old_key = i < old_count ? rg__sap_pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
+        if (old_key < key) {
+            (void)stbds_hmdel(bp->pair_set, old_key);
+            ++i;
+        } else if (key < old_key) {
+            stbds_hmput(bp->pair_set, key, 1);
+            ++j;
+        } else {
+            ++i;
+            ++j;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, pair_count);
+    for (i = 0; i < pair_count; ++i) bp->pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
+    bp->built = 1;
+    ++w->stats.broadphase_rebuilds;
+}
+
+/* Exchanges worth one rebuild of n bodies. */
+static int64_t rg__sap_exchange_budget(const rg__broadphase *bp, int n) {
+    int64_t log2n = 1;
+    while (((int64_t)1 << log2n) < n) ++log2n;
+    return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + bp->rebuild_work / RG__SAP_TESTS_PER_EXCHANGE + 64;
+}
+
+/* Static bodies that moved or arrived in this update: their old box becomes the new one, since
+   they will not be recomputed (movers copy theirs at each update). */
+static void rg__sap_settle_statics(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        bp->bounds[index].before = bp->bounds[index].now;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
+        int index = bp->pending[i];
+        if (bp->proxies[index].state == RG__SAP_IN_SWEEP && bp->proxies[index].mover < 0)
+            bp->bounds[index].before = bp->bounds[index].now;
+    }
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->pending, 0);
+}
+
+/* The incremental update. Returns 0 when a rebuild must replace it: nothing built yet, too many
+   new bodies (each costs about 3n exchanges, half of each array on each axis), or more
+   exchanges than a rebuild would cost. Right after a pass that gave up, the next one gets a
+   quarter of the budget: while coherence stays lost (teleports every step) little is wasted
+   before the rebuild, and a coherent step needs far less anyway. */
+static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
+    int64_t budget;
+    if (!bp->built) return 0;
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
+    budget = rg__sap_exchange_budget(bp, bp->live_bodies + pending);
+    if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
+    if (bp->gave_up) budget /= 4;
+    if (drop_removed) rg__sap_drop_removed_pairs(bp);
+    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__sap_update_box(w, bp->movers[i], dt);
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
+        bp->proxies[index].dirty = 0;
+        rg__sap_update_box(w, index, dt);
+        refresh_statics = 1;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__sap_insert(w, bp->pending[i], dt);
+    for (axis = 0; axis < 3; ++axis) {
+        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) {
+            bp->gave_up = 1;
+            return 0;
+        }
+    }
+    bp->gave_up = 0;
+    rg__sap_settle_statics(bp);
+    rg__sap_release_removed(bp);
+    return 1;
+}
+
+static void rg__broadphase_update(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->exchanges = 0;
+    stbds_arrsetlen(bp->touched, 0);
+    if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
+    else rg__broadphase_rebuild(w, dt);
+    w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
+    w->stats.broadphase_exchanges = bp->exchanges > INT32_MAX ? INT32_MAX : (int)bp->exchanges;
+}
+
+static void rg__broadphase_destroy(rg_world *w) {
+    rg__broadphase *bp = &w->broadphase;
+    int axis;
+    stbds_arrfree(bp->pairs);
+    stbds_hmfree(bp->pair_set);
+    for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
+    stbds_arrfree(bp->bounds);
+    stbds_arrfree(bp->proxies);
+    stbds_arrfree(bp->movers);
+    stbds_arrfree(bp->pending);
+    stbds_arrfree(bp->dirty_statics);
+    stbds_arrfree(bp->removed);
+    stbds_arrfree(bp->touched);
+    stbds_arrfree(bp->key_scratch);
+    stbds_arrfree(bp->radix_keys);
+    stbds_arrfree(bp->radix_scratch);
+    stbds_arrfree(bp->endpoint_scratch);
+    stbds_arrfree(bp->pair_scratch);
+    stbds_arrfree(bp->sweep_boxes);
+    stbds_arrfree(bp->sweep_tags);
+    stbds_arrfree(bp->slab_start);
+    stbds_arrfree(bp->extents);
+}
+
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity) {
+    int i, total = 0, n;
+    if (!w) return 0;
+    n = (int)stbds_arrlen(w->broadphase.pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        if (!(body_a->generation & 1) || !(body_b->generation & 1)) continue; /* destroyed since */
+        if (total < capacity) {
+            if (a) { a[total].index = (uint32_t)pair.a; a[total].generation = body_a->generation; }
+            if (b) { b[total].index = (uint32_t)pair.b; b[total].generation = body_b->generation; }
+        }
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
@@ -1906,7 +3769,9 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
-    stbds_arrfree(w->narrowphase.clip_scratch);
+    stbds_arrfree(w->narrowphase.scratch.vectors);
+    stbds_arrfree(w->narrowphase.scratch.reals);
+    stbds_arrfree(w->narrowphase.scratch.clip);
 }
 
 /* Repoints the cache entries at their manifolds after the manifold array changed. */
@@ -2017,7 +3882,7 @@ static void rg__narrowphase_update(rg_world *w) {
         cache->stamp = np->step;
         count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
                                          body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
-                                         rg__pair_margin(w, body_a, body_b), &cache->witness, &np->clip_scratch,
+                                         rg__pair_margin(w, body_a, body_b), &cache->witness, &np->scratch,
                                          &result);
         if (cache->witness.held) ++hits; else ++misses;
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
@@ -3420,6 +5285,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
     body->spinning_friction = def->spinning_friction;
     body->user_data = def->user_data;
     body->aabb_min = body->aabb_max = body->com;
+    rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
     id.generation = body->generation;
@@ -3544,6 +5410,7 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
     rg__body_update_world_inertia(body);
+    rg__broadphase_body_moved(w, (int)id.index);
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {

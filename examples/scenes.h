@@ -2,7 +2,8 @@
    rigid.h's tests, examples and benchmark and the peer engines (Bullet, ODE) all build the same
    scene. C99 and C++; header-only, every function static.
 
-   scene_build(&s, "pyramid") fills s; scene_free(&s) releases it. With rigid.h included first,
+   scene_build(&s, "pyramid") fills s; scene_free(&s) releases it. Besides the scenes of
+   scene_names, scene_build knows "rain-2k" and "rain-5k" (the scaling run of tools/bench.c). With rigid.h included first,
    scene_create_world() builds the scene in a new rigid.h world. */
 #ifndef RIGID_SCENES_H
 #define RIGID_SCENES_H
@@ -10,6 +11,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* every function is static; unused ones must not warn in programs that use a few */
+#if defined(__GNUC__) || defined(__clang__)
+#define SCENE__STATIC static __attribute__((unused))
+#else
+#define SCENE__STATIC static
+#endif
 
 typedef struct scene_box {
     double half[3];        /* half extents */
@@ -35,7 +43,7 @@ static const char *const scene_names[] = {
 };
 #define SCENE_COUNT 7
 
-static void scene__add(scene *s, double hx, double hy, double hz, double x, double y, double z,
+SCENE__STATIC void scene__add(scene *s, double hx, double hy, double hz, double x, double y, double z,
                        const double rotation[4], int is_static) {
     scene_box *b;
     if (s->count == s->capacity) {
@@ -50,12 +58,12 @@ static void scene__add(scene *s, double hx, double hy, double hz, double x, doub
     b->is_static = is_static;
 }
 
-static void scene__axis_angle(double ax, double ay, double az, double angle, double q[4]) {
+SCENE__STATIC void scene__axis_angle(double ax, double ay, double az, double angle, double q[4]) {
     double length = sqrt(ax * ax + ay * ay + az * az), s = sin(angle / 2);
     q[0] = ax / length * s; q[1] = ay / length * s; q[2] = az / length * s; q[3] = cos(angle / 2);
 }
 
-static void scene__quat_mul(const double a[4], const double b[4], double r[4]) {
+SCENE__STATIC void scene__quat_mul(const double a[4], const double b[4], double r[4]) {
     r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
     r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
     r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
@@ -63,19 +71,19 @@ static void scene__quat_mul(const double a[4], const double b[4], double r[4]) {
 }
 
 /* deterministic generator for the small random rotations of `rain` */
-static double scene__random(unsigned long long *state) {
+SCENE__STATIC double scene__random(unsigned long long *state) {
     *state = *state * 6364136223846793005ull + 1442695040888963407ull;
     return (double)(*state >> 11) / 9007199254740992.0;
 }
 
-static void scene__pyramid(scene *s, int base) {
+SCENE__STATIC void scene__pyramid(scene *s, int base) {
     int i, j;
     for (i = 0; i < base; ++i)
         for (j = 0; j < base - i; ++j)
             scene__add(s, 0.5, 0.5, 0.5, j - (base - i - 1) / 2.0, 0.5 + i, 0, NULL, 0);
 }
 
-static void scene__rain(scene *s, int nx, int ny, int nz, double spacing, double wall, double y0,
+SCENE__STATIC void scene__rain(scene *s, int nx, int ny, int nz, double spacing, double wall, double y0,
                         double jitter_angle) {
     unsigned long long state = 20261121ull;
     int i, j, k;
@@ -98,7 +106,33 @@ static void scene__rain(scene *s, int nx, int ny, int nz, double spacing, double
             }
 }
 
-static void scene__funnel(scene *s) {
+/* The scaling family between `rain` (1000 cubes, walls at 6.5) and `rain-10k` (10 000, walls at
+   20): walls at 0.2 sqrt(count), so that the settled pile stays about six layers deep as in both
+   of those; columns spaced 1.5 as many as fit inside the walls with a metre to spare, filled
+   layer by layer from y = 2 (the top layer may be partial). */
+SCENE__STATIC void scene__rain_count(scene *s, int count) {
+    unsigned long long state = 20261121ull;
+    double wall = 0.2 * sqrt((double)count), spacing = 1.5;
+    int columns = (int)((2 * wall - 3) / spacing) + 1, n;
+    scene__add(s, 0.5, 4, wall, wall, 4, 0, NULL, 1);
+    scene__add(s, 0.5, 4, wall, -wall, 4, 0, NULL, 1);
+    scene__add(s, wall, 4, 0.5, 0, 4, wall, NULL, 1);
+    scene__add(s, wall, 4, 0.5, 0, 4, -wall, NULL, 1);
+    for (n = 0; n < count; ++n) {
+        int i = n % columns, j = (n / columns) % columns, k = n / (columns * columns);
+        double q[4], ax, ay, az, angle;
+        ax = scene__random(&state) * 2 - 1;
+        ay = scene__random(&state) * 2 - 1;
+        az = scene__random(&state) * 2 - 1;
+        angle = scene__random(&state) * 0.6;
+        if (ax * ax + ay * ay + az * az < 1e-6) ax = 1;
+        scene__axis_angle(ax, ay, az, angle, q);
+        scene__add(s, 0.5, 0.5, 0.5, (i - (columns - 1) / 2.0) * spacing, 2 + k * spacing,
+                   (j - (columns - 1) / 2.0) * spacing, q, 0);
+    }
+}
+
+SCENE__STATIC void scene__funnel(scene *s) {
     const double pi = 3.14159265358979323846, c45 = cos(pi / 4), s45 = sin(pi / 4);
     double tilt[4], turn[4], q[4];
     int a, i, j, k;
@@ -118,7 +152,7 @@ static void scene__funnel(scene *s) {
 }
 
 /* Fills s with the named scene; returns 0 for an unknown name. */
-static int scene_build(scene *s, const char *name) {
+SCENE__STATIC int scene_build(scene *s, const char *name) {
     memset(s, 0, sizeof *s);
     s->dt = 1.0 / 60;
     s->steps = 600;
@@ -146,6 +180,12 @@ static int scene_build(scene *s, const char *name) {
         s->name = "rain-10k";
         s->steps = 300;
         scene__rain(s, 20, 25, 20, 1.5, 20, 2, 0.6);
+    } else if (strcmp(name, "rain-2k") == 0 || strcmp(name, "rain-5k") == 0) {
+        /* not in scene_names: the middle points of the benchmark's scaling run, 300 steps as
+           rain-10k */
+        s->name = name[5] == '2' ? "rain-2k" : "rain-5k";
+        s->steps = 300;
+        scene__rain_count(s, name[5] == '2' ? 2000 : 5000);
     } else if (strcmp(name, "funnel") == 0) {
         s->name = "funnel";
         scene__funnel(s);
@@ -164,12 +204,12 @@ static int scene_build(scene *s, const char *name) {
     return 1;
 }
 
-static void scene_free(scene *s) {
+SCENE__STATIC void scene_free(scene *s) {
     free(s->boxes);
     memset(s, 0, sizeof *s);
 }
 
-static int scene_dynamic_count(const scene *s) {
+SCENE__STATIC int scene_dynamic_count(const scene *s) {
     int i, n = 0;
     for (i = 0; i < s->count; ++i) n += !s->boxes[i].is_static;
     return n;
@@ -185,7 +225,7 @@ typedef struct scene_world {
     int hull_count;
 } scene_world;
 
-static int scene_create_world(const scene *s, const rg_world_def *def, scene_world *out) {
+SCENE__STATIC int scene_create_world(const scene *s, const rg_world_def *def, scene_world *out) {
     rg_hull **unique = (rg_hull **)calloc((size_t)s->count, sizeof(rg_hull *));
     int i, j;
     memset(out, 0, sizeof *out);
@@ -223,7 +263,7 @@ static int scene_create_world(const scene *s, const rg_world_def *def, scene_wor
     return 1;
 }
 
-static void scene_destroy_world(scene_world *sw) {
+SCENE__STATIC void scene_destroy_world(scene_world *sw) {
     int i;
     rg_world_destroy(sw->world);
     for (i = 0; i < sw->hull_count; ++i) rg_hull_destroy(sw->hulls[i]);

@@ -1,6 +1,7 @@
 /* Tests of the collide module: separating axes, witnesses and contact manifolds of convex hulls
    (rg_collide_hulls), and the world's narrow phase. */
 #include "test.h"
+#include "brute_force_hull.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,146 @@ static int swapped_agrees(const rg_hull *a, rg_vec3 pa, rg_quat qa, const rg_hul
         if (j < 0 || fabs((double)(s.depths[j] - m.depths[i])) > tol) return 0;
     }
     return 1;
+}
+
+/* ---- random hulls and an independent separation test ---------------------------------------- */
+
+static rg_vec3 random_unit_vector(void) {
+    for (;;) {
+        double x = rg_test_uniform(-1, 1), y = rg_test_uniform(-1, 1), z = rg_test_uniform(-1, 1);
+        double l = sqrt(x * x + y * y + z * z);
+        if (l > 0.1 && l <= 1) return rg_v3(x / l, y / l, z / l);
+    }
+}
+
+static rg_quat random_rotation(void) {
+    rg_vec3 axis = random_unit_vector();
+    double angle = rg_test_uniform(0, 2 * 3.14159265358979324);
+    return rg_quat_from_axis_angle(axis, angle);
+}
+
+/* A random convex hull of 5 to max_points points in an ellipsoid of random size, or NULL. */
+static rg_hull *random_hull(int max_points) {
+    rg_vec3 p[64], size = rg_v3(rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5));
+    int i, n = 5 + (int)(rg_test_random() * (max_points - 4));
+    for (i = 0; i < n; ++i) {
+        rg_vec3 u = random_unit_vector();
+        double r = 0.6 + 0.4 * rg_test_random();
+        p[i] = rg_v3(u.x * size.x * r, u.y * size.y * r, u.z * size.z * r);
+    }
+    return brute_force_hull(p, n);
+}
+
+/* A hull posed in the world, in double, from the public getters only. */
+typedef struct posed_hull {
+    int vertex_count, face_count, edge_count;
+    double v[64][3], n[128][3], offset[128], e[192][3];
+} posed_hull;
+
+static void rotate_d(rg_quat q, const double in[3], double out[3]) {
+    /* v' = v + 2w (u x v) + 2 u x (u x v), in double */
+    double u[3], t[3], c[3];
+    u[0] = q.x; u[1] = q.y; u[2] = q.z;
+    t[0] = 2 * (u[1] * in[2] - u[2] * in[1]);
+    t[1] = 2 * (u[2] * in[0] - u[0] * in[2]);
+    t[2] = 2 * (u[0] * in[1] - u[1] * in[0]);
+    c[0] = u[1] * t[2] - u[2] * t[1];
+    c[1] = u[2] * t[0] - u[0] * t[2];
+    c[2] = u[0] * t[1] - u[1] * t[0];
+    out[0] = in[0] + q.w * t[0] + c[0];
+    out[1] = in[1] + q.w * t[1] + c[1];
+    out[2] = in[2] + q.w * t[2] + c[2];
+}
+
+static void pose_hull(const rg_hull *h, rg_vec3 pos, rg_quat q, posed_hull *out) {
+    int i, k, idx[64], ev[2];
+    double len = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    rg_quat qn;
+    qn.x = (rg_real)(q.x / len); qn.y = (rg_real)(q.y / len); qn.z = (rg_real)(q.z / len); qn.w = (rg_real)(q.w / len);
+    out->vertex_count = rg_hull_vertex_count(h);
+    out->face_count = rg_hull_face_count(h);
+    out->edge_count = rg_hull_edge_count(h);
+    for (i = 0; i < out->vertex_count; ++i) {
+        rg_vec3 v = rg_hull_vertex(h, i);
+        double in[3];
+        in[0] = v.x; in[1] = v.y; in[2] = v.z;
+        rotate_d(qn, in, out->v[i]);
+        out->v[i][0] += pos.x; out->v[i][1] += pos.y; out->v[i][2] += pos.z;
+    }
+    for (i = 0; i < out->face_count; ++i) {
+        rg_vec3 nn = rg_hull_face_normal(h, i);
+        double in[3];
+        int count = rg_hull_face_vertices(h, i, idx, 64);
+        in[0] = nn.x; in[1] = nn.y; in[2] = nn.z;
+        rotate_d(qn, in, out->n[i]);
+        out->offset[i] = 0;
+        for (k = 0; k < count; ++k)
+            out->offset[i] += (out->n[i][0] * out->v[idx[k]][0] + out->n[i][1] * out->v[idx[k]][1] +
+                               out->n[i][2] * out->v[idx[k]][2]) / count;
+    }
+    for (i = 0; i < out->edge_count; ++i) {
+        rg_hull_edge(h, i, ev, NULL);
+        for (k = 0; k < 3; ++k) out->e[i][k] = out->v[ev[1]][k] - out->v[ev[0]][k];
+    }
+}
+
+/* Separation of the two hulls along unit axis n, either way round: > 0 when n separates. */
+static double axis_separation(const posed_hull *a, const posed_hull *b, const double n[3]) {
+    double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300, s1, s2;
+    int i;
+    for (i = 0; i < a->vertex_count; ++i) {
+        double d = n[0] * a->v[i][0] + n[1] * a->v[i][1] + n[2] * a->v[i][2];
+        if (d < amin) amin = d;
+        if (d > amax) amax = d;
+    }
+    for (i = 0; i < b->vertex_count; ++i) {
+        double d = n[0] * b->v[i][0] + n[1] * b->v[i][1] + n[2] * b->v[i][2];
+        if (d < bmin) bmin = d;
+        if (d > bmax) bmax = d;
+    }
+    s1 = bmin - amax;
+    s2 = amin - bmax;
+    return s1 > s2 ? s1 : s2;
+}
+
+/* Brute-force separating-axis test without pruning: every face normal of both hulls and every
+   cross product of an edge of A with an edge of B (skipping parallel pairs, whose axes are
+   face normals), with the hulls' full vertex extents along each. Returns the largest
+   separation: > 0 separated, otherwise minus the minimum overlap over all candidate axes. */
+static double brute_force_separation(const posed_hull *a, const posed_hull *b) {
+    double best = -1e300, s;
+    int i, j;
+    for (i = 0; i < a->face_count; ++i)
+        if ((s = axis_separation(a, b, a->n[i])) > best) best = s;
+    for (i = 0; i < b->face_count; ++i)
+        if ((s = axis_separation(a, b, b->n[i])) > best) best = s;
+    for (i = 0; i < a->edge_count; ++i)
+        for (j = 0; j < b->edge_count; ++j) {
+            const double *u = a->e[i], *v = b->e[j];
+            double c[3], l, lu, lv;
+            c[0] = u[1] * v[2] - u[2] * v[1];
+            c[1] = u[2] * v[0] - u[0] * v[2];
+            c[2] = u[0] * v[1] - u[1] * v[0];
+            l = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+            lu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            lv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (l <= 1e-9 * lu * lv) continue;
+            c[0] /= l; c[1] /= l; c[2] /= l;
+            if ((s = axis_separation(a, b, c)) > best) best = s;
+        }
+    return best;
+}
+
+/* Signed distance of point p from a posed hull: the largest of its face-plane distances (0 on
+   the surface, negative inside). */
+static double plane_distance(const posed_hull *h, rg_vec3 p) {
+    double best = -1e300;
+    int i;
+    for (i = 0; i < h->face_count; ++i) {
+        double d = h->n[i][0] * p.x + h->n[i][1] * p.y + h->n[i][2] * p.z - h->offset[i];
+        if (d > best) best = d;
+    }
+    return best;
 }
 
 /* A cube resting on a wider slab with an offset: the manifold is the overlap of the two faces. */
@@ -203,6 +344,390 @@ static void test_collide_box_separated(void) {
     rg_hull_destroy(cube);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define COLLIDE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COLLIDE_SANITIZED 1
+#endif
+#endif
+
+/* 100 000 random pairs (20 000 in the sanitizer builds, which run about 10x slower), a quarter
+   each box-box, box-hull, hull-hull and quickhull-anything, random sizes (box half extents 0.1
+   to 1.5; brute-force hulls of 5 to 10 points and quickhull hulls of 6 to 14 points in
+   ellipsoids of semi-axes 0.2 to 1.5, or of 5- to 8-gon prisms) and orientations, placed from deep
+   overlap to well apart, a quarter of them with a margin. Against the brute-force separation:
+   the same decision (touching or not) outside a band of rounding width, the deepest point's
+   depth equal to the minimum overlap over all candidate axes (allowing for the face preference,
+   RG__AXIS_* in rigid.h: 0.5% of the depth plus 0.1% of the smaller radius), the hull extents
+   along the reported normal overlapping by that depth, every point on B's surface and
+   point - depth*normal on A's. */
+static void test_collide_random_pairs_against_brute_force(void) {
+#ifdef COLLIDE_SANITIZED
+    const int pair_count = 20000;
+#else
+    const int pair_count = 100000;
+#endif
+    enum { BOXES = 24, HULLS = 48, QUICK = 32, SHAPES = BOXES + HULLS + QUICK };
+    rg_hull *shapes[SHAPES];
+    double radius[SHAPES];
+    static posed_hull pa, pb;
+    int i, k, wrong_decision = 0, speculative = 0, speculative_missed = 0, touching = 0, separated = 0, edge_like = 0, checked_points = 0;
+    double worst_depth = 0, worst_axis = 0, worst_axis_below = 0, worst_beyond_extent = 0;
+    double worst_surface_b = 0, worst_surface_a = 0;
+    int preferred = 0;
+    double tol = 50 * RG_TEST_EPS;
+    rg_test_seed(4242);
+    for (i = 0; i < BOXES; ++i) {
+        rg_vec3 h = rg_v3(rg_test_uniform(0.1, 1.5), rg_test_uniform(0.1, 1.5), rg_test_uniform(0.1, 1.5));
+        shapes[i] = rg_hull_create_box(h, NULL);
+        ENSURE(shapes[i] != NULL);
+    }
+    for (i = BOXES; i < BOXES + HULLS; ++i)
+        do shapes[i] = random_hull(10); while (!shapes[i]);
+    for (i = BOXES + HULLS; i < SHAPES; ++i) {
+        /* quickhull: even ones of 6 to 14 points in an ellipsoid (some inside), odd ones of two
+           5- to 8-gons, a prism with polygon caps whose coplanar triangles it must merge */
+        rg_vec3 p[16], size = rg_v3(rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5));
+        int k, n;
+        if (i % 2 == 0) {
+            n = 6 + (int)(rg_test_random() * 9);
+            for (k = 0; k < n; ++k) {
+                rg_vec3 u = random_unit_vector();
+                double r = rg_test_uniform(0.3, 1);
+                p[k] = rg_v3(u.x * size.x * r, u.y * size.y * r, u.z * size.z * r);
+            }
+        } else {
+            int sides = 5 + (int)(rg_test_random() * 4);
+            n = 2 * sides;
+            for (k = 0; k < sides; ++k) {
+                double angle = 2 * 3.14159265358979324 * k / sides;
+                p[k] = rg_v3(size.x * cos(angle), -size.y, size.z * sin(angle));
+                p[sides + k] = rg_v3(size.x * cos(angle), size.y, size.z * sin(angle));
+            }
+        }
+        shapes[i] = rg_hull_create(p, n, NULL);
+        ENSURE(shapes[i] != NULL);
+        ENSURE(rg_hull_vertex_count(shapes[i]) <= 64 && rg_hull_face_count(shapes[i]) <= 128 &&
+               rg_hull_edge_count(shapes[i]) <= 192);
+    }
+    for (i = 0; i < SHAPES; ++i) {
+        double r = 0;
+        int v;
+        for (v = 0; v < rg_hull_vertex_count(shapes[i]); ++v) {
+            double l = rg_v3_length(rg_v3_sub(rg_hull_vertex(shapes[i], v), rg_hull_centroid(shapes[i])));
+            if (l > r) r = l;
+        }
+        radius[i] = r;
+    }
+    for (i = 0; i < pair_count; ++i) {
+        /* box-box, box-hull, hull-hull, quickhull-anything */
+        int kind = i % 4, box_a = (int)(rg_test_random() * BOXES), box_b = (int)(rg_test_random() * BOXES);
+        int hull_a = BOXES + (int)(rg_test_random() * HULLS), hull_b = BOXES + (int)(rg_test_random() * HULLS);
+        int quick = BOXES + HULLS + (int)(rg_test_random() * QUICK), any = (int)(rg_test_random() * SHAPES);
+        int ia = kind == 0 || kind == 1 ? box_a : kind == 2 ? hull_a : quick;
+        int ib = kind == 0 ? box_b : kind == 3 ? any : hull_b;
+        const rg_hull *a = shapes[ia], *b = shapes[ib];
+        double ra = radius[ia], rb = radius[ib];
+        rg_quat qa = random_rotation(), qb = random_rotation();
+        rg_vec3 pos_b = rg_v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
+        rg_vec3 dir = random_unit_vector();
+        double distance = (ra + rb) * rg_test_uniform(0.1, 0.9);
+        rg_vec3 pos_a = rg_v3_madd(pos_b, dir, distance);
+        double small = ra < rb ? ra : rb, margin = (i % 4 == 3) ? rg_test_uniform(0, 0.1) * small : 0;
+        double sep, band = tol * (ra + rb + 2), deepest = -1e300;
+        rg_manifold m;
+        int count;
+        pose_hull(a, pos_a, qa, &pa);
+        pose_hull(b, pos_b, qb, &pb);
+        sep = brute_force_separation(&pa, &pb);
+        count = rg_collide_hulls(a, pos_a, qa, b, pos_b, qb, margin, &m);
+        if (fabs(sep - margin) <= band || fabs(sep) <= band) continue; /* too close to call in rg_real */
+        if (sep > 0 && sep <= margin && count == 0) {
+            /* a gap within the margin whose closest features give no point on both surfaces */
+            ++speculative_missed;
+            continue;
+        }
+        if (sep > 0 && sep <= margin) ++speculative;
+        if ((sep > margin) != (count == 0)) {
+            if (wrong_decision < 5)
+                rg_test_note("pair %d: separation %.9g, margin %.9g, count %d", i, sep, margin, count);
+            ++wrong_decision;
+            continue;
+        }
+        if (count == 0) {
+            ++separated;
+            continue;
+        }
+        ++touching;
+        ENSURE(count <= 4);
+        ENSURE_NEAR(rg_v3_length(m.normal), 1, 10 * RG_TEST_EPS);
+        for (k = 0; k < count; ++k) {
+            rg_vec3 on_a = rg_v3_madd(m.points[k], m.normal, -m.depths[k]);
+            double db = fabs(plane_distance(&pb, m.points[k])), da = fabs(plane_distance(&pa, on_a));
+            if (db > worst_surface_b) worst_surface_b = db;
+            if (da > worst_surface_a) worst_surface_a = da;
+            if (m.depths[k] > deepest) deepest = m.depths[k];
+            ENSURE(k == 0 || m.depths[k] <= m.depths[0]);
+            ++checked_points;
+        }
+        if (count == 1) ++edge_like;
+        {
+            /* extents along the reported normal (B to A): B's top minus A's bottom, the most any
+               point pair along it can overlap */
+            double n[3], bmax = -1e300, amin = 1e300, overlap;
+            int v;
+            n[0] = m.normal.x; n[1] = m.normal.y; n[2] = m.normal.z;
+            for (v = 0; v < pb.vertex_count; ++v) {
+                double d = n[0] * pb.v[v][0] + n[1] * pb.v[v][1] + n[2] * pb.v[v][2];
+                if (d > bmax) bmax = d;
+            }
+            for (v = 0; v < pa.vertex_count; ++v) {
+                double d = n[0] * pa.v[v][0] + n[1] * pa.v[v][1] + n[2] * pa.v[v][2];
+                if (d < amin) amin = d;
+            }
+            overlap = bmax - amin;
+            if (deepest - overlap > worst_beyond_extent) worst_beyond_extent = deepest - overlap;
+            if (sep < 0) {
+                /* the minimum overlap is -sep; the face preference may use an axis whose
+                   overlap is larger by up to `preference`, and a manifold whose deepest point
+                   is within that of -sep */
+                double preference = 0.005 * -sep + 0.001 * small, e;
+                e = fabs(deepest + sep) / preference;
+                if (e > worst_depth) worst_depth = e;
+                e = (overlap + sep) / preference;
+                if (e > worst_axis) worst_axis = e;
+                if (-(overlap + sep) > worst_axis_below) worst_axis_below = -(overlap + sep);
+                if (fabs(deepest + sep) > 10 * tol) ++preferred;
+            }
+        }
+    }
+    rg_test_note("%d pairs: %d touching (%d with one point), %d separated, %d wrong decisions",
+                 pair_count, touching, edge_like, separated, wrong_decision);
+    rg_test_note("gaps within the margin: %d with points, %d without", speculative, speculative_missed);
+    rg_test_note("overlapping: deepest point vs minimum overlap within %.3f of the preference "
+                 "tolerance (%d pairs differ by more than rounding); overlap along the normal "
+                 "within %.3f of it above, %.3g below; deepest beyond the extents %.3g",
+                 worst_depth, preferred, worst_axis, worst_axis_below, worst_beyond_extent);
+    rg_test_note("points off B's surface %.3g, point - depth*normal off A's %.3g", worst_surface_b,
+                 worst_surface_a);
+    ENSURE(wrong_decision == 0);
+    ENSURE(worst_depth <= 1.01); /* 1% for the radius rounded in rg_real */
+    ENSURE(worst_axis <= 1.01);
+    ENSURE(worst_axis_below <= 20 * tol);
+    ENSURE(worst_beyond_extent <= 20 * tol);
+    ENSURE(worst_surface_b <= 20 * tol);
+    ENSURE(worst_surface_a <= 20 * tol);
+    for (i = 0; i < SHAPES; ++i) rg_hull_destroy(shapes[i]);
+}
+
+static int manifolds_equal(const rg_manifold *x, const rg_manifold *y) {
+    int i;
+    if (x->count != y->count || x->normal.x != y->normal.x || x->normal.y != y->normal.y ||
+        x->normal.z != y->normal.z)
+        return 0;
+    for (i = 0; i < x->count; ++i)
+        if (x->points[i].x != y->points[i].x || x->points[i].y != y->points[i].y ||
+            x->points[i].z != y->points[i].z || x->depths[i] != y->depths[i] ||
+            x->features[i] != y->features[i])
+            return 0;
+    return 1;
+}
+
+/* A small random rotation of at most `angle` radians. */
+static rg_quat small_rotation(double angle) {
+    rg_vec3 axis = random_unit_vector();
+    double a = rg_test_uniform(-angle, angle);
+    return rg_quat_from_axis_angle(axis, a);
+}
+
+/* Baraff §7.1 coherence: 64 pairs (boxes and hulls) each walk 400 steps of small random motions
+   (at most 0.02 rad and 0.5% of the pair's size per step) in and out of contact, half with a
+   margin. With the witness the result must equal the full search bit for bit at every step,
+   and the witness must actually answer most separated steps. */
+static void test_collide_witness_equals_full_search(void) {
+    enum { PAIRS = 64, STEPS = 400 };
+    rg_hull *shapes[8];
+    int p, step, i, mismatches = 0, hits = 0, separated = 0, touching = 0, calls = 0;
+    rg_test_seed(777);
+    for (i = 0; i < 4; ++i)
+        shapes[i] = rg_hull_create_box(rg_v3(rg_test_uniform(0.2, 1), rg_test_uniform(0.2, 1), rg_test_uniform(0.2, 1)), NULL);
+    for (i = 4; i < 8; ++i)
+        do shapes[i] = random_hull(10); while (!shapes[i]);
+    for (p = 0; p < PAIRS; ++p) {
+        const rg_hull *a = shapes[p % 8], *b = shapes[(p / 8 + p) % 8];
+        rg_vec3 dir = random_unit_vector(), pos_b = rg_v3(rg_test_uniform(-2, 2), 0, rg_test_uniform(-2, 2));
+        rg_quat qa = random_rotation(), qb = random_rotation();
+        double size = 0, distance, margin;
+        rg_witness witness;
+        for (i = 0; i < rg_hull_vertex_count(a); ++i) size += rg_v3_length(rg_hull_vertex(a, i)) / rg_hull_vertex_count(a);
+        for (i = 0; i < rg_hull_vertex_count(b); ++i) size += rg_v3_length(rg_hull_vertex(b, i)) / rg_hull_vertex_count(b);
+        distance = size * rg_test_uniform(0.5, 1.0);
+        margin = (p % 2) ? 0.02 * size : 0;
+        memset(&witness, 0, sizeof witness);
+        for (step = 0; step < STEPS; ++step) {
+            rg_manifold cached, full;
+            rg_vec3 pos_a;
+            int n1, n2;
+            dir = rg_v3_normalize(rg_quat_rotate(small_rotation(0.02), dir));
+            distance += size * rg_test_uniform(-0.005, 0.005);
+            if (distance < 0.4 * size) distance = 0.4 * size;
+            if (distance > 1.1 * size) distance = 1.1 * size;
+            qa = rg_quat_normalize(rg_quat_mul(small_rotation(0.02), qa));
+            qb = rg_quat_normalize(rg_quat_mul(small_rotation(0.02), qb));
+            pos_a = rg_v3_madd(pos_b, dir, distance);
+            n1 = rg_collide_hulls_cached(a, pos_a, qa, b, pos_b, qb, margin, &witness, &cached);
+            n2 = rg_collide_hulls(a, pos_a, qa, b, pos_b, qb, margin, &full);
+            ++calls;
+            if (n1 != n2 || !manifolds_equal(&cached, &full)) ++mismatches;
+            if (n2 == 0) ++separated; else ++touching;
+            if (witness.held) {
+                ++hits;
+                if (n2 != 0) ++mismatches; /* a witness only ever answers "separated" */
+            }
+        }
+    }
+    rg_test_note("%d calls (%d separated, %d touching): %d answered by the witness (%.1f%% of the "
+                 "separated ones), %d mismatches", calls, separated, touching, hits,
+                 100.0 * hits / (separated > 0 ? separated : 1), mismatches);
+    ENSURE(mismatches == 0);
+    ENSURE(separated > calls / 5 && touching > calls / 5);
+    ENSURE(hits > separated / 2);
+    for (i = 0; i < 8; ++i) rg_hull_destroy(shapes[i]);
+}
+
+/* Feature ids: a cube resting on a slab, nudged by small random slides and tilts that keep the
+   same faces touching, keeps the same four ids; an edge crossing an edge keeps its one id; the
+   ids of one manifold are distinct; a corner that moves from overhanging the slab's edge onto
+   the slab changes id (clipped point to incident vertex). */
+static void test_collide_feature_ids_are_stable(void) {
+    rg_hull *slab = rg_hull_create_box(rg_v3(2, 0.5, 2), NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5, 0.5, 0.5), NULL);
+    rg_quat id = rg_quat_identity();
+    rg_manifold first, m;
+    int i, k, j, changed = 0;
+    rg_test_seed(99);
+    ENSURE(rg_collide_hulls(cube, rg_v3(0.3, 0.99, -0.2), id, slab, rg_v3(0, 0, 0), id, 0.02, &first) == 4);
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < i; ++j) ENSURE(first.features[i] != first.features[j]);
+    for (i = 0; i < 200; ++i) {
+        rg_vec3 pos = rg_v3(0.3 + rg_test_uniform(-0.1, 0.1), 0.99 + rg_test_uniform(-0.005, 0.005),
+                            -0.2 + rg_test_uniform(-0.1, 0.1));
+        rg_quat tilt = small_rotation(0.01);
+        ENSURE(rg_collide_hulls(cube, pos, tilt, slab, rg_v3(0, 0, 0), id, 0.02, &m) == 4);
+        for (k = 0; k < 4; ++k) {
+            for (j = 0; j < 4; ++j)
+                if (m.features[k] == first.features[j]) break;
+            if (j == 4) ++changed;
+        }
+    }
+    ENSURE(changed == 0);
+    {
+        /* edge across edge, the crossing point sliding along both edges */
+        rg_quat qb = rg_quat_from_axis_angle(rg_v3(0, 0, 1), 3.14159265358979324 / 4);
+        rg_quat qa = rg_quat_from_axis_angle(rg_v3(1, 0, 0), 3.14159265358979324 / 4);
+        rg_real h = (rg_real)0.7071067811865476;
+        ENSURE(rg_collide_hulls(cube, rg_v3(0, 2 * h - 0.01, 0), qa, cube, rg_v3(0, 0, 0), qb, 0, &first) == 1);
+        for (i = 0; i < 50; ++i) {
+            rg_vec3 pos = rg_v3(rg_test_uniform(-0.3, 0.3), 2 * h - rg_test_uniform(0.001, 0.02), rg_test_uniform(-0.3, 0.3));
+            ENSURE(rg_collide_hulls(cube, pos, qa, cube, rg_v3(0, 0, 0), qb, 0, &m) == 1);
+            ENSURE(m.features[0] == first.features[0]);
+        }
+    }
+    {
+        /* overhanging the slab's +x edge at x = 2: two points are clipped; slid back fully
+           onto the slab they become the cube's own corners, with other ids */
+        rg_manifold over, on;
+        int same = 0;
+        ENSURE(rg_collide_hulls(cube, rg_v3(1.8, 0.99, 0), id, slab, rg_v3(0, 0, 0), id, 0, &over) == 4);
+        ENSURE(rg_collide_hulls(cube, rg_v3(1.4, 0.99, 0), id, slab, rg_v3(0, 0, 0), id, 0, &on) == 4);
+        for (k = 0; k < 4; ++k)
+            for (j = 0; j < 4; ++j)
+                if (over.features[k] == on.features[j]) ++same;
+        ENSURE(same == 2);
+    }
+    rg_test_note("200 nudges of a resting cube and 50 of an edge/edge contact kept their ids");
+    rg_hull_destroy(slab);
+    rg_hull_destroy(cube);
+}
+
+/* A prism over a regular n-gon of circumradius r, from y = 0 to y = height. */
+static rg_hull *make_prism(int n, double r, double height) {
+    rg_vec3 v[128];
+    int sizes[66], faces[4 * 64 + 2 * 64], i, k = 0;
+    if (n > 64) return NULL;
+    for (i = 0; i < n; ++i) {
+        double angle = 2 * 3.14159265358979324 * i / n;
+        v[i] = rg_v3(r * cos(angle), 0, r * sin(angle));
+        v[n + i] = rg_v3(r * cos(angle), height, r * sin(angle));
+    }
+    /* bottom (counter-clockwise seen from below: increasing angle), top, then the sides */
+    sizes[0] = n;
+    for (i = 0; i < n; ++i) faces[k++] = i;
+    sizes[1] = n;
+    for (i = 0; i < n; ++i) faces[k++] = 2 * n - 1 - i;
+    for (i = 0; i < n; ++i) {
+        sizes[2 + i] = 4;
+        faces[k++] = i;
+        faces[k++] = n + i;
+        faces[k++] = n + (i + 1) % n;
+        faces[k++] = (i + 1) % n;
+    }
+    return rg_hull_create_polyhedron(v, 2 * n, sizes, n + 2, faces, NULL);
+}
+
+/* Hulls larger than the narrow phase's stack tables (a 48-gon prism: 96 vertices, 50 faces,
+   144 edges; caps of 48 corners) take the scratch arrays: a prism resting on another, turned
+   and offset, gives four points of the lens where the caps overlap, all inside both caps, at
+   the depth of the overlap; the same pair in a world gives the same count. */
+static void test_collide_large_faces_use_scratch(void) {
+    rg_hull *prism = make_prism(48, 1.0, 0.5);
+    rg_quat turn = rg_quat_from_axis_angle(rg_v3(0, 1, 0), 0.3), id = rg_quat_identity();
+    rg_vec3 pa = rg_v3(0.6, 0.49, 0.2);
+    rg_manifold m;
+    int i, n, swap;
+    ENSURE(prism != NULL);
+    ENSURE(rg_hull_vertex_count(prism) == 96 && rg_hull_edge_count(prism) == 144);
+    for (swap = 0; swap < 2; ++swap) {
+        /* either way round: the reduction keeps 4 of the lens's many corners (which four may
+           differ, all corners being equally deep), on the upper cap of the lower prism */
+        double sign = swap ? -1 : 1, shift = swap ? 0.01 : 0;
+        n = swap ? rg_collide_hulls(prism, rg_v3(0, 0, 0), id, prism, pa, turn, 0.02, &m)
+                 : rg_collide_hulls(prism, pa, turn, prism, rg_v3(0, 0, 0), id, 0.02, &m);
+        ENSURE(n == 4);
+        ENSURE_V3_NEAR(m.normal, rg_v3(0, sign, 0), 10 * RG_TEST_EPS);
+        for (i = 0; i < n; ++i) {
+            double dx = m.points[i].x - pa.x, dz = m.points[i].z - pa.z;
+            ENSURE_NEAR(m.depths[i], 0.01, 100 * RG_TEST_EPS);
+            ENSURE_NEAR(m.points[i].y, 0.5 - shift, 100 * RG_TEST_EPS);
+            /* inside both caps (circumradius 1) */
+            ENSURE(sqrt((double)m.points[i].x * m.points[i].x + (double)m.points[i].z * m.points[i].z) <= 1 + 1e-4);
+            ENSURE(sqrt(dx * dx + dz * dz) <= 1 + 1e-4);
+        }
+    }
+    {
+        rg_world_def wd = rg_world_default_def();
+        rg_world *w;
+        rg_body_def bd = rg_body_default_def();
+        wd.gravity = rg_v3(0, 0, 0);
+        w = rg_world_create(&wd, NULL);
+        bd.type = RG_BODY_STATIC;
+        bd.hull = prism;
+        rg_body_create(w, &bd, NULL);
+        bd = rg_body_default_def();
+        bd.hull = prism;
+        bd.position = rg_v3(0.6, 0.5, 0.2);
+        bd.orientation = turn;
+        rg_body_create(w, &bd, NULL);
+        for (i = 0; i < 3; ++i) ENSURE(rg_world_step(w, 1.0 / 60) == RG_OK);
+        ENSURE(rg_world_get_stats(w).contact_count == 4);
+        rg_world_destroy(w);
+    }
+    rg_test_note("48-gon caps: 4 lens corners at depth %.6f (0.01) either way round and in a world",
+                 (double)m.depths[0]);
+    rg_hull_destroy(prism);
+}
+
 /* The world's narrow phase: a cube flat on the ground, a cube turned 45 degrees on it, and the
    two cubes apart by 0.03 (more than the 0.02 margin) although their boxes overlap: that pair
    is separated by a witness after the first step. */
@@ -256,5 +781,10 @@ void rg_tests_collide(void) {
     RUN_TEST(test_collide_box_edge_edge);
     RUN_TEST(test_collide_box_corner_on_face);
     RUN_TEST(test_collide_box_separated);
+    RUN_TEST(test_collide_random_pairs_against_brute_force);
+    RUN_TEST(test_collide_witness_equals_full_search);
+    RUN_TEST(test_collide_feature_ids_are_stable);
+    RUN_TEST(test_collide_large_faces_use_scratch);
     RUN_TEST(test_collide_world_narrowphase);
 }
+

@@ -1,0 +1,594 @@
+/* snapshot.h: PNG pictures of a rigid.h world, drawn by a small software rasteriser (flat-shaded
+   convex hulls with a z-buffer and dark outlines), for CI logs and the README. Header-only, every
+   function static; writes PNG with stb_image_write (Debian's libstb-dev, -I/usr/include/stb).
+
+   The 2D part (snap_image, lines, rectangles, 5x7 text) needs nothing but the C library and is
+   also what tools/plot.h draws with. The 3D part (snapshot_world) needs rigid.h included first
+   and uses its public API only (rg_body_hull, rg_hull_vertex, rg_hull_face_vertices,
+   rg_body_position, rg_body_orientation, rg_world_contacts).
+
+      rg_body_id ids[...];                       (the bodies to draw, any order)
+      snapshot_options o = snapshot_default_options();
+      o.caption = "pyramid, t = 10 s";
+      snapshot_world("pyramid.png", world, ids, count, &o);
+
+   stb_image_write's implementation is compiled here, static, unless the program defines
+   SNAPSHOT_NO_STB_IMAGE_WRITE_IMPLEMENTATION (it then compiles it itself, elsewhere). */
+#ifndef RIGID_SNAPSHOT_H
+#define RIGID_SNAPSHOT_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* every function is static; unused ones must not warn in programs that use a few */
+#if defined(__GNUC__) || defined(__clang__)
+#define SNAP__STATIC static __attribute__((unused))
+#else
+#define SNAP__STATIC static
+#endif
+
+#ifndef SNAPSHOT_NO_STB_IMAGE_WRITE_IMPLEMENTATION
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include "stb_image_write.h"
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#else
+#include "stb_image_write.h"
+#endif
+
+/* ---- 2D: images, lines, text ---------------------------------------------------------------- */
+
+typedef struct snap_rgb { unsigned char r, g, b; } snap_rgb;
+
+typedef struct snap_image {
+    int width, height;
+    unsigned char *rgb;   /* width * height * 3 */
+    float *depth;         /* 1/z of the nearest surface drawn so far, 0 = nothing (3D only) */
+    int *face;            /* id of the face seen at each pixel, -1 = none (3D only) */
+} snap_image;
+
+SNAP__STATIC snap_rgb snap_rgb_make(int r, int g, int b) {
+    snap_rgb c;
+    c.r = (unsigned char)(r < 0 ? 0 : r > 255 ? 255 : r);
+    c.g = (unsigned char)(g < 0 ? 0 : g > 255 ? 255 : g);
+    c.b = (unsigned char)(b < 0 ? 0 : b > 255 ? 255 : b);
+    return c;
+}
+
+SNAP__STATIC snap_rgb snap_rgb_scale(snap_rgb c, double s) {
+    return snap_rgb_make((int)(c.r * s + 0.5), (int)(c.g * s + 0.5), (int)(c.b * s + 0.5));
+}
+
+/* Returns 0 when out of memory. The image starts filled with background. */
+SNAP__STATIC int snap_image_init(snap_image *im, int width, int height, snap_rgb background) {
+    size_t n = (size_t)width * (size_t)height, i;
+    memset(im, 0, sizeof *im);
+    if (width <= 0 || height <= 0) return 0;
+    im->width = width;
+    im->height = height;
+    im->rgb = (unsigned char *)malloc(n * 3);
+    im->depth = (float *)calloc(n, sizeof(float));
+    im->face = (int *)malloc(n * sizeof(int));
+    if (!im->rgb || !im->depth || !im->face) {
+        free(im->rgb); free(im->depth); free(im->face);
+        memset(im, 0, sizeof *im);
+        return 0;
+    }
+    for (i = 0; i < n; ++i) {
+        im->rgb[3 * i] = background.r;
+        im->rgb[3 * i + 1] = background.g;
+        im->rgb[3 * i + 2] = background.b;
+        im->face[i] = -1;
+    }
+    return 1;
+}
+
+SNAP__STATIC void snap_image_free(snap_image *im) {
+    free(im->rgb); free(im->depth); free(im->face);
+    memset(im, 0, sizeof *im);
+}
+
+/* Writes the image, averaged down by an integer factor (1: as is; 2 or 3 smooth the edges of
+   an image drawn that many times larger). Returns 1 on success. */
+SNAP__STATIC int snap_image_write_png(const snap_image *im, const char *path, int factor) {
+    int w, h, x, y, i, j, c, ok;
+    unsigned char *out;
+    if (factor < 1) factor = 1;
+    w = im->width / factor;
+    h = im->height / factor;
+    if (w <= 0 || h <= 0) return 0;
+    if (factor == 1) return stbi_write_png(path, w, h, 3, im->rgb, w * 3) != 0;
+    out = (unsigned char *)malloc((size_t)w * (size_t)h * 3);
+    if (!out) return 0;
+    for (y = 0; y < h; ++y)
+        for (x = 0; x < w; ++x)
+            for (c = 0; c < 3; ++c) {
+                int sum = 0;
+                for (j = 0; j < factor; ++j)
+                    for (i = 0; i < factor; ++i)
+                        sum += im->rgb[3 * ((size_t)(y * factor + j) * (size_t)im->width + (size_t)(x * factor + i)) + (size_t)c];
+                out[3 * ((size_t)y * (size_t)w + (size_t)x) + (size_t)c] = (unsigned char)((sum + factor * factor / 2) / (factor * factor));
+            }
+    ok = stbi_write_png(path, w, h, 3, out, w * 3) != 0;
+    free(out);
+    return ok;
+}
+
+SNAP__STATIC void snap_pixel(snap_image *im, int x, int y, snap_rgb c) {
+    unsigned char *p;
+    if (x < 0 || y < 0 || x >= im->width || y >= im->height) return;
+    p = im->rgb + 3 * ((size_t)y * (size_t)im->width + (size_t)x);
+    p[0] = c.r; p[1] = c.g; p[2] = c.b;
+}
+
+SNAP__STATIC void snap_fill_rect(snap_image *im, int x0, int y0, int x1, int y1, snap_rgb c) {
+    int x, y;
+    for (y = y0; y < y1; ++y)
+        for (x = x0; x < x1; ++x) snap_pixel(im, x, y, c);
+}
+
+/* A line of the given thickness in pixels (a square brush stepped along the longer axis). */
+SNAP__STATIC void snap_line(snap_image *im, double x0, double y0, double x1, double y1, snap_rgb c, int thickness) {
+    double dx = x1 - x0, dy = y1 - y0, length = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
+    int steps = (int)ceil(length), i, half = thickness / 2;
+    if (steps > 100000) return; /* far outside any image */
+    for (i = 0; i <= steps; ++i) {
+        double t = steps ? (double)i / steps : 0;
+        int x = (int)floor(x0 + dx * t + 0.5) - half, y = (int)floor(y0 + dy * t + 0.5) - half;
+        snap_fill_rect(im, x, y, x + thickness, y + thickness, c);
+    }
+}
+
+/* 5x7 glyphs for ASCII 32..126 with two rows below for the descenders of g, j, p, q, y and
+   commas: one byte per row, bit 4 the leftmost column; drawn for this file. */
+static const unsigned char snap__font[95][9] = {
+    {0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00}, {0x04,0x04,0x04,0x04,0x04,0x00,0x04,0x00,0x00}, {0x0a,0x0a,0x0a,0x00,0x00,0x00,0x00,0x00,0x00},
+    {0x0a,0x0a,0x1f,0x0a,0x1f,0x0a,0x0a,0x00,0x00}, {0x04,0x0f,0x14,0x0e,0x05,0x1e,0x04,0x00,0x00}, {0x18,0x19,0x02,0x04,0x08,0x13,0x03,0x00,0x00},
+    {0x0c,0x12,0x14,0x08,0x15,0x12,0x0d,0x00,0x00}, {0x04,0x04,0x08,0x00,0x00,0x00,0x00,0x00,0x00}, {0x02,0x04,0x08,0x08,0x08,0x04,0x02,0x00,0x00},
+    {0x08,0x04,0x02,0x02,0x02,0x04,0x08,0x00,0x00}, {0x00,0x04,0x15,0x0e,0x15,0x04,0x00,0x00,0x00}, {0x00,0x04,0x04,0x1f,0x04,0x04,0x00,0x00,0x00},
+    {0x00,0x00,0x00,0x00,0x00,0x0c,0x0c,0x04,0x08}, {0x00,0x00,0x00,0x1f,0x00,0x00,0x00,0x00,0x00}, {0x00,0x00,0x00,0x00,0x00,0x0c,0x0c,0x00,0x00},
+    {0x00,0x01,0x02,0x04,0x08,0x10,0x00,0x00,0x00}, {0x0e,0x11,0x13,0x15,0x19,0x11,0x0e,0x00,0x00}, {0x04,0x0c,0x04,0x04,0x04,0x04,0x0e,0x00,0x00},
+    {0x0e,0x11,0x01,0x02,0x04,0x08,0x1f,0x00,0x00}, {0x1f,0x02,0x04,0x02,0x01,0x11,0x0e,0x00,0x00}, {0x02,0x06,0x0a,0x12,0x1f,0x02,0x02,0x00,0x00},
+    {0x1f,0x10,0x1e,0x01,0x01,0x11,0x0e,0x00,0x00}, {0x06,0x08,0x10,0x1e,0x11,0x11,0x0e,0x00,0x00}, {0x1f,0x01,0x02,0x04,0x08,0x08,0x08,0x00,0x00},
+    {0x0e,0x11,0x11,0x0e,0x11,0x11,0x0e,0x00,0x00}, {0x0e,0x11,0x11,0x0f,0x01,0x02,0x0c,0x00,0x00}, {0x00,0x0c,0x0c,0x00,0x0c,0x0c,0x00,0x00,0x00},
+    {0x00,0x0c,0x0c,0x00,0x00,0x0c,0x0c,0x04,0x08}, {0x02,0x04,0x08,0x10,0x08,0x04,0x02,0x00,0x00}, {0x00,0x00,0x1f,0x00,0x1f,0x00,0x00,0x00,0x00},
+    {0x08,0x04,0x02,0x01,0x02,0x04,0x08,0x00,0x00}, {0x0e,0x11,0x01,0x02,0x04,0x00,0x04,0x00,0x00}, {0x0e,0x11,0x01,0x0d,0x15,0x15,0x0e,0x00,0x00},
+    {0x0e,0x11,0x11,0x11,0x1f,0x11,0x11,0x00,0x00}, {0x1e,0x11,0x11,0x1e,0x11,0x11,0x1e,0x00,0x00}, {0x0e,0x11,0x10,0x10,0x10,0x11,0x0e,0x00,0x00},
+    {0x1c,0x12,0x11,0x11,0x11,0x12,0x1c,0x00,0x00}, {0x1f,0x10,0x10,0x1e,0x10,0x10,0x1f,0x00,0x00}, {0x1f,0x10,0x10,0x1e,0x10,0x10,0x10,0x00,0x00},
+    {0x0e,0x11,0x10,0x17,0x11,0x11,0x0f,0x00,0x00}, {0x11,0x11,0x11,0x1f,0x11,0x11,0x11,0x00,0x00}, {0x0e,0x04,0x04,0x04,0x04,0x04,0x0e,0x00,0x00},
+    {0x07,0x02,0x02,0x02,0x02,0x12,0x0c,0x00,0x00}, {0x11,0x12,0x14,0x18,0x14,0x12,0x11,0x00,0x00}, {0x10,0x10,0x10,0x10,0x10,0x10,0x1f,0x00,0x00},
+    {0x11,0x1b,0x15,0x15,0x11,0x11,0x11,0x00,0x00}, {0x11,0x11,0x19,0x15,0x13,0x11,0x11,0x00,0x00}, {0x0e,0x11,0x11,0x11,0x11,0x11,0x0e,0x00,0x00},
+    {0x1e,0x11,0x11,0x1e,0x10,0x10,0x10,0x00,0x00}, {0x0e,0x11,0x11,0x11,0x15,0x12,0x0d,0x00,0x00}, {0x1e,0x11,0x11,0x1e,0x14,0x12,0x11,0x00,0x00},
+    {0x0f,0x10,0x10,0x0e,0x01,0x01,0x1e,0x00,0x00}, {0x1f,0x04,0x04,0x04,0x04,0x04,0x04,0x00,0x00}, {0x11,0x11,0x11,0x11,0x11,0x11,0x0e,0x00,0x00},
+    {0x11,0x11,0x11,0x11,0x11,0x0a,0x04,0x00,0x00}, {0x11,0x11,0x11,0x15,0x15,0x15,0x0a,0x00,0x00}, {0x11,0x11,0x0a,0x04,0x0a,0x11,0x11,0x00,0x00},
+    {0x11,0x11,0x11,0x0a,0x04,0x04,0x04,0x00,0x00}, {0x1f,0x01,0x02,0x04,0x08,0x10,0x1f,0x00,0x00}, {0x0e,0x08,0x08,0x08,0x08,0x08,0x0e,0x00,0x00},
+    {0x00,0x10,0x08,0x04,0x02,0x01,0x00,0x00,0x00}, {0x0e,0x02,0x02,0x02,0x02,0x02,0x0e,0x00,0x00}, {0x04,0x0a,0x11,0x00,0x00,0x00,0x00,0x00,0x00},
+    {0x00,0x00,0x00,0x00,0x00,0x00,0x1f,0x00,0x00}, {0x08,0x04,0x02,0x00,0x00,0x00,0x00,0x00,0x00}, {0x00,0x00,0x0e,0x01,0x0f,0x11,0x0f,0x00,0x00},
+    {0x10,0x10,0x16,0x19,0x11,0x11,0x1e,0x00,0x00}, {0x00,0x00,0x0e,0x10,0x10,0x11,0x0e,0x00,0x00}, {0x01,0x01,0x0d,0x13,0x11,0x11,0x0f,0x00,0x00},
+    {0x00,0x00,0x0e,0x11,0x1f,0x10,0x0e,0x00,0x00}, {0x06,0x09,0x08,0x1c,0x08,0x08,0x08,0x00,0x00}, {0x00,0x00,0x0f,0x11,0x11,0x11,0x0f,0x01,0x0e},
+    {0x10,0x10,0x16,0x19,0x11,0x11,0x11,0x00,0x00}, {0x04,0x00,0x0c,0x04,0x04,0x04,0x0e,0x00,0x00}, {0x02,0x00,0x06,0x02,0x02,0x02,0x02,0x12,0x0c},
+    {0x10,0x10,0x12,0x14,0x18,0x14,0x12,0x00,0x00}, {0x0c,0x04,0x04,0x04,0x04,0x04,0x0e,0x00,0x00}, {0x00,0x00,0x1a,0x15,0x15,0x11,0x11,0x00,0x00},
+    {0x00,0x00,0x16,0x19,0x11,0x11,0x11,0x00,0x00}, {0x00,0x00,0x0e,0x11,0x11,0x11,0x0e,0x00,0x00}, {0x00,0x00,0x1e,0x11,0x11,0x11,0x1e,0x10,0x10},
+    {0x00,0x00,0x0f,0x11,0x11,0x11,0x0f,0x01,0x01}, {0x00,0x00,0x16,0x19,0x10,0x10,0x10,0x00,0x00}, {0x00,0x00,0x0e,0x10,0x0e,0x01,0x1e,0x00,0x00},
+    {0x08,0x08,0x1c,0x08,0x08,0x09,0x06,0x00,0x00}, {0x00,0x00,0x11,0x11,0x11,0x13,0x0d,0x00,0x00}, {0x00,0x00,0x11,0x11,0x11,0x0a,0x04,0x00,0x00},
+    {0x00,0x00,0x11,0x11,0x15,0x15,0x0a,0x00,0x00}, {0x00,0x00,0x11,0x0a,0x04,0x0a,0x11,0x00,0x00}, {0x00,0x00,0x11,0x11,0x11,0x11,0x0f,0x01,0x0e},
+    {0x00,0x00,0x1f,0x02,0x04,0x08,0x1f,0x00,0x00}, {0x02,0x04,0x04,0x08,0x04,0x04,0x02,0x00,0x00}, {0x04,0x04,0x04,0x04,0x04,0x04,0x04,0x00,0x00},
+    {0x08,0x04,0x04,0x02,0x04,0x04,0x08,0x00,0x00}, {0x00,0x00,0x08,0x15,0x02,0x00,0x00,0x00,0x00},
+};
+
+/* Text with its top-left corner at (x, y); each font pixel becomes scale x scale pixels, a
+   character advances 6 * scale, capitals are 7 * scale high and descenders reach 9 * scale. */
+SNAP__STATIC void snap_text(snap_image *im, int x, int y, const char *text, snap_rgb c, int scale) {
+    int column = 0, row, bit;
+    for (; *text; ++text, ++column) {
+        unsigned char ch = (unsigned char)*text;
+        const unsigned char *glyph;
+        if (ch < 32 || ch > 126) ch = '?';
+        glyph = snap__font[ch - 32];
+        for (row = 0; row < 9; ++row)
+            for (bit = 0; bit < 5; ++bit)
+                if (glyph[row] & (0x10 >> bit))
+                    snap_fill_rect(im, x + (column * 6 + bit) * scale, y + row * scale,
+                                   x + (column * 6 + bit + 1) * scale, y + (row + 1) * scale, c);
+    }
+}
+
+SNAP__STATIC int snap_text_width(const char *text, int scale) { return (int)strlen(text) * 6 * scale - scale; }
+
+/* ---- 3D: a pinhole camera and flat convex polygons with a z-buffer --------------------------- */
+
+typedef struct snap_camera {
+    double eye[3], right[3], up[3], forward[3];  /* camera frame in world space */
+    double focal;                                /* pixels per unit of x/z */
+    double cx, cy;                               /* image centre, pixels */
+    double near_z;                               /* polygons are clipped at this depth */
+} snap_camera;
+
+SNAP__STATIC double snap__dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+SNAP__STATIC void snap__cross(const double a[3], const double b[3], double r[3]) {
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+SNAP__STATIC void snap__normalize(double v[3]) {
+    double length = sqrt(snap__dot(v, v));
+    if (length > 0) { v[0] /= length; v[1] /= length; v[2] /= length; }
+}
+
+/* A camera at eye looking at target, y up, with the given vertical field of view. */
+SNAP__STATIC snap_camera snap_camera_look_at(const double eye[3], const double target[3], double fov_y_degrees,
+                                       int width, int height) {
+    static const double world_up[3] = {0, 1, 0};
+    snap_camera c;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        c.eye[k] = eye[k];
+        c.forward[k] = target[k] - eye[k];
+    }
+    snap__normalize(c.forward);
+    snap__cross(c.forward, world_up, c.right);
+    if (snap__dot(c.right, c.right) < 1e-12) { c.right[0] = 1; c.right[1] = c.right[2] = 0; } /* looking straight down */
+    snap__normalize(c.right);
+    snap__cross(c.right, c.forward, c.up);
+    c.focal = 0.5 * height / tan(0.5 * fov_y_degrees * 3.14159265358979323846 / 180);
+    c.cx = 0.5 * width;
+    c.cy = 0.5 * height;
+    c.near_z = 0.05;
+    return c;
+}
+
+/* World point to camera space: x right, y up, z the distance in front of the camera. */
+SNAP__STATIC void snap_camera_transform(const snap_camera *c, const double p[3], double out[3]) {
+    double d[3];
+    d[0] = p[0] - c->eye[0]; d[1] = p[1] - c->eye[1]; d[2] = p[2] - c->eye[2];
+    out[0] = snap__dot(d, c->right);
+    out[1] = snap__dot(d, c->up);
+    out[2] = snap__dot(d, c->forward);
+}
+
+/* Clips a polygon (camera space) to z >= near, one plane of Sutherland-Hodgman. Returns the new
+   count (at most count + 1). */
+SNAP__STATIC int snap__clip_near(const double (*in)[3], int count, double near_z, double (*out)[3]) {
+    int i, n = 0;
+    for (i = 0; i < count; ++i) {
+        const double *a = in[i], *b = in[(i + 1) % count];
+        int a_in = a[2] >= near_z, b_in = b[2] >= near_z;
+        if (a_in) { out[n][0] = a[0]; out[n][1] = a[1]; out[n][2] = a[2]; ++n; }
+        if (a_in != b_in) {
+            double t = (near_z - a[2]) / (b[2] - a[2]);
+            out[n][0] = a[0] + (b[0] - a[0]) * t;
+            out[n][1] = a[1] + (b[1] - a[1]) * t;
+            out[n][2] = near_z;
+            ++n;
+        }
+    }
+    return n;
+}
+
+/* One screen triangle; w is 1/z, which is affine in screen space, so interpolating it is exact. */
+SNAP__STATIC void snap__triangle(snap_image *im, const double x[3], const double y[3], const double w[3], snap_rgb c,
+                           int face) {
+    double area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+    int x0, x1, y0, y1, px, py;
+    if (fabs(area) < 1e-12) return;
+    x0 = (int)floor(fmin(x[0], fmin(x[1], x[2])));
+    x1 = (int)ceil(fmax(x[0], fmax(x[1], x[2])));
+    y0 = (int)floor(fmin(y[0], fmin(y[1], y[2])));
+    y1 = (int)ceil(fmax(y[0], fmax(y[1], y[2])));
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > im->width - 1) x1 = im->width - 1;
+    if (y1 > im->height - 1) y1 = im->height - 1;
+    for (py = y0; py <= y1; ++py)
+        for (px = x0; px <= x1; ++px) {
+            double sx = px + 0.5, sy = py + 0.5, b0, b1, b2, depth;
+            size_t at;
+            b0 = ((x[1] - sx) * (y[2] - sy) - (x[2] - sx) * (y[1] - sy)) / area;
+            b1 = ((x[2] - sx) * (y[0] - sy) - (x[0] - sx) * (y[2] - sy)) / area;
+            b2 = 1 - b0 - b1;
+            if (b0 < 0 || b1 < 0 || b2 < 0) continue;
+            depth = b0 * w[0] + b1 * w[1] + b2 * w[2];
+            at = (size_t)py * (size_t)im->width + (size_t)px;
+            if (depth <= im->depth[at]) continue;
+            im->depth[at] = (float)depth;
+            im->face[at] = face;
+            im->rgb[3 * at] = c.r; im->rgb[3 * at + 1] = c.g; im->rgb[3 * at + 2] = c.b;
+        }
+}
+
+#define SNAP_MAX_POLYGON 64
+
+/* A convex polygon given in camera space, clipped at the near plane, filled with one colour;
+   face is the id recorded for the outline pass. */
+SNAP__STATIC void snap_polygon(snap_image *im, const snap_camera *cam, const double (*points)[3], int count, snap_rgb c,
+                         int face) {
+    double clipped[SNAP_MAX_POLYGON + 1][3], x[3], y[3], w[3];
+    int n, i;
+    if (count < 3 || count > SNAP_MAX_POLYGON) return;
+    n = snap__clip_near(points, count, cam->near_z, clipped);
+    if (n < 3) return;
+    /* fan from vertex 0 */
+    w[0] = 1 / clipped[0][2];
+    x[0] = cam->cx + clipped[0][0] * w[0] * cam->focal;
+    y[0] = cam->cy - clipped[0][1] * w[0] * cam->focal;
+    for (i = 1; i + 1 < n; ++i) {
+        int k;
+        for (k = 1; k < 3; ++k) {
+            const double *p = clipped[i + k - 1];
+            w[k] = 1 / p[2];
+            x[k] = cam->cx + p[0] * w[k] * cam->focal;
+            y[k] = cam->cy - p[1] * w[k] * cam->focal;
+        }
+        snap__triangle(im, x, y, w, c, face);
+    }
+}
+
+/* Darkens every pixel whose right or lower neighbour shows another face: the outlines of the
+   polygons, which make boxes of one colour readable. */
+SNAP__STATIC void snap_outline_faces(snap_image *im, double darken) {
+    int x, y;
+    for (y = 0; y + 1 < im->height; ++y)
+        for (x = 0; x + 1 < im->width; ++x) {
+            size_t at = (size_t)y * (size_t)im->width + (size_t)x;
+            int f = im->face[at];
+            if (f != im->face[at + 1] || f != im->face[at + (size_t)im->width]) {
+                unsigned char *p = im->rgb + 3 * at;
+                p[0] = (unsigned char)(p[0] * darken);
+                p[1] = (unsigned char)(p[1] * darken);
+                p[2] = (unsigned char)(p[2] * darken);
+            }
+        }
+}
+
+/* A line between two world points, drawn where it is not behind a surface by more than
+   tolerance metres (so lines on visible faces show, lines inside a pile do not). */
+SNAP__STATIC void snap_line3(snap_image *im, const snap_camera *cam, const double a[3], const double b[3], snap_rgb c,
+                       int thickness, double tolerance) {
+    double pa[3], pb[3], dx, dy, length;
+    int steps, i, half = thickness / 2;
+    snap_camera_transform(cam, a, pa);
+    snap_camera_transform(cam, b, pb);
+    if (pa[2] < cam->near_z && pb[2] < cam->near_z) return;
+    if (pa[2] < cam->near_z || pb[2] < cam->near_z) { /* clip to the near plane */
+        double *behind = pa[2] < cam->near_z ? pa : pb, *front = behind == pa ? pb : pa;
+        double t = (cam->near_z - front[2]) / (behind[2] - front[2]);
+        int k;
+        for (k = 0; k < 3; ++k) behind[k] = front[k] + (behind[k] - front[k]) * t;
+    }
+    {
+        double ax = cam->cx + pa[0] / pa[2] * cam->focal, ay = cam->cy - pa[1] / pa[2] * cam->focal;
+        double bx = cam->cx + pb[0] / pb[2] * cam->focal, by = cam->cy - pb[1] / pb[2] * cam->focal;
+        dx = bx - ax;
+        dy = by - ay;
+        length = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
+        if (length > 20000) return;
+        steps = (int)ceil(length);
+        for (i = 0; i <= steps; ++i) {
+            double t = steps ? (double)i / steps : 0;
+            /* 1/z is affine in screen space */
+            double w = (1 - t) / pa[2] + t / pb[2];
+            int x = (int)floor(ax + dx * t + 0.5), y = (int)floor(ay + dy * t + 0.5), u, v;
+            for (v = y - half; v < y - half + thickness; ++v)
+                for (u = x - half; u < x - half + thickness; ++u) {
+                    size_t at;
+                    if (u < 0 || v < 0 || u >= im->width || v >= im->height) continue;
+                    at = (size_t)v * (size_t)im->width + (size_t)u;
+                    if (im->depth[at] > 0 && 1 / w > 1 / im->depth[at] + tolerance) continue;
+                    snap_pixel(im, u, v, c);
+                }
+        }
+    }
+}
+
+/* Fills the image with a vertical gradient from top to bottom. */
+SNAP__STATIC void snap_gradient(snap_image *im, snap_rgb top, snap_rgb bottom) {
+    int x, y;
+    for (y = 0; y < im->height; ++y) {
+        double t = im->height > 1 ? (double)y / (im->height - 1) : 0;
+        snap_rgb c = snap_rgb_make((int)(top.r + (bottom.r - top.r) * t), (int)(top.g + (bottom.g - top.g) * t),
+                                   (int)(top.b + (bottom.b - top.b) * t));
+        for (x = 0; x < im->width; ++x) snap_pixel(im, x, y, c);
+    }
+}
+
+/* A pleasant colour for body number i: hues spread by the golden ratio. */
+SNAP__STATIC snap_rgb snap_palette(int i) {
+    double h = fmod(i * 0.6180339887498949, 1.0) * 6, s = 0.55, v = 0.93, f = h - floor(h);
+    double p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f)), r, g, b;
+    switch ((int)h) {
+    case 0: r = v; g = t; b = p; break;
+    case 1: r = q; g = v; b = p; break;
+    case 2: r = p; g = v; b = t; break;
+    case 3: r = p; g = q; b = v; break;
+    case 4: r = t; g = p; b = v; break;
+    default: r = v; g = p; b = q; break;
+    }
+    return snap_rgb_make((int)(r * 255), (int)(g * 255), (int)(b * 255));
+}
+
+/* ---- rigid.h worlds ------------------------------------------------------------------------ */
+#ifdef RIGID_H_INCLUDED
+
+typedef struct snapshot_options {
+    int width, height;          /* of the PNG */
+    int supersample;            /* drawn this many times larger and averaged down (smooth edges) */
+    int auto_camera;            /* 1: frame the bodies, looking along -view_direction */
+    double view_direction[3];   /* from the scene towards the eye (auto camera) */
+    double eye[3], target[3];   /* the camera when auto_camera is 0 */
+    double fov_degrees;         /* vertical field of view */
+    int draw_contacts;          /* contact points and impulses as red lines (PhysLab style) */
+    double impulse_scale;       /* metres of line per N s of impulse; 0: the largest is 1 m long */
+    const char *caption;        /* drawn top left, or NULL */
+} snapshot_options;
+
+SNAP__STATIC snapshot_options snapshot_default_options(void) {
+    snapshot_options o;
+    memset(&o, 0, sizeof o);
+    o.width = 800;
+    o.height = 600;
+    o.supersample = 2;
+    o.auto_camera = 1;
+    o.view_direction[0] = 0.6; o.view_direction[1] = 0.55; o.view_direction[2] = 1.0;
+    o.fov_degrees = 40;
+    o.draw_contacts = 1;
+    return o;
+}
+
+/* World position of vertex i of the body's hull. */
+SNAP__STATIC void snapshot__vertex(const rg_hull *h, int i, rg_vec3 position, rg_quat orientation, double out[3]) {
+    rg_vec3 p = rg_v3_add(position, rg_quat_rotate(orientation, rg_hull_vertex(h, i)));
+    out[0] = p.x; out[1] = p.y; out[2] = p.z;
+}
+
+/* Bounds of the bodies, leaving out slabs larger than 40 m (the ground) unless nothing else is
+   there. Returns 0 when no body has a hull. */
+SNAP__STATIC int snapshot__bounds(const rg_world *w, const rg_body_id *ids, int count, double lo[3], double hi[3]) {
+    int pass, i, v, k, found = 0;
+    for (pass = 0; pass < 2 && !found; ++pass)
+        for (i = 0; i < count; ++i) {
+            const rg_hull *h = rg_body_hull(w, ids[i]);
+            rg_vec3 position = rg_body_position(w, ids[i]);
+            rg_quat orientation = rg_body_orientation(w, ids[i]);
+            double blo[3] = {0, 0, 0}, bhi[3] = {0, 0, 0}, p[3];
+            if (!h) continue;
+            for (v = 0; v < rg_hull_vertex_count(h); ++v) {
+                snapshot__vertex(h, v, position, orientation, p);
+                for (k = 0; k < 3; ++k) {
+                    if (v == 0 || p[k] < blo[k]) blo[k] = p[k];
+                    if (v == 0 || p[k] > bhi[k]) bhi[k] = p[k];
+                }
+            }
+            if (pass == 0 && (bhi[0] - blo[0] > 40 || bhi[1] - blo[1] > 40 || bhi[2] - blo[2] > 40)) continue;
+            for (k = 0; k < 3; ++k) {
+                if (!found || blo[k] < lo[k]) lo[k] = blo[k];
+                if (!found || bhi[k] > hi[k]) hi[k] = bhi[k];
+            }
+            found = 1;
+        }
+    return found;
+}
+
+/* The camera the options ask for, at the image's (supersampled) size. */
+SNAP__STATIC snap_camera snapshot_camera(const rg_world *w, const rg_body_id *ids, int count, const snapshot_options *o) {
+    int width = o->width * o->supersample, height = o->height * o->supersample, k;
+    double eye[3], target[3], lo[3], hi[3];
+    if (o->auto_camera && snapshot__bounds(w, ids, count, lo, hi)) {
+        double direction[3], radius = 0, distance;
+        for (k = 0; k < 3; ++k) {
+            direction[k] = o->view_direction[k];
+            target[k] = 0.5 * (lo[k] + hi[k]);
+            radius += 0.25 * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+        }
+        radius = sqrt(radius);
+        snap__normalize(direction);
+        /* the bounding sphere fits the vertical field of view */
+        distance = radius / sin(0.5 * o->fov_degrees * 3.14159265358979323846 / 180) + 0.5;
+        for (k = 0; k < 3; ++k) eye[k] = target[k] + direction[k] * distance;
+    } else {
+        for (k = 0; k < 3; ++k) {
+            eye[k] = o->eye[k];
+            target[k] = o->target[k];
+        }
+    }
+    return snap_camera_look_at(eye, target, o->fov_degrees, width, height);
+}
+
+/* Draws the hull of one body: its front faces, flat-shaded by a light from above. *face_id is
+   advanced by one per face. */
+SNAP__STATIC void snapshot_draw_body(snap_image *im, const snap_camera *cam, const rg_world *w, rg_body_id id, snap_rgb base,
+                               int *face_id) {
+    static const double light[3] = {0.32, 0.87, 0.37};  /* unit, from above, right and front */
+    const rg_hull *h = rg_body_hull(w, id);
+    rg_vec3 position = rg_body_position(w, id);
+    rg_quat orientation = rg_body_orientation(w, id);
+    int f, i;
+    if (!h) return;
+    for (f = 0; f < rg_hull_face_count(h); ++f, ++*face_id) {
+        int indices[SNAP_MAX_POLYGON], n = rg_hull_face_vertices(h, f, indices, SNAP_MAX_POLYGON);
+        double world[SNAP_MAX_POLYGON][3], camera[SNAP_MAX_POLYGON][3], normal[3], to_face[3], lambert;
+        rg_vec3 nw = rg_quat_rotate(orientation, rg_hull_face_normal(h, f));
+        if (n < 3 || n > SNAP_MAX_POLYGON) continue;
+        for (i = 0; i < n; ++i) snapshot__vertex(h, indices[i], position, orientation, world[i]);
+        normal[0] = nw.x; normal[1] = nw.y; normal[2] = nw.z;
+        to_face[0] = world[0][0] - cam->eye[0];
+        to_face[1] = world[0][1] - cam->eye[1];
+        to_face[2] = world[0][2] - cam->eye[2];
+        if (snap__dot(normal, to_face) >= 0) continue; /* faces away from the camera */
+        for (i = 0; i < n; ++i) snap_camera_transform(cam, world[i], camera[i]);
+        lambert = snap__dot(normal, light);
+        snap_polygon(im, cam, (const double (*)[3])camera, n, snap_rgb_scale(base, 0.5 + 0.5 * (lambert > 0 ? lambert : 0)),
+                     *face_id);
+    }
+}
+
+/* The colour snapshot_world gives a body: static bodies grey (the largest, the ground, lighter),
+   dynamic ones from the palette by their position in ids. */
+SNAP__STATIC snap_rgb snapshot_body_color(const rg_world *w, rg_body_id id, int i) {
+    if (rg_body_get_type(w, id) == RG_BODY_DYNAMIC) return snap_palette(i);
+    return rg_hull_volume(rg_body_hull(w, id)) > 1000 ? snap_rgb_make(214, 208, 196) : snap_rgb_make(160, 164, 172);
+}
+
+/* Red contact points and lines along the impulse each contact applied on body a in the last
+   step (normal plus friction), as in the PhysLab notes. */
+SNAP__STATIC void snapshot_draw_contacts(snap_image *im, const snap_camera *cam, const rg_world *w, double impulse_scale,
+                                   int thickness) {
+    int total = rg_world_contacts(w, NULL, 0), n, i;
+    rg_contact *contacts;
+    double largest = 0;
+    snap_rgb red = snap_rgb_make(220, 20, 20);
+    if (total <= 0) return;
+    contacts = (rg_contact *)malloc(sizeof *contacts * (size_t)total);
+    if (!contacts) return;
+    n = rg_world_contacts(w, contacts, total);
+    if (n > total) n = total;
+    for (i = 0; i < n; ++i) {
+        rg_vec3 j = rg_v3_add(rg_v3_scale(contacts[i].normal, contacts[i].normal_impulse), contacts[i].friction_impulse);
+        double length = rg_v3_length(j);
+        if (length > largest) largest = length;
+    }
+    if (impulse_scale <= 0) impulse_scale = largest > 0 ? 1 / largest : 0;
+    for (i = 0; i < n; ++i) {
+        rg_vec3 j = rg_v3_add(rg_v3_scale(contacts[i].normal, contacts[i].normal_impulse), contacts[i].friction_impulse);
+        double a[3], b[3];
+        a[0] = contacts[i].point.x; a[1] = contacts[i].point.y; a[2] = contacts[i].point.z;
+        b[0] = a[0] + j.x * impulse_scale; b[1] = a[1] + j.y * impulse_scale; b[2] = a[2] + j.z * impulse_scale;
+        snap_line3(im, cam, a, b, red, thickness, 0.05);
+        snap_line3(im, cam, a, a, red, 3 * thickness, 0.05);
+    }
+    free(contacts);
+}
+
+/* Draws the bodies ids[0..count) of w into a PNG at path. Returns 1 on success. */
+SNAP__STATIC int snapshot_world(const char *path, const rg_world *w, const rg_body_id *ids, int count,
+                          const snapshot_options *options) {
+    snapshot_options o = options ? *options : snapshot_default_options();
+    snap_image im;
+    snap_camera cam;
+    int i, face_id = 0, ok;
+    if (o.supersample < 1) o.supersample = 1;
+    if (!w || !path || !snap_image_init(&im, o.width * o.supersample, o.height * o.supersample, snap_rgb_make(0, 0, 0)))
+        return 0;
+    snap_gradient(&im, snap_rgb_make(176, 200, 228), snap_rgb_make(238, 242, 246));
+    cam = snapshot_camera(w, ids, count, &o);
+    for (i = 0; i < count; ++i) snapshot_draw_body(&im, &cam, w, ids[i], snapshot_body_color(w, ids[i], i), &face_id);
+    snap_outline_faces(&im, 0.55);
+    if (o.draw_contacts) snapshot_draw_contacts(&im, &cam, w, o.impulse_scale, o.supersample);
+    if (o.caption) snap_text(&im, 8 * o.supersample, 8 * o.supersample, o.caption, snap_rgb_make(30, 30, 40), 2 * o.supersample);
+    ok = snap_image_write_png(&im, path, o.supersample);
+    snap_image_free(&im);
+    return ok;
+}
+
+#endif /* RIGID_H_INCLUDED */
+
+#endif /* RIGID_SNAPSHOT_H */

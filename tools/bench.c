@@ -1,0 +1,571 @@
+/* tools/bench: rigid.h side by side with Bullet and ODE (`make bench-peers`, part of `make bench`).
+
+   Runs every scene of ../shared/scenes.md (built once, from examples/scenes.h) in rigid.h, Bullet
+   and ODE in the same process and prints for each scene the median time of a whole step in each
+   engine, the ratios rigid/Bullet and rigid/ODE, contacts per step, and the stability outcome.
+
+   Times are the process's CPU time around each engine's step call (CLOCK_PROCESS_CPUTIME_ID,
+   all threads), which does not run on while other programs hold the core; the wall-clock
+   medians are printed beside them. On a quiet machine the two agree. The three worlds of a
+   scene exist together and are stepped in turns of 10 steps, so that what load remains (caches,
+   memory bandwidth shared with other programs) falls on all three alike: the ratios are the
+   figures to trust. Then the scaling run: `rain` at 1k, 2k, 5k and 10k cubes, 300 steps,
+   in all three engines, printed and plotted log-log to a PNG. Timings are printed, never
+   asserted; the machine is shared, so compare ratios measured in one run.
+
+   Stability outcome, from the final positions only, the same code for every engine:
+     moved      dynamic cubes whose centre ends more than 0.5 m from where it started
+     top drift  stack and pyramids: the final y minus the initial y of the cube that started
+                highest (negative: it sank or fell)
+     in funnel  funnel scenes: cubes still above the opening (y > 6) at the end
+     sunk       cubes whose centre ends below the ground's top face (y < 0): they went through
+     max |v|    the largest final speed of a cube (m/s): near zero when a pile has settled
+
+   usage: bench [--engines rigid,bullet,ode] [--scenes a,b,...] [--steps N] [--iterations N]
+                [--no-scaling] [--scaling-only] [--png file] [--markdown file]
+     --steps N caps every scene at N steps (quick checks; the medians then cover the fall only);
+     --iterations N replaces every scene's solver iterations (scenes.md's `pyramid` at 4). */
+#define RIGID_IMPLEMENTATION
+#include "rigid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "examples/scenes.h"
+#include "tools/peers/peers.h"
+#include "tools/plot.h"
+
+enum { ENGINE_RIGID, ENGINE_BULLET, ENGINE_ODE, ENGINE_COUNT };
+static const char *const engine_names[ENGINE_COUNT] = {"rigid.h", "Bullet", "ODE"};
+
+/* What ../shared/scenes.md reports for the peers on this machine (ms/step; < 0: not given). */
+typedef struct reference { const char *scene; double bullet_ms, ode_ms; const char *outcome; } reference;
+static const reference references[] = {
+    {"stack", 0.10, 0.12, "both collapse: 19 and 17 of 20 cubes move > 0.5 m"},
+    {"pyramid", 2.35, 2.20, "Bullet stands (top -0.024 m); ODE collapses (145 of 210 fall)"},
+    {"rain", 9.6, 12.9, "both settle"},
+    {"funnel", 10.1, 7.9, "both pass the cubes through"},
+    {"funnel-bender", 7.4, -1, "Bullet's figure is a mean, compared with our mean"},
+    {"rain-10k", 268, 151, "both settle"},
+    {"large-pyramid", 65, 62, "both collapse (4902 and 4937 of 5050 fall)"},
+};
+
+typedef struct summary {
+    int ran;                  /* 0: not run (engine not selected) */
+    const char *error;
+    int steps, dynamic;
+    double median_ms, mean_ms, contacts_per_step;   /* CPU time */
+    double wall_median_ms;
+    int moved, sunk, in_funnel, nonfinite;
+    double top_drift, max_speed;
+} summary;
+
+/* ---- rigid.h, with the same three calls as the peers ------------------------------------- */
+
+static void *rigid_create(const scene *s, const char **error) {
+    rg_world_def def = rg_world_default_def();
+    scene_world *sw = (scene_world *)calloc(1, sizeof *sw);
+    /* the scene's iteration count caps both of rigid.h's loops */
+    def.collision_iterations = s->iterations;
+    def.contact_iterations = s->iterations;
+    if (!sw || !scene_create_world(s, &def, sw)) {
+        if (sw) scene_destroy_world(sw);
+        free(sw);
+        *error = "scene_create_world failed";
+        return NULL;
+    }
+    *error = NULL;
+    return sw;
+}
+
+static step_time rigid_step(void *world, const scene *s, int *contacts) {
+    scene_world *sw = (scene_world *)world;
+    peers_clock start = peers_clock_now();
+    step_time t;
+    rg_world_step(sw->world, (rg_real)s->dt);
+    t = peers_elapsed(start);
+    *contacts = rg_world_get_stats(sw->world).contact_count;
+    return t;
+}
+
+static void rigid_finish(void *world, const scene *s, double *position, double *velocity) {
+    scene_world *sw = (scene_world *)world;
+    int i;
+    for (i = 0; i < s->count; ++i) {
+        /* box hulls are centred on their origin, so the body position is the box centre */
+        rg_vec3 p = rg_body_position(sw->world, sw->ids[i]);
+        rg_vec3 v = rg_body_linear_velocity(sw->world, sw->ids[i]);
+        position[3 * i + 0] = p.x;
+        position[3 * i + 1] = p.y;
+        position[3 * i + 2] = p.z;
+        velocity[3 * i + 0] = v.x;
+        velocity[3 * i + 1] = v.y;
+        velocity[3 * i + 2] = v.z;
+    }
+    scene_destroy_world(sw);
+    free(sw);
+}
+
+typedef struct engine {
+    const char *name;
+    void *(*create)(const scene *s, const char **error);
+    step_time (*step)(void *world, const scene *s, int *contacts);
+    void (*finish)(void *world, const scene *s, double *position, double *velocity);
+} engine;
+
+static const engine engines[ENGINE_COUNT] = {
+    {"rigid.h", rigid_create, rigid_step, rigid_finish},
+    {"Bullet", bullet_create, bullet_step, bullet_finish},
+    {"ODE", ode_create, ode_step, ode_finish},
+};
+
+/* ---- measurements --------------------------------------------------------------------------- */
+
+/* What one engine measured in one scene: per step times and contacts, the final state. */
+typedef struct engine_run {
+    void *world;
+    const char *error;
+    double *step_ms;          /* CPU */
+    double *step_wall_ms;
+    int *step_contacts;
+    double *final_position, *final_velocity;
+} engine_run;
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *values, int count) {
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    if (count == 0) return 0;
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+static int is_column_scene(const scene *s) {
+    return strcmp(s->name, "stack") == 0 || strstr(s->name, "pyramid") != NULL;
+}
+
+static int is_funnel_scene(const scene *s) { return strncmp(s->name, "funnel", 6) == 0; }
+
+static void summarize(const scene *s, int steps, engine_run *run, summary *out) {
+    int i, top = -1;
+    double sum = 0, contacts = 0;
+    memset(out, 0, sizeof *out);
+    out->ran = 1;
+    out->steps = steps;
+    for (i = 0; i < steps; ++i) {
+        sum += run->step_ms[i];
+        contacts += run->step_contacts[i];
+    }
+    out->mean_ms = steps ? sum / steps : 0;
+    out->contacts_per_step = steps ? contacts / steps : 0;
+    out->median_ms = median(run->step_ms, steps);
+    out->wall_median_ms = median(run->step_wall_ms, steps);
+    for (i = 0; i < s->count; ++i) {
+        const scene_box *b = &s->boxes[i];
+        const double *p = &run->final_position[3 * i], *v = &run->final_velocity[3 * i];
+        double dx = p[0] - b->position[0], dy = p[1] - b->position[1], dz = p[2] - b->position[2];
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (b->is_static) continue;
+        out->dynamic++;
+        if (!(fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + speed < 1e30)) { /* NaN or infinite */
+            out->nonfinite++;
+            continue;
+        }
+        if (dx * dx + dy * dy + dz * dz > 0.25) out->moved++;
+        if (p[1] < 0) out->sunk++;
+        if (p[1] > 6) out->in_funnel++;
+        if (speed > out->max_speed) out->max_speed = speed;
+        if (top < 0 || b->position[1] > s->boxes[top].position[1]) top = i;
+    }
+    if (top >= 0) out->top_drift = run->final_position[3 * top + 1] - s->boxes[top].position[1];
+}
+
+/* Steps every selected engine through the scene, in alternating blocks of BLOCK_STEPS steps,
+   and summarizes each. */
+#define BLOCK_STEPS 10
+static void run_engines(const int *selected, const scene *s, int steps, summary *out) {
+    engine_run runs[ENGINE_COUNT];
+    int e, block, i;
+    memset(runs, 0, sizeof runs);
+    for (e = 0; e < ENGINE_COUNT; ++e) {
+        engine_run *r = &runs[e];
+        memset(&out[e], 0, sizeof out[e]);
+        if (!selected[e]) continue;
+        r->step_ms = (double *)calloc((size_t)steps + 1, sizeof(double));
+        r->step_wall_ms = (double *)calloc((size_t)steps + 1, sizeof(double));
+        r->step_contacts = (int *)calloc((size_t)steps + 1, sizeof(int));
+        r->final_position = (double *)calloc((size_t)s->count * 3, sizeof(double));
+        r->final_velocity = (double *)calloc((size_t)s->count * 3, sizeof(double));
+        if (!r->step_ms || !r->step_wall_ms || !r->step_contacts || !r->final_position || !r->final_velocity) r->error = "out of memory";
+        else r->world = engines[e].create(s, &r->error);
+    }
+    for (block = 0; block < steps; block += BLOCK_STEPS)
+        for (e = 0; e < ENGINE_COUNT; ++e) {
+            engine_run *r = &runs[e];
+            if (!r->world) continue;
+            for (i = block; i < steps && i < block + BLOCK_STEPS; ++i) {
+                step_time t = engines[e].step(r->world, s, &r->step_contacts[i]);
+                r->step_ms[i] = t.cpu_ms;
+                r->step_wall_ms[i] = t.wall_ms;
+            }
+        }
+    for (e = 0; e < ENGINE_COUNT; ++e) {
+        engine_run *r = &runs[e];
+        if (r->world) {
+            engines[e].finish(r->world, s, r->final_position, r->final_velocity);
+            summarize(s, steps, r, &out[e]);
+        } else if (selected[e]) {
+            out[e].ran = 1;
+            out[e].error = r->error ? r->error : "failed";
+        }
+        free(r->step_ms);
+        free(r->step_wall_ms);
+        free(r->step_contacts);
+        free(r->final_position);
+        free(r->final_velocity);
+    }
+}
+
+/* ---- results, kept so the scaling run can reuse a table run of the same scene ---------------- */
+
+#define MAX_RESULTS 64
+typedef struct result {
+    char scene[32];
+    int steps, bodies;
+    summary engines[ENGINE_COUNT];
+} result;
+
+typedef struct options {
+    int engines[ENGINE_COUNT];
+    const char *scenes[32];
+    int scene_count;
+    int step_cap;             /* 0: the scene's own count */
+    int iterations;           /* 0: the scene's own count */
+    int table, scaling;
+    const char *png, *markdown;
+} options;
+
+static result results[MAX_RESULTS];
+static int result_count;
+
+static result *find_result(const char *name, int steps) {
+    int i;
+    for (i = 0; i < result_count; ++i)
+        if (strcmp(results[i].scene, name) == 0 && results[i].steps == steps) return &results[i];
+    return NULL;
+}
+
+/* Runs the scene in every selected engine (or finds an earlier run with the same steps). */
+static result *run_scene(const options *o, const char *name, int steps_override) {
+    scene s;
+    result *r;
+    int e, steps;
+    if (!scene_build(&s, name)) {
+        fprintf(stderr, "bench: unknown scene '%s'\n", name);
+        return NULL;
+    }
+    if (o->iterations > 0) s.iterations = o->iterations;
+    steps = steps_override > 0 ? steps_override : s.steps;
+    if (o->step_cap > 0 && steps > o->step_cap) steps = o->step_cap;
+    if ((r = find_result(s.name, steps)) != NULL || result_count == MAX_RESULTS) {
+        scene_free(&s);
+        return r;
+    }
+    r = &results[result_count++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->scene, sizeof r->scene, "%s", s.name);
+    r->steps = steps;
+    r->bodies = s.count;
+    fprintf(stderr, "  %-14s %6d bodies %5d steps ...", s.name, s.count, steps);
+    fflush(stderr);
+    run_engines(o->engines, &s, steps, r->engines);
+    for (e = 0; e < ENGINE_COUNT; ++e) {
+        const summary *m = &r->engines[e];
+        if (!m->ran) continue;
+        if (m->error) fprintf(stderr, "  %s failed: %s", engine_names[e], m->error);
+        else fprintf(stderr, "  %s %.3f ms (wall %.3f)", engine_names[e], m->median_ms, m->wall_median_ms);
+    }
+    fprintf(stderr, "\n");
+    scene_free(&s);
+    return r;
+}
+
+/* ---- printing ------------------------------------------------------------------------------- */
+
+static void format_ms(char *buffer, size_t size, const summary *m) {
+    if (!m->ran) snprintf(buffer, size, "-");
+    else if (m->error) snprintf(buffer, size, "failed");
+    else snprintf(buffer, size, "%.3f", m->median_ms);
+}
+
+static void format_ratio(char *buffer, size_t size, const summary *a, const summary *b) {
+    if (a->ran && b->ran && !a->error && !b->error && b->median_ms > 0)
+        snprintf(buffer, size, "%.2f", a->median_ms / b->median_ms);
+    else
+        snprintf(buffer, size, "-");
+}
+
+static const reference *find_reference(const char *name) {
+    size_t i;
+    for (i = 0; i < sizeof references / sizeof references[0]; ++i)
+        if (strcmp(references[i].scene, name) == 0) return &references[i];
+    return NULL;
+}
+
+static void format_outcome(char *buffer, size_t size, const result *r, const summary *m) {
+    char top[32] = "", funnel[32] = "";
+    scene s;
+    if (!m->ran || m->error) {
+        snprintf(buffer, size, "-");
+        return;
+    }
+    if (scene_build(&s, r->scene)) {
+        if (is_column_scene(&s)) snprintf(top, sizeof top, ", top %+.3f m", m->top_drift);
+        if (is_funnel_scene(&s)) snprintf(funnel, sizeof funnel, ", %d in funnel", m->in_funnel);
+        scene_free(&s);
+    }
+    snprintf(buffer, size, "%d/%d moved%s%s, %d sunk, max|v| %.2f%s", m->moved, m->dynamic, top, funnel,
+             m->sunk, m->max_speed, m->nonfinite ? ", NaN!" : "");
+}
+
+/* Writes both tables to f, as markdown when markdown is set, as aligned text otherwise. */
+static void print_tables(FILE *f, int markdown, int first, int last) {
+    int i, e;
+    const char *bar = markdown ? " | " : "  ";
+    if (markdown) {
+        fprintf(f, "| scene | bodies | steps | rigid.h ms/step | Bullet ms/step | ODE ms/step | rigid/Bullet | rigid/ODE | contacts/step rigid.h / Bullet / ODE | wall ms/step rigid.h / Bullet / ODE |\n");
+        fprintf(f, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+    } else {
+        fprintf(f, "%-14s%s%6s%s%5s%s%9s%s%9s%s%9s%s%7s%s%7s%s%-20s%s%s\n", "scene", bar, "bodies", bar, "steps", bar,
+                "rigid.h", bar, "Bullet", bar, "ODE", bar, "r/Bul", bar, "r/ODE", bar, "contacts/step r/B/O", bar,
+                "wall ms r/B/O");
+    }
+    for (i = first; i < last; ++i) {
+        const result *r = &results[i];
+        char ms[ENGINE_COUNT][24], rb[16], ro[16];
+        for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
+        format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
+        format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
+        char contacts[64], wall[64];
+        snprintf(contacts, sizeof contacts, "%.0f / %.0f / %.0f", r->engines[0].contacts_per_step,
+                 r->engines[1].contacts_per_step, r->engines[2].contacts_per_step);
+        snprintf(wall, sizeof wall, "%.3g / %.3g / %.3g", r->engines[0].wall_median_ms, r->engines[1].wall_median_ms,
+                 r->engines[2].wall_median_ms);
+        fprintf(f, "%s%-14s%s%6d%s%5d%s%9s%s%9s%s%9s%s%7s%s%7s%s%-20s%s%s%s\n", markdown ? "| " : "", r->scene, bar,
+                r->bodies, bar, r->steps, bar, ms[0], bar, ms[1], bar, ms[2], bar, rb, bar, ro, bar, contacts, bar, wall,
+                markdown ? " |" : "");
+    }
+    fprintf(f, "\n");
+    if (markdown) {
+        fprintf(f, "| scene | engine | outcome |\n| --- | --- | --- |\n");
+    } else {
+        fprintf(f, "stability (moved: > 0.5 m from the start; top: final - initial y of the highest cube;\n"
+                   "sunk: centre below the ground's top; max|v|: largest final speed, m/s)\n");
+    }
+    for (i = first; i < last; ++i) {
+        const result *r = &results[i];
+        for (e = 0; e < ENGINE_COUNT; ++e) {
+            char outcome[160];
+            if (!r->engines[e].ran) continue;
+            format_outcome(outcome, sizeof outcome, r, &r->engines[e]);
+            if (markdown) fprintf(f, "| %s | %s | %s |\n", r->scene, engine_names[e], outcome);
+            else fprintf(f, "%-14s  %-8s %s\n", r->scene, engine_names[e], outcome);
+        }
+    }
+    fprintf(f, "\n");
+}
+
+static void print_references(FILE *f, int first, int last) {
+    int i;
+    fprintf(f, "peers against ../shared/scenes.md (measured on this machine earlier; ms/step)\n");
+    fprintf(f, "%-14s  %9s %9s %9s  %9s %9s %9s\n", "scene", "Bullet", "scenes.md", "ratio", "ODE", "scenes.md",
+            "ratio");
+    for (i = first; i < last; ++i) {
+        const result *r = &results[i];
+        const reference *ref = find_reference(r->scene);
+        const summary *b = &r->engines[ENGINE_BULLET], *o = &r->engines[ENGINE_ODE];
+        char bm[24], om[24], br[16] = "-", orr[16] = "-", bref[16] = "-", oref[16] = "-";
+        if (!ref) continue;
+        format_ms(bm, sizeof bm, b);
+        format_ms(om, sizeof om, o);
+        if (b->ran && !b->error) snprintf(bm, sizeof bm, "%.3f", strcmp(r->scene, "funnel-bender") == 0 ? b->mean_ms : b->median_ms);
+        if (ref->bullet_ms > 0) snprintf(bref, sizeof bref, "%.2f", ref->bullet_ms);
+        if (ref->ode_ms > 0) snprintf(oref, sizeof oref, "%.2f", ref->ode_ms);
+        if (b->ran && !b->error && ref->bullet_ms > 0)
+            snprintf(br, sizeof br, "%.2f", (strcmp(r->scene, "funnel-bender") == 0 ? b->mean_ms : b->median_ms) / ref->bullet_ms);
+        if (o->ran && !o->error && ref->ode_ms > 0) snprintf(orr, sizeof orr, "%.2f", o->median_ms / ref->ode_ms);
+        fprintf(f, "%-14s  %9s %9s %9s  %9s %9s %9s   (%s)\n", r->scene, bm, bref, br, om, oref, orr, ref->outcome);
+    }
+    fprintf(f, "\n");
+}
+
+static void machine_description(char *buffer, size_t size) {
+    char line[256], model[160] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                char *colon = strchr(line, ':');
+                if (colon) {
+                    snprintf(model, sizeof model, "%s", colon + 2);
+                    model[strcspn(model, "\n")] = 0;
+                }
+                break;
+            }
+        fclose(f);
+    }
+    snprintf(buffer, size, "%s", model);
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+static int parse_list(char *list, const char **items, int capacity) {
+    int n = 0;
+    char *token = strtok(list, ",");
+    while (token && n < capacity) {
+        items[n++] = token;
+        token = strtok(NULL, ",");
+    }
+    return n;
+}
+
+static int parse_options(int argc, char **argv, options *o) {
+    int i, e;
+    memset(o, 0, sizeof *o);
+    for (e = 0; e < ENGINE_COUNT; ++e) o->engines[e] = 1;
+    o->table = o->scaling = 1;
+    o->png = "build/bench_scaling.png";
+    o->markdown = "build/bench.md";
+    for (i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--engines") == 0 && i + 1 < argc) {
+            const char *names[ENGINE_COUNT + 4];
+            int n = parse_list(argv[++i], names, ENGINE_COUNT + 4), k;
+            for (e = 0; e < ENGINE_COUNT; ++e) o->engines[e] = 0;
+            for (k = 0; k < n; ++k) {
+                if (strcmp(names[k], "rigid") == 0 || strcmp(names[k], "rigid.h") == 0) o->engines[ENGINE_RIGID] = 1;
+                else if (strcmp(names[k], "bullet") == 0) o->engines[ENGINE_BULLET] = 1;
+                else if (strcmp(names[k], "ode") == 0) o->engines[ENGINE_ODE] = 1;
+                else { fprintf(stderr, "bench: unknown engine '%s'\n", names[k]); return 0; }
+            }
+        } else if (strcmp(a, "--scenes") == 0 && i + 1 < argc) {
+            o->scene_count = parse_list(argv[++i], o->scenes, 32);
+        } else if (strcmp(a, "--steps") == 0 && i + 1 < argc) {
+            o->step_cap = atoi(argv[++i]);
+        } else if (strcmp(a, "--iterations") == 0 && i + 1 < argc) {
+            o->iterations = atoi(argv[++i]);
+        } else if (strcmp(a, "--no-scaling") == 0) {
+            o->scaling = 0;
+        } else if (strcmp(a, "--scaling-only") == 0) {
+            o->table = 0;
+        } else if (strcmp(a, "--png") == 0 && i + 1 < argc) {
+            o->png = argv[++i];
+        } else if (strcmp(a, "--markdown") == 0 && i + 1 < argc) {
+            o->markdown = argv[++i];
+        } else {
+            fprintf(stderr, "usage: bench [--engines rigid,bullet,ode] [--scenes a,b] [--steps N] [--iterations N]\n"
+                            "             [--no-scaling] [--scaling-only] [--png file] [--markdown file]\n");
+            return 0;
+        }
+    }
+    if (o->scene_count == 0) {
+        for (i = 0; i < SCENE_COUNT; ++i) o->scenes[i] = scene_names[i];
+        o->scene_count = SCENE_COUNT;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    static const char *const scaling_scenes[] = {"rain", "rain-2k", "rain-5k", "rain-10k"};
+    enum { SCALING_COUNT = 4, SCALING_STEPS = 300 };
+    result *scaling[SCALING_COUNT];
+    options o;
+    char machine[200], date[32];
+    time_t now = time(NULL);
+    int i, e, table_end;
+    FILE *md = NULL;
+
+    if (!parse_options(argc, argv, &o)) return 2;
+    machine_description(machine, sizeof machine);
+    strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+    printf("rigid.h %s (%s) against Bullet 3.24 (float) and ODE 0.16 (double); %s, %s\n", RIGID_VERSION_STRING,
+           sizeof(rg_real) == sizeof(double) ? "double" : "float", machine, date);
+    printf("median CPU time of whole steps (wall-clock medians at the right), the engines stepped in turns of %d steps;\n"
+           "rigid.h caps both of its loops at the scene's solver iterations%s\n\n", BLOCK_STEPS,
+           o.iterations > 0 ? " (overridden by --iterations)" : "");
+
+    if (o.table)
+        for (i = 0; i < o.scene_count; ++i) run_scene(&o, o.scenes[i], 0);
+    table_end = result_count;
+    if (o.table) {
+        print_tables(stdout, 0, 0, table_end);
+        /* scenes.md's figures are for the scenes' own iteration and step counts */
+        if ((o.engines[ENGINE_BULLET] || o.engines[ENGINE_ODE]) && o.iterations <= 0 &&
+            o.step_cap <= 0)
+            print_references(stdout, 0, table_end);
+    }
+
+    if (o.scaling) {
+        plot_series series[ENGINE_COUNT];
+        printf("scaling: rain, %d steps, median ms/step\n%8s", SCALING_STEPS, "bodies");
+        for (i = 0; i < SCALING_COUNT; ++i) scaling[i] = run_scene(&o, scaling_scenes[i], SCALING_STEPS);
+        for (e = 0; e < ENGINE_COUNT; ++e) printf(" %10s", engine_names[e]);
+        printf(" %8s %8s\n", "r/Bul", "r/ODE");
+        for (i = 0; i < SCALING_COUNT; ++i) {
+            const result *r = scaling[i];
+            char ms[ENGINE_COUNT][24], rb[16], ro[16];
+            if (!r) continue;
+            for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
+            format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
+            format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
+            printf("%8d %10s %10s %10s %8s %8s\n", r->bodies - 5, ms[0], ms[1], ms[2], rb, ro);
+        }
+        for (e = 0; e < ENGINE_COUNT; ++e) {
+            int n = 0;
+            series[e].name = engine_names[e];
+            for (i = 0; i < SCALING_COUNT; ++i) {
+                const summary *m = scaling[i] ? &scaling[i]->engines[e] : NULL;
+                if (!m || !m->ran || m->error || !(m->median_ms > 0)) continue;
+                series[e].x[n] = scaling[i]->bodies - 5; /* dynamic cubes: the ground and 4 walls are static */
+                series[e].y[n] = m->median_ms;
+                ++n;
+            }
+            series[e].count = n;
+        }
+        if (o.png) {
+            char title[160];
+            snprintf(title, sizeof title, "rain, %d steps: ms/step against cubes (%s)", SCALING_STEPS, date);
+            if (plot_loglog(o.png, title, "cubes", "ms/step", series, ENGINE_COUNT))
+                printf("plot: %s\n", o.png);
+            else
+                printf("plot: could not write %s\n", o.png);
+        }
+        printf("\n");
+    }
+
+    if (o.markdown && (md = fopen(o.markdown, "w")) != NULL) {
+        fprintf(md, "Measured %s on %s, one thread per engine; rigid.h %s (%s), Bullet 3.24 (float), ODE 0.16 "
+                    "(double). Median CPU time of whole steps (process CPU clock; wall-clock medians in the last "
+                    "column), the three engines stepped in turns of %d steps.\n\n",
+                date, machine, RIGID_VERSION_STRING, sizeof(rg_real) == sizeof(double) ? "double" : "float", BLOCK_STEPS);
+        print_tables(md, 1, 0, table_end);
+        if (o.scaling) {
+            fprintf(md, "| cubes (rain, %d steps) | rigid.h | Bullet | ODE |\n| ---: | ---: | ---: | ---: |\n",
+                    SCALING_STEPS);
+            for (i = 0; i < SCALING_COUNT; ++i) {
+                char ms[ENGINE_COUNT][24];
+                if (!scaling[i]) continue;
+                for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &scaling[i]->engines[e]);
+                fprintf(md, "| %d | %s | %s | %s |\n", scaling[i]->bodies - 5, ms[0], ms[1], ms[2]);
+            }
+        }
+        fclose(md);
+        printf("markdown tables: %s\n", o.markdown);
+    } else if (o.markdown) {
+        printf("markdown tables: could not write %s\n", o.markdown);
+    }
+    return 0;
+}

@@ -1,0 +1,108 @@
+/* The scenes of examples/scenes.h in Bullet 3.24 (Debian's libbullet-dev, float), with the
+   settings of ../shared/scenes.md: btDiscreteDynamicsWorld, btDbvtBroadphase,
+   btSequentialImpulseConstraintSolver with the scene's iteration count, sleeping off, one fixed
+   step of dt per stepSimulation call.
+
+   Friction and restitution: Bullet combines the two bodies' coefficients by their product by
+   default, so bodies set to 0.5 would touch with 0.25. The scene states the coefficient of the
+   pair, so the combine callbacks are replaced by the rules rigid.h uses (friction: the larger,
+   restitution: the smaller); every body carries the scene's values, so any rule that returns
+   the common value would do. */
+#include <btBulletDynamicsCommon.h>
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
+
+#include <vector>
+
+#include "tools/peers/peers.h"
+
+namespace {
+
+btScalar combine_larger_friction(const btCollisionObject *a, const btCollisionObject *b) {
+    return btMax(a->getFriction(), b->getFriction());
+}
+
+btScalar combine_smaller_restitution(const btCollisionObject *a, const btCollisionObject *b) {
+    return btMin(a->getRestitution(), b->getRestitution());
+}
+
+struct bullet_world {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher;
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world;
+    std::vector<btBoxShape *> shapes;
+    std::vector<btRigidBody *> bodies;
+
+    bullet_world()
+        : dispatcher(&configuration), world(&dispatcher, &broadphase, &solver, &configuration) {}
+    ~bullet_world() {
+        for (size_t i = 0; i < bodies.size(); ++i) {
+            world.removeRigidBody(bodies[i]);
+            delete bodies[i];
+        }
+        for (size_t i = 0; i < shapes.size(); ++i) delete shapes[i];
+    }
+};
+
+} // namespace
+
+extern "C" void *bullet_create(const scene *s, const char **error) {
+    gCalculateCombinedFrictionCallback = combine_larger_friction;
+    gCalculateCombinedRestitutionCallback = combine_smaller_restitution;
+    bullet_world *w = new bullet_world;
+    w->world.setGravity(btVector3(0, btScalar(-9.81), 0));
+    w->world.getSolverInfo().m_numIterations = s->iterations;
+    for (int i = 0; i < s->count; ++i) {
+        const scene_box &box = s->boxes[i];
+        btVector3 half(btScalar(box.half[0]), btScalar(box.half[1]), btScalar(box.half[2]));
+        btBoxShape *shape = NULL;
+        /* one shape per distinct box size, as in the rigid.h builder */
+        for (size_t j = 0; j < w->shapes.size() && !shape; ++j)
+            if (w->shapes[j]->getHalfExtentsWithMargin() == half) shape = w->shapes[j];
+        if (!shape) {
+            shape = new btBoxShape(half);
+            w->shapes.push_back(shape);
+        }
+        btScalar mass = box.is_static ? btScalar(0) : btScalar(s->cube_mass);
+        btVector3 inertia(0, 0, 0);
+        if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+        btRigidBody::btRigidBodyConstructionInfo info(mass, NULL, shape, inertia);
+        info.m_startWorldTransform.setOrigin(
+            btVector3(btScalar(box.position[0]), btScalar(box.position[1]), btScalar(box.position[2])));
+        info.m_startWorldTransform.setRotation(btQuaternion(btScalar(box.rotation[0]), btScalar(box.rotation[1]),
+                                                            btScalar(box.rotation[2]), btScalar(box.rotation[3])));
+        info.m_friction = btScalar(s->friction);
+        info.m_restitution = btScalar(s->restitution);
+        btRigidBody *body = new btRigidBody(info);
+        body->setActivationState(DISABLE_DEACTIVATION); /* sleeping off */
+        w->world.addRigidBody(body);
+        w->bodies.push_back(body);
+    }
+    *error = NULL;
+    return w;
+}
+
+extern "C" step_time bullet_step(void *world, const scene *s, int *contacts) {
+    bullet_world *w = static_cast<bullet_world *>(world);
+    peers_clock start = peers_clock_now();
+    w->world.stepSimulation(btScalar(s->dt), 0); /* maxSubSteps 0: exactly one step of dt */
+    step_time t = peers_elapsed(start);
+    *contacts = 0;
+    for (int m = 0; m < w->dispatcher.getNumManifolds(); ++m)
+        *contacts += w->dispatcher.getManifoldByIndexInternal(m)->getNumContacts();
+    return t;
+}
+
+extern "C" void bullet_finish(void *world, const scene *s, double *position, double *velocity) {
+    bullet_world *w = static_cast<bullet_world *>(world);
+    for (int i = 0; i < s->count; ++i) {
+        const btVector3 &p = w->bodies[size_t(i)]->getWorldTransform().getOrigin();
+        const btVector3 &v = w->bodies[size_t(i)]->getLinearVelocity();
+        for (int k = 0; k < 3; ++k) {
+            position[3 * i + k] = double(p[k]);
+            velocity[3 * i + k] = double(v[k]);
+        }
+    }
+    delete w;
+}
