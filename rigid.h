@@ -4758,7 +4758,7 @@ static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_man
    acts on the sliding velocity; doing the normals first keeps friction from fighting the turning
    the first normal impulses cause before the others balance it. Then rolling and spinning
    friction. Returns the largest error found, as a length. */
-static rg_real rg__contact_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
+static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
     int j, turning = rg__solver_turns(s, m, h);
@@ -4799,7 +4799,7 @@ static rg_real rg__contact_manifold(rg__solver *s, rg__solver_manifold *m, rg_re
 static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h) {
     rg_real worst = 0;
     int i;
-    for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_manifold(s, &s->manifolds[s->order[i]], h));
+    for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
     return worst;
 }
 
@@ -4987,7 +4987,7 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
                 rg__solver_manifold *m = &s->manifolds[s->order[i]];
                 int inner;
                 for (inner = 0; inner < RG__SHOCK_INNER; ++inner) {
-                    rg_real e = rg__contact_manifold(s, m, h);
+                    rg_real e = rg__contact_visit_manifold(s, m, h);
                     if (inner == 0) worst = rg__max_real(worst, e);
                     if (e <= tolerance) break;
                 }
