@@ -725,6 +725,7 @@ typedef struct rg__solver_point {
     rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
     rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
                                        n, t1, t2) with the step's offsets and no velocity */
+    rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
     rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
     rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
@@ -3953,6 +3954,12 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__COLLISION_RELATIVE_TOLERANCE
 #define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
 #endif
+#ifndef RG__COLLISION_THRESHOLD_FRACTION
+#define RG__COLLISION_THRESHOLD_FRACTION ((rg_real)0.1) /* collision loop: velocity error / resting criterion */
+#endif
+#ifndef RG__SEPARATION_SWEEPS
+#define RG__SEPARATION_SWEEPS 1 /* sweeps of the first-order pass per contact iteration (normal only: cheap) */
+#endif
 #ifndef RG__GRAPH_VERTICAL
 #define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
 #endif
@@ -4633,7 +4640,8 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     if (threshold < floor_speed) threshold = floor_speed;
     while (sweeps < cap) {
         rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
-        rg_real tolerance = rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest);
+        rg_real tolerance = rg__max_real(rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest),
+                                         RG__COLLISION_THRESHOLD_FRACTION * threshold);
         int i, count = (int)stbds_arrlen(s->wave);
         if (count == 0) break;
         while (sweeps < cap) {
@@ -4665,7 +4673,8 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
 
 /* Penetration deeper than the slop is removed by impulses on pseudo-velocities that move the
    positions in this step only: pushing bodies apart must not leave them with the velocity that
-   did it. */
+   did it. Every contact takes part, the others allowing approach up to the slop, so that a body
+   pushed out of one neighbour is not pushed into another. */
 static void rg__solver_separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
@@ -4673,17 +4682,18 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     int any = 0, n = (int)stbds_arrlen(s->bodies);
     for (i = 0; i < total && !any; ++i) any = s->points[i].depth > slop;
     if (!any) return;
-    for (sweep = 0; sweep < w->def.contact_iterations; ++sweep) {
+    for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
             rg__solver_manifold *m = &s->manifolds[s->order[i]];
             rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
             for (j = 0; j < m->count; ++j) {
                 rg__solver_point *p = &s->points[m->first + j];
-                rg_real un, next, dp;
-                if (p->depth <= slop || p->normal_mass <= 0) continue;
+                rg_real un, next, dp, target = (p->depth - slop) / h;
+                if (p->normal_mass <= 0) continue;
                 un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
-                next = p->pp + ((p->depth - slop) / h - un) * p->normal_mass;
+                if (un >= target && p->pp == 0) continue;
+                next = p->pp + (target - un) * p->normal_mass;
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
@@ -4707,7 +4717,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
 
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion of the two points. */
-static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 d = rg_v3_scale(m->n, -p->depth);
     d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
@@ -4715,6 +4725,9 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
+    /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
+       stays for the next step's pass, never pushed out by a velocity the bodies would keep */
+    p->floor_n = rg__min_real(0, p->base_n + slop);
 }
 
 /* Does the pair turn so little in this step that the arms' turn is linear in w h to within
@@ -4768,7 +4781,7 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
         cn[j] = c1[j] = c2[j] = 0;
         if (turning) rg__solver_turn_correction(s, m, p, h, &cn[j], &c1[j], &c2[j]);
         separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-        error = -separation;
+        error = p->floor_n - separation;
         if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
             rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
             if (next < 0) next = 0;
@@ -4900,19 +4913,36 @@ static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_poin
         beta *= scale;
         gamma *= scale;
     }
-    for (i = 0; i < n; ++i) {
-        rg__solver_point *p = &points[that[i]];
-        rg_real limit, length2;
-        p->pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
-        p->pt1 = load.F1 / (rg_real)n - twist * z[i];
-        p->pt2 = load.F2 / (rg_real)n + twist * x[i];
-        limit = m->static_friction * p->pn;
-        length2 = p->pt1 * p->pt1 + p->pt2 * p->pt2;
-        if (length2 > limit * limit) {
-            rg_real scale = limit / rg__sqrt(length2);
-            p->pt1 *= scale;
-            p->pt2 *= scale;
+    for (i = 0; i < n; ++i) points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
+    if (load.N > 0) {
+        /* friction in proportion to each point's normal share (so that it fits the points' cones
+           when the resultant fits the patch's), plus a twist about the centre of pressure p
+           making up the rest: with s = r - p, sum share s = 0 keeps the force, and the twist
+           about the centre is p x F + tau sum share |s|^2 */
+        rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0;
+        for (i = 0; i < n; ++i) sum += points[that[i]].pn;
+        if (sum > 0) {
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum;
+                px += share * x[i];
+                pz += share * z[i];
+            }
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
+                r2 += share * (sx * sx + sz * sz);
+            }
+            if (r2 > narrow * narrow) tau = (load.T - (px * load.F2 - pz * load.F1)) / r2;
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
+                points[that[i]].pt1 = share * (load.F1 - tau * sz);
+                points[that[i]].pt2 = share * (load.F2 + tau * sx);
+            }
+            return;
         }
+    }
+    for (i = 0; i < n; ++i) {
+        points[that[i]].pt1 = load.F1 / (rg_real)n - twist * z[i];
+        points[that[i]].pt2 = load.F2 / (rg_real)n + twist * x[i];
     }
 }
 
@@ -4933,7 +4963,7 @@ static void rg__solver_start_contacts(rg_world *w) {
         m->spin = m->roll1 = m->roll2 = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
-            rg__solver_contact_base(s, m, p);
+            rg__solver_contact_base(s, m, p, slop);
             p->pn = p->pt1 = p->pt2 = 0;
             p->stick = p->stuck_at_start;
             /* only points that touch take a load: speculative ones, with a gap, start from zero */
