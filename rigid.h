@@ -726,6 +726,7 @@ typedef struct rg__solver_point {
     rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
                                        n, t1, t2) with the step's offsets and no velocity */
     rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
+    rg_real gap;                  /* first-order pass: separation at the end of the step */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
     rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
     rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
@@ -3939,12 +3940,6 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__SHOCK_EXIT_FRACTION
 #define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-4)   /* shock propagation converges a level further: its errors add up the stack */
 #endif
-#ifndef RG__SHUFFLE
-#define RG__SHUFFLE 1
-#endif
-#ifndef RG__CARRY_SHOCK
-#define RG__CARRY_SHOCK 0
-#endif
 #ifndef RG__SHOCK_INNER
 #define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
 #endif
@@ -3959,6 +3954,9 @@ static void rg__narrowphase_update(rg_world *w) {
 #endif
 #ifndef RG__SEPARATION_SWEEPS
 #define RG__SEPARATION_SWEEPS 1 /* sweeps of the first-order pass per contact iteration (normal only: cheap) */
+#endif
+#ifndef RG__ALTERNATE
+#define RG__ALTERNATE 1
 #endif
 #ifndef RG__GRAPH_VERTICAL
 #define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
@@ -4526,7 +4524,7 @@ static void rg__solver_build_order(rg_world *w) {
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         s->random_state = (z ^ (z >> 31)) | 1;
     }
-    for (l = 0; l < levels && RG__SHUFFLE; ++l) {
+    for (l = 0; l < levels; ++l) {
         int begin = s->level_start[l], end = s->level_start[l + 1];
         for (i = end - 1; i > begin; --i) {
             int j = begin + (int)(rg__solver_random(s) % (uint64_t)(i - begin + 1));
@@ -4669,52 +4667,6 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     rg__solver_scatter_velocities(w);
 }
 
-/* ---- first-order separation (Guendelman §11) ---- */
-
-/* Penetration deeper than the slop is removed by impulses on pseudo-velocities that move the
-   positions in this step only: pushing bodies apart must not leave them with the velocity that
-   did it. Every contact takes part, the others allowing approach up to the slop, so that a body
-   pushed out of one neighbour is not pushed into another. */
-static void rg__solver_separate(rg_world *w, rg_real h) {
-    rg__solver *s = &w->solver;
-    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
-    int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
-    int any = 0, n = (int)stbds_arrlen(s->bodies);
-    for (i = 0; i < total && !any; ++i) any = s->points[i].depth > slop;
-    if (!any) return;
-    for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
-        rg_real worst = 0;
-        for (i = 0; i < count; ++i) {
-            rg__solver_manifold *m = &s->manifolds[s->order[i]];
-            rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-            for (j = 0; j < m->count; ++j) {
-                rg__solver_point *p = &s->points[m->first + j];
-                rg_real un, next, dp, target = (p->depth - slop) / h;
-                if (p->normal_mass <= 0) continue;
-                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
-                if (un >= target && p->pp == 0) continue;
-                next = p->pp + (target - un) * p->normal_mass;
-                if (next < 0) next = 0;
-                dp = next - p->pp;
-                p->pp = next;
-                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
-                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
-                A->pw = rg_v3_madd(A->pw, p->wan, dp);
-                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
-                B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
-            }
-        }
-        if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
-    }
-    for (i = 0; i < n; ++i) {
-        rg__solver_body *sb = &s->bodies[i];
-        sb->dx = rg_v3_madd(sb->dx, sb->pv, h);
-        sb->dr = rg_v3_madd(sb->dr, sb->pw, h);
-    }
-}
-
-/* ---- resting contacts (Bender §3.2) ---- */
-
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion of the two points. */
 static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop) {
@@ -4729,6 +4681,10 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
        stays for the next step's pass, never pushed out by a velocity the bodies would keep */
     p->floor_n = rg__min_real(0, p->base_n + slop);
 }
+
+/* ---- first-order separation (Guendelman §11) ---- */
+
+/* ---- resting contacts (Bender §3.2) ---- */
 
 /* Does the pair turn so little in this step that the arms' turn is linear in w h to within
    5e-6 of their length? Then the prediction is base + h u (exact to that) and costs a few dot
@@ -4761,6 +4717,71 @@ static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_man
     *bn = sep - (p->base_n + h * rg_v3_dot(u, m->n));
     *b1 = rg_v3_dot(drift, m->t1) - (p->base_1 + h * rg_v3_dot(u, m->t1));
     *b2 = rg_v3_dot(drift, m->t2) - (p->base_2 + h * rg_v3_dot(u, m->t2));
+}
+
+/* The first-order pass runs after the velocities are final, on where the contact points will
+   be after the step: the penetration the step starts with, what the collisions' time-of-impact
+   offsets add (an offset assumes the body was free until then) and what the iterations left of
+   the velocities' share. Whatever lies beyond the slop is removed by impulses on pseudo-
+   velocities that move the positions in this step only: pushing bodies apart must not leave
+   them with the velocity that did it. Every contact takes part, the others allowing approach up
+   to the slop, so that a body pushed out of one neighbour is not pushed into another. */
+static void rg__solver_separate(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < count; ++i) {
+        rg__solver_manifold *m = &s->manifolds[i];
+        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+        int turning = rg__solver_turns(s, m, h);
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real cn = 0, c1, c2;
+            if (turning) rg__solver_turn_correction(s, m, p, h, &cn, &c1, &c2);
+            p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
+            if (-p->gap > slop) any = 1;
+        }
+    }
+    if (!any) return;
+    /* shock propagation left finished levels at infinite mass: the pass moves every body */
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        if (!sb->dynamic) continue;
+        sb->inv_mass = w->bodies[i].inv_mass;
+        sb->inv_inertia = w->bodies[i].inv_inertia_world;
+    }
+    for (i = 0; i < count; ++i)
+        for (j = 0; j < s->manifolds[i].count; ++j)
+            rg__solver_point_jacobians(s, &s->manifolds[i], &s->points[s->manifolds[i].first + j]);
+    for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
+        rg_real worst = 0;
+        for (i = 0; i < count; ++i) {
+            rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+            for (j = 0; j < m->count; ++j) {
+                rg__solver_point *p = &s->points[m->first + j];
+                rg_real un, next, dp, target = (-p->gap - slop) / h;
+                if (p->normal_mass <= 0) continue;
+                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
+                if (un >= target && p->pp == 0) continue;
+                next = p->pp + (target - un) * p->normal_mass;
+                if (next < 0) next = 0;
+                dp = next - p->pp;
+                p->pp = next;
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
+                A->pw = rg_v3_madd(A->pw, p->wan, dp);
+                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
+                B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
+            }
+        }
+        if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
+    }
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        sb->dx = rg_v3_madd(sb->dx, sb->pv, h);
+        sb->dr = rg_v3_madd(sb->dr, sb->pw, h);
+    }
 }
 
 /* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
@@ -4808,11 +4829,15 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     return worst;
 }
 
-/* One sweep over the manifolds order[begin, end); returns the largest error found. */
-static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h) {
+/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down;
+   returns the largest error found. */
+static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
     rg_real worst = 0;
     int i;
-    for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
+    if (downwards)
+        for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
+    else
+        for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
     return worst;
 }
 
@@ -5064,16 +5089,17 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
     rg__solver_gather_velocities(w);
-    rg__solver_separate(w, h);
     rg__solver_start_contacts(w);
+    /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
+       the weight of what lies on top reaches the bottom as fast as support reaches the top */
     while (sweeps < w->def.contact_iterations && count > 0) {
         ++sweeps;
-        if (rg__contact_sweep(s, 0, count, h) <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
+        if (rg__contact_sweep(s, 0, count, h, RG__ALTERNATE && !(sweeps & 1)) <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
     }
     w->stats.contact_iterations = sweeps;
     /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
        act on one body of a pair only (the other has infinite mass then) */
-    if (!RG__CARRY_SHOCK) for (i = 0; i < total; ++i) {
+    for (i = 0; i < total; ++i) {
         rg__solver_point *p = &s->points[i];
         p->carry_n = p->pn;
         p->carry_t1 = p->pt1;
@@ -5086,13 +5112,8 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
                                         ? rg__solver_shock(w, h, RG__SHOCK_EXIT_FRACTION * tolerance)
                                         : 0;
         w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
-        if (RG__CARRY_SHOCK) for (i = 0; i < total; ++i) {
-            rg__solver_point *p = &s->points[i];
-            p->carry_n = p->pn;
-            p->carry_t1 = p->pt1;
-            p->carry_t2 = p->pt2;
-        }
         rg__solver_scatter_velocities(w);
+        if (count > 0) rg__solver_separate(w, h);
         rg__solver_store_impulses(w);
         RG__PROFILE_END(shock);
     }
