@@ -734,6 +734,7 @@ typedef struct rg__solver_point {
     int stick;                    /* Bender's static-friction mark */
     /* the rest */
     rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
+    rg_vec3 on_b;                 /* the point on b, world */
     rg_real depth;                /* at the start of the step, > 0 overlaps */
     rg_real pp;                   /* accumulated first-order (separation) impulse */
     rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
@@ -3957,9 +3958,6 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__ALTERNATE
 #define RG__ALTERNATE 1
 #endif
-#ifndef RG__VELOCITY_SLOP
-#define RG__VELOCITY_SLOP 1
-#endif
 #ifndef RG__GRAPH_VERTICAL
 #define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
 #endif
@@ -4075,27 +4073,38 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
    (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
    two coefficients come from their Taylor series, exact to rounding there and free of the
    cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
-static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
-    rg_real t = rg_v3_dot(theta, theta), a, b;
-    rg_vec3 c = rg_v3_cross(theta, r);
+typedef struct rg__turn {
+    rg_vec3 theta;                /* rotation vector */
+    rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
+} rg__turn;
+
+static rg__turn rg__turn_of(rg_vec3 theta) {
+    rg__turn turn;
+    rg_real t = rg_v3_dot(theta, theta);
+    turn.theta = theta;
     if (t < (rg_real)0.01) {
-        a = 1 - t / 6 * (1 - t / 20 * (1 - t / 42));
-        b = (rg_real)0.5 * (1 - t / 12 * (1 - t / 30 * (1 - t / 56)));
+        turn.a = 1 - t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.b = (rg_real)0.5 * (1 - t / 12 * (1 - t / 30 * (1 - t / 56)));
     } else {
         rg_real angle = rg__sqrt(t);
-        a = rg__sin(angle) / angle;
-        b = (1 - rg__cos(angle)) / t;
+        turn.a = rg__sin(angle) / angle;
+        turn.b = (1 - rg__cos(angle)) / t;
     }
-    return rg_v3_add(rg_v3_scale(c, a), rg_v3_scale(rg_v3_cross(theta, c), b));
+    return turn;
 }
 
-/* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's. */
-static rg_vec3 rg__solver_relative_velocity(const rg__solver_body *A, const rg__solver_body *B,
-                                            rg_vec3 ra, rg_vec3 rb) {
-    return rg_v3_sub(rg_v3_add(A->v, rg_v3_cross(A->w, ra)), rg_v3_add(B->v, rg_v3_cross(B->w, rb)));
+static rg_vec3 rg__turn_apply(const rg__turn *turn, rg_vec3 r) {
+    rg_vec3 c = rg_v3_cross(turn->theta, r);
+    return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
 }
 
-/* u_rel . d for a direction d with the arms' cross products ra x d and rb x d. */
+static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
+    rg__turn turn = rg__turn_of(theta);
+    return rg__turn_apply(&turn, r);
+}
+
+/* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
+   direction d, with the arms' cross products ra x d and rb x d. */
 static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
                                        rg_vec3 rad, rg_vec3 rbd) {
     return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
@@ -4344,13 +4353,15 @@ static void rg__solver_build_points(rg_world *w) {
         m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
         m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
         m->spin = m->roll1 = m->roll2 = 0;
-        for (k = 0; k < pm->count; ++k) {
+        for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &s->points[total + k];
             rg_vec3 on_b = pm->points[k].point;
-            rg_vec3 on_a = rg_v3_madd(on_b, m->n, -pm->points[k].depth);
+            rg_real depth = pm->points[k].depth;
+            rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
             rg_real u1, u2;
             memset(p, 0, sizeof *p);
-            p->depth = pm->points[k].depth;
+            p->depth = depth;
+            p->on_b = on_b;
             p->ra = rg_v3_sub(on_a, a->com);
             p->rb = rg_v3_sub(on_b, b->com);
             p->wave = -1;
@@ -4361,7 +4372,7 @@ static void rg__solver_build_points(rg_world *w) {
             u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
         }
-        total += pm->count;
+        total += m->count;
     }
 }
 
@@ -4679,7 +4690,7 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     p->base_2 = rg_v3_dot(d, m->t2);
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
        stays for the next step's pass, never pushed out by a velocity the bodies would keep */
-    p->floor_n = rg__min_real(0, p->base_n + RG__VELOCITY_SLOP * slop);
+    p->floor_n = rg__min_real(0, p->base_n + slop);
 }
 
 /* ---- first-order separation (Guendelman §11) ---- */
@@ -4696,25 +4707,33 @@ static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, r
            rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
 }
 
-/* Bender §3.2, exactly: a - b after the step with the current velocities, the centres moved by
-   v h and the arms turned by the exact rotation of w h (with the offsets). Returns how far that is
-   from the linear prediction base + h u along the normal (*bn) and the tangents (*b1, *b2). The
+/* The part of an arm's turn over the step that is not linear in w h: R(theta) r - r - theta x r
+   with theta = dr + w h, less the same for the offset dr alone (already in the base). */
+static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_body *body, rg_vec3 r) {
+    rg_vec3 c = rg_v3_sub(rg__turn_apply(turn, r), rg_v3_cross(turn->theta, r));
+    if (rg_v3_length_squared(body->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN)
+        c = rg_v3_sub(c, rg_v3_sub(rg__rotation_change(body->dr, r), rg_v3_cross(body->dr, r)));
+    return c;
+}
+
+/* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
+   arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
+   prediction base + h u by the arms' curvature; returned along the normal (*bn) and the
+   tangents (*b1, *b2). The turns come from the start of the manifold's visit: the curvature is
+   of second order in w h, so the impulses of the visit change it by second order only. The
    normal keeps its direction: eq. (7) would turn it with the body whose face it is, which the
    narrow phase does not say, and turning it with the other one (or half with each) predicts
    penetration that is not there for pairs that slide fast while turning (measured: energy gained
    in free collisions). */
 static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_manifold *m,
-                                       const rg__solver_point *p, rg_real h, rg_real *bn, rg_real *b1,
-                                       rg_real *b2) {
-    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 ta = rg_v3_madd(A->dr, A->w, h), tb = rg_v3_madd(B->dr, B->w, h), d, u;
-    d = rg_v3_add(rg_v3_scale(m->n, -p->depth),
-                  rg_v3_sub(rg_v3_add(rg_v3_madd(A->dx, A->v, h), rg__rotation_change(ta, p->ra)),
-                            rg_v3_add(rg_v3_madd(B->dx, B->v, h), rg__rotation_change(tb, p->rb))));
-    u = rg__solver_relative_velocity(A, B, p->ra, p->rb);
-    *bn = rg_v3_dot(d, m->n) - (p->base_n + h * rg_v3_dot(u, m->n));
-    *b1 = rg_v3_dot(d, m->t1) - (p->base_1 + h * rg_v3_dot(u, m->t1));
-    *b2 = rg_v3_dot(d, m->t2) - (p->base_2 + h * rg_v3_dot(u, m->t2));
+                                       const rg__solver_point *p, const rg__turn *ta, const rg__turn *tb,
+                                       rg_real h, rg_real *bn, rg_real *b1, rg_real *b2) {
+    rg_vec3 d = rg_v3_sub(rg__solver_arm_curvature(ta, &s->bodies[m->a], p->ra),
+                          rg__solver_arm_curvature(tb, &s->bodies[m->b], p->rb));
+    (void)h;
+    *bn = rg_v3_dot(d, m->n);
+    *b1 = rg_v3_dot(d, m->t1);
+    *b2 = rg_v3_dot(d, m->t2);
 }
 
 /* The first-order pass runs after the velocities are final, on where the contact points will
@@ -4732,10 +4751,15 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
         int turning = rg__solver_turns(s, m, h);
+        rg__turn ta, tb;
+        if (turning) {
+            ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
+            tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+        }
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
-            if (turning) rg__solver_turn_correction(s, m, p, h, &cn, &c1, &c2);
+            if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn, &c1, &c2);
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = 1;
         }
@@ -4794,11 +4818,16 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
     int j, turning = rg__solver_turns(s, m, h);
+    rg__turn ta, tb;
+    if (turning) {
+        ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
+        tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+    }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &s->points[m->first + j];
         rg_real separation, error;
         cn[j] = c1[j] = c2[j] = 0;
-        if (turning) rg__solver_turn_correction(s, m, p, h, &cn[j], &c1[j], &c2[j]);
+        if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn[j], &c1[j], &c2[j]);
         separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
         error = p->floor_n - separation;
         if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
@@ -4991,9 +5020,9 @@ static void rg__solver_start_contacts(rg_world *w) {
             p->stick = p->stuck_at_start;
             /* only points that touch take a load: speculative ones, with a gap, start from zero */
             if (p->depth >= -slop) {
-                where[touching] = pm->points[k].point;
+                where[touching] = p->on_b;
                 that[touching++] = k;
-                c = rg_v3_add(c, pm->points[k].point);
+                c = rg_v3_add(c, p->on_b);
             }
         }
         if (!w->def.warm_starting || touching == 0 || pm->previous < 0 ||
