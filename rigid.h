@@ -3938,7 +3938,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__CONTACT_EXIT_FRACTION ((rg_real)0.01) /* contact sweeps stop when every error is below this part of the tolerance */
 #endif
 #ifndef RG__SHOCK_EXIT_FRACTION
-#define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-4)   /* shock propagation converges a level further: its errors add up the stack */
+#define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-3)   /* shock propagation converges a level further: its errors add up the stack */
 #endif
 #ifndef RG__SHOCK_INNER
 #define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
