@@ -39,6 +39,9 @@
       RIGID_ASSERT(x)                 assertion override (default assert)
       RIGID_NO_STB_DS_IMPLEMENTATION  the program compiles stb_ds's implementation elsewhere;
                                       stb_ds then allocates with that program's STBDS_REALLOC
+      RIGID_PROFILE_CLOCK()           an expression giving seconds as a double (e.g. from
+                                      clock_gettime); rg_world_step then times its phases into
+                                      rg_world_stats.seconds_*. Off by default.
 
    DETERMINISM
       The same sequence of calls gives bit-identical results: run after run, after destroying
@@ -304,6 +307,8 @@ typedef struct rg_world_def {
     void   *allocator_context;
     rg_real contact_margin;       /* speculative distance at which contacts are made, metres */
     uint32_t random_seed;         /* seeds the deterministic contact-order shuffle */
+    int     warm_starting;        /* 1: contact impulses start from last step's where the same
+                                     features touch; 0: from zero */
     int     cookie;               /* set by rg_world_default_def; catches hand-zeroed defs */
 } rg_world_def;
 
@@ -402,6 +407,12 @@ typedef struct rg_world_stats {
     int witness_misses;        /* pairs that needed the full separating-axis search */
     int broadphase_exchanges;  /* endpoint swaps of the last incremental sort */
     int broadphase_rebuilds;   /* full rebuilds of the sweep since the world was created */
+    int shock_iterations;      /* sweeps of shock propagation in the last step, all levels */
+    int contact_levels;        /* levels of the contact graph (bodies resting on bodies) */
+    /* seconds spent in each phase of the last step; filled only when the implementation was
+       compiled with RIGID_PROFILE_CLOCK defined, zero otherwise */
+    double seconds_broadphase, seconds_narrowphase, seconds_collision, seconds_contact,
+           seconds_shock, seconds_integration;
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
 
@@ -503,6 +514,19 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #endif
 
 #define RG__WORLD_COOKIE 0x52474431
+
+/* Phase timing for rg_world_stats.seconds_*, only with a clock from the user. */
+#ifdef RIGID_PROFILE_CLOCK
+#define RG__PROFILE_BEGIN(phase) double rg__profile_##phase = (double)(RIGID_PROFILE_CLOCK())
+#define RG__PROFILE_END(phase) \
+    (w->stats.seconds_##phase = (double)(RIGID_PROFILE_CLOCK()) - rg__profile_##phase)
+#define RG__PROFILE_ADD(phase) \
+    (w->stats.seconds_##phase += (double)(RIGID_PROFILE_CLOCK()) - rg__profile_##phase)
+#else
+#define RG__PROFILE_BEGIN(phase) ((void)0)
+#define RG__PROFILE_END(phase) ((void)0)
+#define RG__PROFILE_ADD(phase) ((void)0)
+#endif
 
 static rg_real rg__min_real(rg_real a, rg_real b) { return a < b ? a : b; }
 static rg_real rg__max_real(rg_real a, rg_real b) { return a > b ? a : b; }
@@ -701,6 +725,7 @@ typedef struct rg__pair_manifold {
     int a, b;                     /* body indices; the normal points from b towards a */
     rg_vec3 normal;
     int count;
+    int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
@@ -725,8 +750,77 @@ typedef struct rg__narrowphase {
 } rg__narrowphase;
 
 /* ---- solver ---- */
+/* A body as the solver sees it: working velocities, the inverse mass it has in the current
+   pass (zero for static, kinematic and, during shock propagation, finished levels), and the
+   offsets its position update gets besides v h (time of impact, first-order separation). */
+typedef struct rg__solver_body {
+    /* what every impulse touches first, together */
+    rg_vec3 v, w;                 /* linear and angular velocity being solved */
+    rg_real inv_mass;
+    rg_vec3 dr, dx;               /* rotation vector and position offset added to the step */
+    rg_real toi;                  /* time within the step of the body's latest collision */
+    rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
+    rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
+    rg_vec3 pv, pw;               /* first-order (pseudo) velocities of the separation pass */
+    int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
+    int dynamic;
+} rg__solver_body;
+
+/* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
+   products and an impulse a few multiply-adds), and the impulses accumulated by the current loop. */
+typedef struct rg__solver_point {
+    /* what a sweep reads, first */
+    rg_vec3 ran, rbn;             /* ra x n, rb x n */
+    rg_vec3 wan, wbn;             /* I_a^-1 (ra x n), I_b^-1 (rb x n): turn per unit normal impulse */
+    rg_vec3 ra1, rb1, wa1, wb1;   /* the same for the tangent t1 */
+    rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
+    rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
+                                       n, t1, t2) with the step's offsets and no velocity */
+    rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
+    rg_real gap;                  /* first-order pass: separation at the end of the step */
+    rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
+    rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
+    rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
+    rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
+    int stick;                    /* Bender's static-friction mark */
+    /* the rest */
+    rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
+    rg_vec3 on_b;                 /* the point on b, world */
+    rg_real depth;                /* at the start of the step, > 0 overlaps */
+    rg_real pp;                   /* accumulated first-order (separation) impulse */
+    rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
+    rg_real target;               /* collision: relative normal velocity to reach */
+    rg_real toi;                  /* collision: time of impact within the step */
+    rg_real total_n;              /* normal impulse of the whole step, for rg_world_contacts */
+    rg_vec3 total_t;              /* friction impulse of the whole step */
+    int stuck_at_start;           /* the mark each loop starts with: no sliding at the step's start */
+    int wave;                     /* collision wave the point takes part in, -1 for none */
+} rg__solver_point;
+
+typedef struct rg__solver_manifold {
+    int a, b;                     /* body indices; the normal points from b towards a */
+    int first, count;             /* its points in rg__solver.points */
+    int level;                    /* contact-graph level of the pair: the larger of a's and b's */
+    rg_vec3 n, t1, t2;            /* normal and tangent basis */
+    rg_real restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
+    rg_real spin, roll1, roll2;   /* accumulated spinning and rolling impulses (Guendelman §9) */
+} rg__solver_manifold;
+
 typedef struct rg__solver {
-    int unused;
+    rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
+    rg__solver_manifold *manifolds; /* stb_ds, in the narrow phase's order */
+    rg__solver_point *points;     /* stb_ds */
+    int *order;                   /* manifold indices, sorted by level and shuffled within */
+    int *level_start;             /* order[level_start[l] .. level_start[l + 1]) is level l */
+    int *wave;                    /* points of the current collision wave */
+    /* contact graph (Guendelman §8.1): edges from the body below to the body on top */
+    int *edge_from, *edge_to, *adjacency_start, *adjacency;
+    int *scc_index, *scc_low, *scc_component, *scc_stack, *scc_call, *scc_next;
+    int *component_level;
+    rg_contact *report;           /* stb_ds: the contacts of the last step for rg_world_contacts */
+    uint64_t random_state;        /* Guendelman §6 order mixing, seeded by def.random_seed */
+    int level_count;
+    int ready;                    /* solver bodies hold this step's data (positions use offsets) */
 } rg__solver;
 
 /* ---- world ---- */
@@ -739,6 +833,7 @@ struct rg_world {
     rg__narrowphase narrowphase;
     rg__solver solver;
     rg_world_stats stats;
+    rg_real step_dt;              /* dt of the step being taken (0 before the first) */
 };
 
 /* =============================================================================================
@@ -4074,6 +4169,18 @@ static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
     }
 }
 
+/* The speculative margin of a pair: contact_margin plus how far the two hulls can close in this
+   step (relative speed, turning of the farthest vertices, gravity), so that a fast body meets
+   what it will hit before it is inside it; the solver acts on a gap only when it closes. */
+static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__body *b) {
+    rg_real h = w->step_dt, speed;
+    if (!(h > 0)) return w->def.contact_margin;
+    speed = rg_v3_length(rg_v3_sub(a->linear_velocity, b->linear_velocity)) +
+            rg_v3_length(a->angular_velocity) * a->hull->radius + rg_v3_length(b->angular_velocity) * b->hull->radius +
+            rg_v3_length(w->def.gravity) * h;
+    return w->def.contact_margin + speed * h;
+}
+
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
@@ -4099,7 +4206,7 @@ static void rg__narrowphase_update(rg_world *w) {
         cache->stamp = np->step;
         count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
                                          body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
-                                         w->def.contact_margin, &cache->witness, &np->scratch,
+                                         rg__pair_margin(w, body_a, body_b), &cache->witness, &np->scratch,
                                          &result);
         if (cache->witness.held) ++hits; else ++misses;
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
@@ -4118,6 +4225,7 @@ static void rg__narrowphase_update(rg_world *w) {
             m.points[k].feature = result.features[k];
         }
         rg__narrowphase_warm_start(&m, previous);
+        m.previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
         cache->manifold_index = (int)stbds_arrlen(np->manifolds);
         stbds_arrput(np->manifolds, m);
         contacts += count;
@@ -4131,9 +4239,83 @@ static void rg__narrowphase_update(rg_world *w) {
 /* =============================================================================================
    >>solver: collisions, velocity update, contacts, shock propagation (Bender & Schmitt 2006,
    Guendelman et al. 2003)
-   ============================================================================================= */
+   =============================================================================================
 
-static void rg__solver_destroy(rg_world *w) { (void)w; }
+   One step (Guendelman §5): collisions with the velocities of the step's start; velocities
+   advanced by gravity and forces; resting contacts resolved by predicting where the contact
+   points will be after the step; positions advanced. Both loops are Bender & Schmitt's: every
+   contact point is a constraint satisfied by iterated impulses whose sum per point is clamped so
+   that it never pulls (eqs. 2-3), with Coulomb friction in the same loop (eqs. 4-6).
+
+   Two additions keep the speculative contacts (points within the margin, depth < 0) exact:
+   - a collision whose gap closes during the step happens at its time of impact toi; the body
+     moves with its old velocity until toi and with the new one after, so its position update
+     gets the offset -dv * toi besides v h (bounces reach the right height, landings do not hover);
+   - penetration beyond contact_tolerance (from impacts the narrow phase saw late) is removed by
+     a first-order impulse that moves positions without changing velocities (Guendelman §11), so
+     pushing bodies apart never shoots them off. */
+
+/* Internal tuning, relative to the world def's contact_tolerance and step. */
+#ifndef RG__CONTACT_EXIT_FRACTION
+#define RG__CONTACT_EXIT_FRACTION ((rg_real)0.01) /* contact sweeps stop when every error is below this part of the tolerance */
+#endif
+#ifndef RG__SHOCK_EXIT_FRACTION
+#define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-3)   /* shock propagation converges a level further: its errors add up the stack */
+#endif
+#ifndef RG__SHOCK_INNER
+#define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
+#endif
+#ifndef RG__SLOP_FRACTION
+#define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
+#endif
+#ifndef RG__COLLISION_RELATIVE_TOLERANCE
+#define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
+#endif
+#ifndef RG__COLLISION_THRESHOLD_FRACTION
+#define RG__COLLISION_THRESHOLD_FRACTION ((rg_real)0.1) /* collision loop: velocity error / resting criterion */
+#endif
+#ifndef RG__SEPARATION_SWEEPS
+#define RG__SEPARATION_SWEEPS 1 /* sweeps of the first-order pass per contact iteration (normal only: cheap) */
+#endif
+#ifndef RG__ALTERNATE
+#define RG__ALTERNATE 1
+#endif
+#ifndef RG__GRAPH_VERTICAL
+#define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
+#endif
+#ifndef RG__STILL_FRACTION
+#define RG__STILL_FRACTION ((rg_real)0.1)         /* sliding slower than this part of the tolerance per step is none */
+#endif
+#ifndef RG__WARM_ALIGNMENT
+#define RG__WARM_ALIGNMENT ((rg_real)0.995)      /* cos of the largest turn of a normal that still carries a warm start */
+#endif
+#ifndef RG__LINEAR_TURN
+#define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
+#endif
+
+static void rg__solver_destroy(rg_world *w) {
+    rg__solver *s = &w->solver;
+    stbds_arrfree(s->bodies);
+    stbds_arrfree(s->manifolds);
+    stbds_arrfree(s->points);
+    stbds_arrfree(s->order);
+    stbds_arrfree(s->level_start);
+    stbds_arrfree(s->wave);
+    stbds_arrfree(s->edge_from);
+    stbds_arrfree(s->edge_to);
+    stbds_arrfree(s->adjacency_start);
+    stbds_arrfree(s->adjacency);
+    stbds_arrfree(s->scc_index);
+    stbds_arrfree(s->scc_low);
+    stbds_arrfree(s->scc_component);
+    stbds_arrfree(s->scc_stack);
+    stbds_arrfree(s->scc_call);
+    stbds_arrfree(s->scc_next);
+    stbds_arrfree(s->component_level);
+    stbds_arrfree(s->report);
+}
+
+/* ---- integration (Guendelman §5 steps 3 and 5) ---- */
 
 /* Semi-implicit gyroscopic term (body frame) by the implicit midpoint rule: solve
    I (w1 - w0) + h wm x (I wm) = 0 with wm = (w0 + w1)/2 by Newton's method. The midpoint rule
@@ -4184,25 +4366,1118 @@ static void rg__body_update_world_inertia(rg__body *body) {
                                                      body->inv_inertia_local);
 }
 
-/* Guendelman §5 step 5: x += v h, and the orientation turned by the exact rotation of w h. */
+/* Guendelman §5 step 5: x += v h, and the orientation turned by the exact rotation of w h. The
+   solver's offsets of this step (time of impact, first-order separation) are added to both. */
 static void rg__integrate_positions(rg_world *w, rg_real h) {
     int i, n = (int)stbds_arrlen(w->bodies);
+    int offsets = w->solver.ready && (int)stbds_arrlen(w->solver.bodies) == n;
     for (i = 0; i < n; ++i) {
         rg__body *body = &w->bodies[i];
+        rg_vec3 move, turn;
         if (!(body->generation & 1) || body->type == RG_BODY_STATIC) continue;
-        body->com = rg_v3_madd(body->com, body->linear_velocity, h);
-        body->orientation = rg_quat_normalize(rg_quat_mul(
-            rg_quat_from_rotation_vector(rg_v3_scale(body->angular_velocity, h)), body->orientation));
+        move = rg_v3_scale(body->linear_velocity, h);
+        turn = rg_v3_scale(body->angular_velocity, h);
+        if (offsets && body->type == RG_BODY_DYNAMIC) {
+            move = rg_v3_add(move, w->solver.bodies[i].dx);
+            turn = rg_v3_add(turn, w->solver.bodies[i].dr);
+        }
+        body->com = rg_v3_add(body->com, move);
+        body->orientation = rg_quat_normalize(rg_quat_mul(rg_quat_from_rotation_vector(turn),
+                                                          body->orientation));
         rg__body_update_world_inertia(body);
+    }
+    w->solver.ready = 0;
+}
+
+/* ---- small pieces of the impulse computations ---- */
+
+/* R(theta) r - r for the rotation by the rotation vector theta, by Rodrigues' formula:
+   (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
+   two coefficients come from their Taylor series, exact to rounding there and free of the
+   cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
+typedef struct rg__turn {
+    rg_vec3 theta;                /* rotation vector */
+    rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
+} rg__turn;
+
+static rg__turn rg__turn_of(rg_vec3 theta) {
+    rg__turn turn;
+    rg_real t = rg_v3_dot(theta, theta);
+    turn.theta = theta;
+    if (t < (rg_real)0.01) {
+        turn.a = 1 - t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.b = (rg_real)0.5 * (1 - t / 12 * (1 - t / 30 * (1 - t / 56)));
+    } else {
+        rg_real angle = rg__sqrt(t);
+        turn.a = rg__sin(angle) / angle;
+        turn.b = (1 - rg__cos(angle)) / t;
+    }
+    return turn;
+}
+
+static rg_vec3 rg__turn_apply(const rg__turn *turn, rg_vec3 r) {
+    rg_vec3 c = rg_v3_cross(turn->theta, r);
+    return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
+}
+
+static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
+    rg__turn turn = rg__turn_of(theta);
+    return rg__turn_apply(&turn, r);
+}
+
+/* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
+   direction d, with the arms' cross products ra x d and rb x d. */
+static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
+                                       rg_vec3 rad, rg_vec3 rbd) {
+    return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
+           rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
+}
+
+/* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
+   A collision applies it at time toi of the step: the bodies moved with their old velocities
+   until then, so their position updates lose dv * toi. */
+static inline void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
+                                   rg_real j, rg_real toi) {
+    rg_real ja = j * A->inv_mass, jb = j * B->inv_mass;
+    A->v = rg_v3_madd(A->v, d, ja);
+    A->w = rg_v3_madd(A->w, wa, j);
+    B->v = rg_v3_madd(B->v, d, -jb);
+    B->w = rg_v3_madd(B->w, wb, -j);
+    if (toi > 0) {
+        A->dx = rg_v3_madd(A->dx, d, -ja * toi);
+        A->dr = rg_v3_madd(A->dr, wa, -j * toi);
+        B->dx = rg_v3_madd(B->dx, d, jb * toi);
+        B->dr = rg_v3_madd(B->dr, wb, j * toi);
     }
 }
 
-static void rg__solver_resolve_collisions(rg_world *w, rg_real h) { (void)w; (void)h; }
-static void rg__solver_resolve_contacts(rg_world *w, rg_real h) { (void)w; (void)h; }
+/* A friction impulse j1 t1 + j2 t2 of a point, as one push of unit size along it. */
+static inline void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
+                                           const rg__solver_point *p, rg_real j1, rg_real j2, rg_real toi) {
+    rg_vec3 d = rg_v3_add(rg_v3_scale(m->t1, j1), rg_v3_scale(m->t2, j2));
+    rg_vec3 wa = rg_v3_add(rg_v3_scale(p->wa1, j1), rg_v3_scale(p->wa2, j2));
+    rg_vec3 wb = rg_v3_add(rg_v3_scale(p->wb1, j1), rg_v3_scale(p->wb2, j2));
+    if (j1 != 0 || j2 != 0) rg__solver_push(A, B, d, wa, wb, 1, toi);
+}
+
+/* An angular impulse L on a and -L on b (Guendelman §9's area impulse without a point part). */
+static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_vec3 L) {
+    A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, L));
+    B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
+}
+
+/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the point's Jacobian pieces,
+   n^T K n (as 1 / itself) and K on the tangent plane, from the bodies' current inverse masses:
+   again when shock propagation gives a body infinite mass. */
+static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real im = A->inv_mass + B->inv_mass, knn;
+    p->ran = rg_v3_cross(p->ra, m->n);
+    p->rbn = rg_v3_cross(p->rb, m->n);
+    p->ra1 = rg_v3_cross(p->ra, m->t1);
+    p->rb1 = rg_v3_cross(p->rb, m->t1);
+    p->ra2 = rg_v3_cross(p->ra, m->t2);
+    p->rb2 = rg_v3_cross(p->rb, m->t2);
+    p->wan = rg_mat3_mul_v3(A->inv_inertia, p->ran);
+    p->wbn = rg_mat3_mul_v3(B->inv_inertia, p->rbn);
+    p->wa1 = rg_mat3_mul_v3(A->inv_inertia, p->ra1);
+    p->wb1 = rg_mat3_mul_v3(B->inv_inertia, p->rb1);
+    p->wa2 = rg_mat3_mul_v3(A->inv_inertia, p->ra2);
+    p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
+    knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
+    p->normal_mass = knn > 0 ? 1 / knn : 0;
+    {
+        rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
+        rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
+        rg_real k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
+        rg_real det = k11 * k22 - k12 * k12;
+        if (det > 0) {
+            p->i11 = k22 / det;
+            p->i12 = -k12 / det;
+            p->i22 = k11 / det;
+        } else {
+            p->i11 = p->i12 = p->i22 = 0;
+        }
+    }
+}
+
+/* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
+   tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
+   opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
+   that removes its error, its sum kept in the cone of mu_s (eq. 6): within one loop the points
+   of a face share the load only gradually, so a point that cannot hold alone saturates at the
+   cone instead of losing the mark; the mark is decided again at the next step from whether the
+   point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
+   direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
+   smaller: then that one, friction only decelerating, and static friction takes over (the mark
+   is set). Writes the impulse to apply to (d1, d2). */
+static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
+                                       rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
+    rg_real P1, P2, limit, length2;
+    if (p->stick) {
+        P1 = p->pt1 - (p->i11 * e1 + p->i12 * e2);
+        P2 = p->pt2 - (p->i12 * e1 + p->i22 * e2);
+        limit = mu_s * p->pn;
+        length2 = P1 * P1 + P2 * P2;
+        if (length2 > limit * limit) {
+            rg_real scale = limit / rg__sqrt(length2);
+            P1 *= scale;
+            P2 *= scale;
+        }
+    } else {
+        P1 = p->pt1 - (p->i11 * u1 + p->i12 * u2);
+        P2 = p->pt2 - (p->i12 * u1 + p->i22 * u2);
+        limit = mu_d * p->pn;
+        if (P1 * P1 + P2 * P2 <= limit * limit) {
+            p->stick = 1;
+        } else {
+            rg_real speed = rg__sqrt(u1 * u1 + u2 * u2);
+            if (speed > 0) {
+                P1 = -limit * u1 / speed;
+                P2 = -limit * u2 / speed;
+            } else {
+                P1 = P2 = 0;
+            }
+        }
+    }
+    *d1 = P1 - p->pt1;
+    *d2 = P2 - p->pt2;
+    p->pt1 = P1;
+    p->pt2 = P2;
+}
+
+/* Guendelman §9: rolling and spinning friction of a pair as an angular impulse that reduces the
+   relative angular velocity's tangential (rolling) and normal (spinning) parts, its sum limited
+   to the coefficient (a length) times the pair's normal impulse, never reversing them. */
+static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_mat3 k;
+    rg_real pn = 0;
+    int i;
+    if (!(m->rolling_friction > 0) && !(m->spinning_friction > 0)) return;
+    k = rg_mat3_add(A->inv_inertia, B->inv_inertia);
+    for (i = 0; i < m->count; ++i) pn += s->points[m->first + i].pn;
+    if (m->spinning_friction > 0) {
+        rg_real knn = rg_v3_dot(m->n, rg_mat3_mul_v3(k, m->n));
+        if (knn > 0) {
+            rg_real limit = m->spinning_friction * pn;
+            rg_real next = m->spin - rg_v3_dot(rg_v3_sub(A->w, B->w), m->n) / knn;
+            if (next > limit) next = limit;
+            if (next < -limit) next = -limit;
+            rg__solver_apply_angular(A, B, rg_v3_scale(m->n, next - m->spin));
+            m->spin = next;
+        }
+    }
+    if (m->rolling_friction > 0) {
+        rg_vec3 wrel = rg_v3_sub(A->w, B->w);
+        rg_vec3 kt1 = rg_mat3_mul_v3(k, m->t1), kt2 = rg_mat3_mul_v3(k, m->t2);
+        rg_real k11 = rg_v3_dot(m->t1, kt1), k12 = rg_v3_dot(m->t1, kt2), k22 = rg_v3_dot(m->t2, kt2);
+        rg_real det = k11 * k22 - k12 * k12;
+        if (det > 0) {
+            rg_real w1 = rg_v3_dot(wrel, m->t1), w2 = rg_v3_dot(wrel, m->t2);
+            rg_real J1 = m->roll1 - (k22 * w1 - k12 * w2) / det;
+            rg_real J2 = m->roll2 - (k11 * w2 - k12 * w1) / det;
+            rg_real limit = m->rolling_friction * pn, length2 = J1 * J1 + J2 * J2;
+            if (length2 > limit * limit) {
+                rg_real scale = limit / rg__sqrt(length2);
+                J1 *= scale;
+                J2 *= scale;
+            }
+            rg__solver_apply_angular(A, B, rg_v3_add(rg_v3_scale(m->t1, J1 - m->roll1),
+                                                     rg_v3_scale(m->t2, J2 - m->roll2)));
+            m->roll1 = J1;
+            m->roll2 = J2;
+        }
+    }
+}
+
+static int rg__solver_has_friction(const rg__solver_manifold *m) {
+    return m->static_friction > 0 || m->dynamic_friction > 0;
+}
+
+/* ---- step preparation: solver bodies, contact points, contact graph and order ---- */
+
+static void rg__solver_gather_velocities(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->bodies);
+    for (i = 0; i < n; ++i) {
+        w->solver.bodies[i].v = w->bodies[i].linear_velocity;
+        w->solver.bodies[i].w = w->bodies[i].angular_velocity;
+    }
+}
+
+static void rg__solver_scatter_velocities(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->bodies);
+    for (i = 0; i < n; ++i) {
+        if (!(w->bodies[i].generation & 1) || w->bodies[i].type != RG_BODY_DYNAMIC) continue;
+        w->bodies[i].linear_velocity = w->solver.bodies[i].v;
+        w->bodies[i].angular_velocity = w->solver.bodies[i].w;
+    }
+}
+
+/* Infinite mass for the solver: static and kinematic bodies always, finished levels during
+   shock propagation (Guendelman §8.2: "their K matrix is set to zero"). */
+static void rg__solver_body_freeze(rg__solver_body *sb) {
+    sb->inv_mass = 0;
+    memset(&sb->inv_inertia, 0, sizeof sb->inv_inertia);
+}
+
+static void rg__solver_gather_bodies(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(s->bodies, n);
+    for (i = 0; i < n; ++i) {
+        const rg__body *body = &w->bodies[i];
+        rg__solver_body *sb = &s->bodies[i];
+        memset(sb, 0, sizeof *sb);
+        sb->dynamic = (body->generation & 1) && body->type == RG_BODY_DYNAMIC;
+        sb->v = sb->v0 = body->linear_velocity;
+        sb->w = sb->w0 = body->angular_velocity;
+        if (sb->dynamic) {
+            sb->inv_mass = body->inv_mass;
+            sb->inv_inertia = body->inv_inertia_world;
+        } else {
+            rg__solver_body_freeze(sb);
+        }
+    }
+}
+
+/* A unit vector perpendicular to n, the same for the same n. */
+static rg_vec3 rg__perpendicular(rg_vec3 n) {
+    rg_vec3 t = rg__fabs(n.x) < (rg_real)0.57735 ? rg_v3(0, n.z, -n.y) : rg_v3(n.y, -n.x, 0);
+    return rg_v3_normalize(t);
+}
+
+static void rg__solver_build_points(rg_world *w) {
+    rg__solver *s = &w->solver;
+    const rg__pair_manifold *source = w->narrowphase.manifolds;
+    rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
+    int i, k, count = (int)stbds_arrlen(source), total = 0;
+    stbds_arrsetlen(s->manifolds, count);
+    for (i = 0; i < count; ++i) total += source[i].count;
+    stbds_arrsetlen(s->points, total);
+    total = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__pair_manifold *pm = &source[i];
+        const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
+        rg__solver_manifold *m = &s->manifolds[i];
+        m->a = pm->a;
+        m->b = pm->b;
+        m->first = total;
+        m->count = pm->count;
+        m->level = 1;
+        m->n = pm->normal;
+        m->t1 = rg__perpendicular(m->n);
+        m->t2 = rg_v3_cross(m->n, m->t1);
+        /* Guendelman §6-7: restitution the smaller of the pair, friction the larger */
+        m->restitution = rg__min_real(a->restitution, b->restitution);
+        m->static_friction = rg__max_real(a->static_friction, b->static_friction);
+        m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
+        m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
+        m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
+        m->spin = m->roll1 = m->roll2 = 0;
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &s->points[total + k];
+            rg_vec3 on_b = pm->points[k].point;
+            rg_real depth = pm->points[k].depth;
+            rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
+            rg_real u1, u2;
+            memset(p, 0, sizeof *p);
+            p->depth = depth;
+            p->on_b = on_b;
+            p->ra = rg_v3_sub(on_a, a->com);
+            p->rb = rg_v3_sub(on_b, b->com);
+            p->wave = -1;
+            rg__solver_point_jacobians(s, m, p);
+            /* Bender §3.1: static friction where the points do not slide relative to each other;
+               the velocities are those of the step's start, before gravity */
+            u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
+            p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
+        }
+        total += m->count;
+    }
+}
+
+static uint64_t rg__solver_random(rg__solver *s) {
+    /* xorshift64*: a fixed sequence from the world's seed */
+    s->random_state ^= s->random_state >> 12;
+    s->random_state ^= s->random_state << 25;
+    s->random_state ^= s->random_state >> 27;
+    return s->random_state * 2685821657736338717ull;
+}
+
+/* Tarjan's strongly connected components of the contact graph, without recursion so that tall
+   stacks cannot overflow the stack. Components come out sinks first (reverse topological
+   order); returns their number. */
+static int rg__solver_components(rg__solver *s, int n) {
+    int v, counter = 0, components = 0, stack_top = 0;
+    for (v = 0; v < n; ++v) {
+        s->scc_index[v] = -1;
+        s->scc_component[v] = -1;
+    }
+    for (v = 0; v < n; ++v) {
+        int call_top = 0;
+        if (s->scc_index[v] >= 0 || s->adjacency_start[v] == s->adjacency_start[v + 1]) continue;
+        s->scc_call[call_top++] = v;
+        s->scc_index[v] = s->scc_low[v] = counter++;
+        s->scc_next[v] = s->adjacency_start[v];
+        s->scc_stack[stack_top++] = v;
+        s->scc_component[v] = -2; /* on the stack */
+        while (call_top > 0) {
+            int u = s->scc_call[call_top - 1];
+            if (s->scc_next[u] < s->adjacency_start[u + 1]) {
+                int x = s->adjacency[s->scc_next[u]++];
+                if (s->scc_index[x] < 0) {
+                    s->scc_index[x] = s->scc_low[x] = counter++;
+                    s->scc_next[x] = s->adjacency_start[x];
+                    s->scc_stack[stack_top++] = x;
+                    s->scc_component[x] = -2;
+                    s->scc_call[call_top++] = x;
+                } else if (s->scc_component[x] == -2 && s->scc_index[x] < s->scc_low[u]) {
+                    s->scc_low[u] = s->scc_index[x];
+                }
+            } else {
+                --call_top;
+                if (call_top > 0) {
+                    int parent = s->scc_call[call_top - 1];
+                    if (s->scc_low[u] < s->scc_low[parent]) s->scc_low[parent] = s->scc_low[u];
+                }
+                if (s->scc_low[u] == s->scc_index[u]) {
+                    int x;
+                    do {
+                        x = s->scc_stack[--stack_top];
+                        s->scc_component[x] = components;
+                    } while (x != u);
+                    ++components;
+                }
+            }
+        }
+    }
+    return components;
+}
+
+/* Guendelman §8.1: the contact graph has an edge from a body to each body resting on it (the
+   pair's normal points up from the lower one); strongly connected components are collapsed and
+   the resulting levels count up from the static bodies (level 0): a component's level is one
+   more than the highest level it rests on, so everything a body rests on is in a lower level. */
+static void rg__solver_build_levels(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
+    int i, edges, components, max_level = 1;
+    rg_vec3 up = rg_v3_neg(rg_v3_normalize(w->def.gravity));
+    for (i = 0; i < n; ++i) s->bodies[i].level = s->bodies[i].dynamic ? 1 : 0;
+    stbds_arrsetlen(s->edge_from, 0);
+    stbds_arrsetlen(s->edge_to, 0);
+    if (rg_v3_length_squared(up) > 0) {
+        for (i = 0; i < count; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[i];
+            rg_real c = rg_v3_dot(m->n, up);
+            if (!s->bodies[m->a].dynamic || !s->bodies[m->b].dynamic) continue;
+            if (c > RG__GRAPH_VERTICAL) { /* a rests on b */
+                stbds_arrput(s->edge_from, m->b);
+                stbds_arrput(s->edge_to, m->a);
+            } else if (c < -RG__GRAPH_VERTICAL) {
+                stbds_arrput(s->edge_from, m->a);
+                stbds_arrput(s->edge_to, m->b);
+            }
+        }
+    }
+    edges = (int)stbds_arrlen(s->edge_from);
+    if (edges > 0) {
+        int c;
+        /* adjacency lists by counting sort of the edges on their lower body */
+        stbds_arrsetlen(s->adjacency_start, n + 1);
+        stbds_arrsetlen(s->adjacency, edges);
+        for (i = 0; i <= n; ++i) s->adjacency_start[i] = 0;
+        for (i = 0; i < edges; ++i) ++s->adjacency_start[s->edge_from[i] + 1];
+        for (i = 0; i < n; ++i) s->adjacency_start[i + 1] += s->adjacency_start[i];
+        stbds_arrsetlen(s->scc_next, n + 1);
+        for (i = 0; i < n; ++i) s->scc_next[i] = s->adjacency_start[i];
+        for (i = 0; i < edges; ++i) s->adjacency[s->scc_next[s->edge_from[i]]++] = s->edge_to[i];
+        stbds_arrsetlen(s->scc_index, n);
+        stbds_arrsetlen(s->scc_low, n);
+        stbds_arrsetlen(s->scc_component, n);
+        stbds_arrsetlen(s->scc_stack, n);
+        stbds_arrsetlen(s->scc_call, n);
+        components = rg__solver_components(s, n);
+        /* longest path from the bottom, components visited sources first (highest id first);
+           the adjacency of every member body carries the component's level upwards */
+        stbds_arrsetlen(s->component_level, components);
+        for (c = 0; c < components; ++c) s->component_level[c] = 1;
+        /* the members of each component, grouped by a counting sort into scc_stack; afterwards
+           scc_next[c] is where component c ends */
+        for (c = 0; c <= components; ++c) s->scc_next[c] = 0;
+        for (i = 0; i < n; ++i)
+            if (s->scc_component[i] >= 0) ++s->scc_next[s->scc_component[i] + 1];
+        for (c = 0; c < components; ++c) s->scc_next[c + 1] += s->scc_next[c];
+        for (i = 0; i < n; ++i)
+            if (s->scc_component[i] >= 0) s->scc_stack[s->scc_next[s->scc_component[i]]++] = i;
+        for (c = components - 1; c >= 0; --c) {
+            int begin = c > 0 ? s->scc_next[c - 1] : 0, end = s->scc_next[c], j, e;
+            for (j = begin; j < end; ++j) {
+                int u = s->scc_stack[j];
+                for (e = s->adjacency_start[u]; e < s->adjacency_start[u + 1]; ++e) {
+                    int other = s->scc_component[s->adjacency[e]];
+                    if (other != c && s->component_level[other] < s->component_level[c] + 1)
+                        s->component_level[other] = s->component_level[c] + 1;
+                }
+            }
+        }
+        for (i = 0; i < n; ++i)
+            if (s->scc_component[i] >= 0) s->bodies[i].level = s->component_level[s->scc_component[i]];
+    }
+    for (i = 0; i < count; ++i) {
+        rg__solver_manifold *m = &s->manifolds[i];
+        int la = s->bodies[m->a].level, lb = s->bodies[m->b].level;
+        m->level = la > lb ? la : lb;
+        if (m->level < 1) m->level = 1;
+        if (m->level > max_level) max_level = m->level;
+    }
+    s->level_count = max_level + 1;
+}
+
+/* The order in which contacts are treated: level by level up from the ground (Guendelman
+   §8.1), mixed within a level by a seeded shuffle (Guendelman §6) so that no contact is always
+   first. */
+static void rg__solver_build_order(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, l, count = (int)stbds_arrlen(s->manifolds), levels = s->level_count;
+    stbds_arrsetlen(s->level_start, levels + 1);
+    stbds_arrsetlen(s->order, count);
+    for (l = 0; l <= levels; ++l) s->level_start[l] = 0;
+    for (i = 0; i < count; ++i) ++s->level_start[s->manifolds[i].level + 1];
+    for (l = 0; l < levels; ++l) s->level_start[l + 1] += s->level_start[l];
+    for (i = 0; i < count; ++i) s->order[s->level_start[s->manifolds[i].level]++] = i;
+    for (l = levels; l > 0; --l) s->level_start[l] = s->level_start[l - 1];
+    s->level_start[0] = 0;
+    if (s->random_state == 0) {
+        /* splitmix64 of the seed, never zero */
+        uint64_t z = (uint64_t)w->def.random_seed + 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        s->random_state = (z ^ (z >> 31)) | 1;
+    }
+    for (l = 0; l < levels; ++l) {
+        int begin = s->level_start[l], end = s->level_start[l + 1];
+        for (i = end - 1; i > begin; --i) {
+            int j = begin + (int)(rg__solver_random(s) % (uint64_t)(i - begin + 1));
+            int t = s->order[i];
+            s->order[i] = s->order[j];
+            s->order[j] = t;
+        }
+    }
+}
+
+static void rg__solver_prepare(rg_world *w) {
+    rg__solver_gather_bodies(w);
+    rg__solver_build_points(w);
+    rg__solver_build_levels(w);
+    rg__solver_build_order(w);
+    w->solver.ready = 1;
+}
+
+/* ---- collisions (Bender §3.1) ---- */
+
+/* One visit of a colliding point: the impulse of eq. (1) that takes the relative normal velocity
+   to its target, the sum clamped so the contact never pulls (eqs. 2-3), then friction.
+   Returns the velocity error the visit found. */
+static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real error = p->target - rg__solver_speed(A, B, m->n, p->ran, p->rbn), residual = 0;
+    if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+        rg_real next = p->pn + error * p->normal_mass, dp;
+        if (next < 0) next = 0;
+        dp = next - p->pn;
+        p->pn = next;
+        residual = rg__fabs(dp) / p->normal_mass;
+        rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
+    }
+    if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
+        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+        rg_real u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2), d1, d2;
+        rg__solver_friction(p, m->static_friction, m->dynamic_friction, u1, u2, u1, u2, &d1, &d2);
+        if (p->stick) residual = rg__max_real(residual, rg__sqrt(u1 * u1 + u2 * u2));
+        rg__solver_push_tangent(A, B, m, p, d1, d2, p->toi);
+    }
+    return residual;
+}
+
+/* When, within the step, a gap closes at approach speed s under the closing acceleration a
+   (gravity along the normal). The velocity update adds g h before positions move by v h, so a
+   falling body's positions run half a step ahead of its velocities: from the step's start the
+   gap closes as (s + a h/2) t + a t^2 / 2. Returns h when it does not close in the step. */
+static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) {
+    rg_real b = s + a * h * (rg_real)0.5, disc = b * b + 2 * a * gap, t;
+    if (!(gap > 0)) return 0;
+    if (!(disc >= 0) || !(b + rg__sqrt(disc) > 0)) return h;
+    t = 2 * gap / (b + rg__sqrt(disc));
+    return t < h ? t : h;
+}
+
+/* Gathers the points that collide now into a new wave: approaching faster than the resting
+   criterion -u_n >= sqrt(2 g eps_c) (Bender §3, after Mirtich), and touching or with a gap that
+   closes within the step (Guendelman §6 tests the positions x + h (v + h g)). Each gets its time
+   of impact and the target of Newton's law, -e times the approach speed at impact. With the
+   gravity gained until then (s + a (h/2 + toi)) and the velocity update still to come, the
+   target velocity before that update is e s + (1 + e) a (h/2 + toi); with the position offset
+   -dv toi of rg__solver_push the body then leaves the surface at the moment of impact with e
+   times the speed it arrived with. The wave lists manifold and point. Returns the fastest
+   approach. */
+static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real threshold, int wave) {
+    rg__solver *s = &w->solver;
+    int i, j, count = (int)stbds_arrlen(s->manifolds);
+    rg_real fastest = 0;
+    stbds_arrsetlen(s->wave, 0);
+    for (i = 0; i < count; ++i) {
+        int mi = s->order[i];
+        rg__solver_manifold *m = &s->manifolds[mi];
+        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+        rg_real gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
+            rg_real gap = -p->depth, toi;
+            if (!(-un >= threshold) || p->normal_mass <= 0) continue;
+            if (gap > 0 && !(gap < -(un + gravity_n * h) * h)) continue;
+            toi = rg__time_of_impact(gap, -un, -gravity_n, h);
+            toi = rg__max_real(toi, rg__max_real(A->toi, B->toi));
+            p->toi = rg__min_real(toi, h);
+            p->target = -m->restitution * un -
+                        (1 + m->restitution) * gravity_n * (h * (rg_real)0.5 + p->toi);
+            p->pn = p->pt1 = p->pt2 = 0;
+            p->stick = p->stuck_at_start;
+            p->wave = wave;
+            if (-un > fastest) fastest = -un;
+            stbds_arrput(s->wave, mi);
+            stbds_arrput(s->wave, m->first + j);
+        }
+    }
+    return fastest;
+}
+
+/* Bender §3.1 with Guendelman's sequencing. The points colliding at the start form the first
+   wave and are resolved together (the same targets in every sweep, so simultaneous impacts are
+   symmetric, as Ermolin & Kazakov require). Points that start approaching because of a wave's
+   impulses form the next wave with their own targets; the earlier points, which reached theirs,
+   are left alone unless they approach again. Momentum so travels along a row of touching bodies
+   one impact after the other, as in Bender's office toy. The loop ends when no point collides or
+   after collision_iterations sweeps. */
+static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real floor_speed = (rg_real)0.01 * w->def.contact_tolerance / h;
+    rg_real threshold = rg__sqrt(2 * rg_v3_length(w->def.gravity) * w->def.contact_tolerance);
+    int sweeps = 0, wave = 0, cap = w->def.collision_iterations;
+    rg__solver_prepare(w);
+    if (threshold < floor_speed) threshold = floor_speed;
+    while (sweeps < cap) {
+        rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
+        rg_real tolerance = rg__max_real(rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest),
+                                         RG__COLLISION_THRESHOLD_FRACTION * threshold);
+        int i, count = (int)stbds_arrlen(s->wave);
+        if (count == 0) break;
+        while (sweeps < cap) {
+            rg_real residual = 0;
+            ++sweeps;
+            for (i = 0; i < count; i += 2)
+                residual = rg__max_real(residual, rg__collision_visit(s, &s->manifolds[s->wave[i]],
+                                                                      &s->points[s->wave[i + 1]]));
+            if (residual <= tolerance) break;
+        }
+        /* the wave is over: its impulses go to the totals, its bodies remember when */
+        for (i = 0; i < count; i += 2) {
+            const rg__solver_manifold *m = &s->manifolds[s->wave[i]];
+            rg__solver_point *p = &s->points[s->wave[i + 1]];
+            p->total_n += p->pn;
+            p->total_t = rg_v3_add(p->total_t, rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2)));
+            if (p->pn > 0) {
+                if (s->bodies[m->a].dynamic && s->bodies[m->a].toi < p->toi) s->bodies[m->a].toi = p->toi;
+                if (s->bodies[m->b].dynamic && s->bodies[m->b].toi < p->toi) s->bodies[m->b].toi = p->toi;
+            }
+        }
+        ++wave;
+    }
+    w->stats.collision_iterations = sweeps;
+    rg__solver_scatter_velocities(w);
+}
+
+/* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
+   -depth n at the start, plus the offsets' motion of the two points. */
+static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_vec3 d = rg_v3_scale(m->n, -p->depth);
+    d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
+    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
+    p->base_n = rg_v3_dot(d, m->n);
+    p->base_1 = rg_v3_dot(d, m->t1);
+    p->base_2 = rg_v3_dot(d, m->t2);
+    /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
+       stays for the next step's pass, never pushed out by a velocity the bodies would keep */
+    p->floor_n = rg__min_real(0, p->base_n + slop);
+}
+
+/* ---- first-order separation (Guendelman §11) ---- */
+
+/* ---- resting contacts (Bender §3.2) ---- */
+
+/* Does the pair turn so little in this step that the arms' turn is linear in w h to within
+   5e-6 of their length? Then the prediction is base + h u (exact to that) and costs a few dot
+   products; otherwise the arms and the normal are turned exactly. */
+static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real limit = RG__LINEAR_TURN * RG__LINEAR_TURN;
+    return rg_v3_length_squared(rg_v3_madd(A->dr, A->w, h)) > limit ||
+           rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
+}
+
+/* The part of an arm's turn over the step that is not linear in w h: R(theta) r - r - theta x r
+   with theta = dr + w h, less the same for the offset dr alone (already in the base). */
+static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_body *body, rg_vec3 r) {
+    rg_vec3 c = rg_v3_sub(rg__turn_apply(turn, r), rg_v3_cross(turn->theta, r));
+    if (rg_v3_length_squared(body->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN)
+        c = rg_v3_sub(c, rg_v3_sub(rg__rotation_change(body->dr, r), rg_v3_cross(body->dr, r)));
+    return c;
+}
+
+/* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
+   arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
+   prediction base + h u by the arms' curvature; returned along the normal (*bn) and the
+   tangents (*b1, *b2). The turns come from the start of the manifold's visit: the curvature is
+   of second order in w h, so the impulses of the visit change it by second order only. The
+   normal keeps its direction: eq. (7) would turn it with the body whose face it is, which the
+   narrow phase does not say, and turning it with the other one (or half with each) predicts
+   penetration that is not there for pairs that slide fast while turning (measured: energy gained
+   in free collisions). */
+static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_manifold *m,
+                                       const rg__solver_point *p, const rg__turn *ta, const rg__turn *tb,
+                                       rg_real h, rg_real *bn, rg_real *b1, rg_real *b2) {
+    rg_vec3 d = rg_v3_sub(rg__solver_arm_curvature(ta, &s->bodies[m->a], p->ra),
+                          rg__solver_arm_curvature(tb, &s->bodies[m->b], p->rb));
+    (void)h;
+    *bn = rg_v3_dot(d, m->n);
+    *b1 = rg_v3_dot(d, m->t1);
+    *b2 = rg_v3_dot(d, m->t2);
+}
+
+/* The first-order pass runs after the velocities are final, on where the contact points will
+   be after the step: the penetration the step starts with, what the collisions' time-of-impact
+   offsets add (an offset assumes the body was free until then) and what the iterations left of
+   the velocities' share. Whatever lies beyond the slop is removed by impulses on pseudo-
+   velocities that move the positions in this step only: pushing bodies apart must not leave
+   them with the velocity that did it. Every contact takes part, the others allowing approach up
+   to the slop, so that a body pushed out of one neighbour is not pushed into another. */
+static void rg__solver_separate(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < count; ++i) {
+        rg__solver_manifold *m = &s->manifolds[i];
+        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+        int turning = rg__solver_turns(s, m, h);
+        rg__turn ta, tb;
+        if (turning) {
+            ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
+            tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+        }
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real cn = 0, c1, c2;
+            if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn, &c1, &c2);
+            p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
+            if (-p->gap > slop) any = 1;
+        }
+    }
+    if (!any) return;
+    /* shock propagation left finished levels at infinite mass: the pass moves every body */
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        if (!sb->dynamic) continue;
+        sb->inv_mass = w->bodies[i].inv_mass;
+        sb->inv_inertia = w->bodies[i].inv_inertia_world;
+    }
+    for (i = 0; i < count; ++i)
+        for (j = 0; j < s->manifolds[i].count; ++j)
+            rg__solver_point_jacobians(s, &s->manifolds[i], &s->points[s->manifolds[i].first + j]);
+    for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
+        rg_real worst = 0;
+        for (i = 0; i < count; ++i) {
+            rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+            for (j = 0; j < m->count; ++j) {
+                rg__solver_point *p = &s->points[m->first + j];
+                rg_real un, next, dp, target = (-p->gap - slop) / h;
+                if (p->normal_mass <= 0) continue;
+                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
+                if (un >= target && p->pp == 0) continue;
+                next = p->pp + (target - un) * p->normal_mass;
+                if (next < 0) next = 0;
+                dp = next - p->pp;
+                p->pp = next;
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
+                A->pw = rg_v3_madd(A->pw, p->wan, dp);
+                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
+                B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
+            }
+        }
+        if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
+    }
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        sb->dx = rg_v3_madd(sb->dx, sb->pv, h);
+        sb->dr = rg_v3_madd(sb->dr, sb->pw, h);
+    }
+}
+
+/* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
+   will be after the step with the current velocities; the impulse of eq. (8) removes the
+   predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
+   as in eqs. (2)-(3), so a gap may close but never pulls. Normal parts of all points first,
+   then friction: static friction removes the predicted tangential drift d_t, dynamic friction
+   acts on the sliding velocity; doing the normals first keeps friction from fighting the turning
+   the first normal impulses cause before the others balance it. Then rolling and spinning
+   friction. Returns the largest error found, as a length. */
+static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
+    int j, turning = rg__solver_turns(s, m, h);
+    rg__turn ta, tb;
+    if (turning) {
+        ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
+        tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+    }
+    for (j = 0; j < m->count; ++j) {
+        rg__solver_point *p = &s->points[m->first + j];
+        rg_real separation, error;
+        cn[j] = c1[j] = c2[j] = 0;
+        if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn[j], &c1[j], &c2[j]);
+        separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
+        error = p->floor_n - separation;
+        if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+            rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
+            if (next < 0) next = 0;
+            dp = next - p->pn;
+            p->pn = next;
+            worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+            rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
+        }
+    }
+    if (rg__solver_has_friction(m))
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real u1, u2, e1, e2, d1, d2;
+            if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
+            u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
+            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
+            e2 = (p->base_2 + c2[j]) / h + u2;
+            rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
+            if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
+            rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
+        }
+    rg__solver_rolling(s, m);
+    return worst;
+}
+
+/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down;
+   returns the largest error found. */
+static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
+    rg_real worst = 0;
+    int i;
+    if (downwards)
+        for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
+    else
+        for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
+    return worst;
+}
+
+/* Warm starting a manifold from last step's: its resultant, spread over this step's points. On a
+   flat patch the split of a resultant among the points is free (no motion of rigid bodies
+   depends on it): four corners can carry a load evenly or all on one corner. Gauss-Seidel drifts
+   in that freedom, and warm starting point by point would accumulate the drift until a corner
+   carries everything and the others nothing, leaving no friction there; and where faces lie
+   exactly on each other the narrow phase's points (and their ids) change from step to step while
+   the same load rests there. So what is carried is the resultant of last step's contact impulses
+   about the patch's centre (normal force and its two moments, tangential force and twist), and
+   it is spread the least-squares way: normal impulses affine in the point's position in the
+   patch, friction uniform plus a pure twist. */
+typedef struct rg__patch_load {
+    rg_real N, Mx, Mz, F1, F2, T;
+} rg__patch_load;
+
+/* The resultant of last step's impulses about this step's patch centre c, in this step's frame.
+   Last step's points lay on b's surface; b has moved since by about v h and turned by w h (the
+   velocities it started this step with), and the points with it. */
+static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
+                                               const rg__solver_body *B, const rg__body *body_b, rg_vec3 c,
+                                               rg_real h) {
+    rg__patch_load load;
+    rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
+    int j;
+    memset(&load, 0, sizeof load);
+    for (j = 0; j < previous->count; ++j) {
+        const rg__contact_point *q = &previous->points[j];
+        rg_vec3 now = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
+        rg_vec3 r = rg_v3_sub(now, c);
+        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
+        rg_real f1 = rg_v3_dot(q->friction_impulse, m->t1), f2 = rg_v3_dot(q->friction_impulse, m->t2);
+        load.N += q->normal_impulse;
+        load.Mx += q->normal_impulse * x;
+        load.Mz += q->normal_impulse * z;
+        load.F1 += f1;
+        load.F2 += f2;
+        load.T += x * f2 - z * f1;
+    }
+    return load;
+}
+
+/* Spreads a resultant about c, the centre of where[], over the points where[] of the manifold's
+   points that[] (see above); friction kept in the cone of mu_s. */
+static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
+                                   const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], sxx = 0, sxz = 0, szz = 0, mx = 0, mz = 0;
+    rg_real beta = 0, gamma = 0, twist = 0, det, trace;
+    int i;
+    for (i = 0; i < n; ++i) {
+        rg_vec3 r = rg_v3_sub(where[i], c);
+        x[i] = rg_v3_dot(r, m->t1);
+        z[i] = rg_v3_dot(r, m->t2);
+        mx += x[i];
+        mz += z[i];
+    }
+    /* centred exactly, so that the moments' shares sum to zero whatever the rounding of c */
+    for (i = 0; i < n; ++i) {
+        x[i] -= mx / (rg_real)n;
+        z[i] -= mz / (rg_real)n;
+        sxx += x[i] * x[i];
+        sxz += x[i] * z[i];
+        szz += z[i] * z[i];
+    }
+    trace = sxx + szz;
+    det = sxx * szz - sxz * sxz;
+    /* a patch narrower than `narrow` is a point: it carries force, no moments */
+    if (trace > (rg_real)n * narrow * narrow) {
+        twist = load.T / trace;
+        if (det > (rg_real)1e-4 * trace * trace) {
+            beta = (szz * load.Mx - sxz * load.Mz) / det;
+            gamma = (sxx * load.Mz - sxz * load.Mx) / det;
+        } else {
+            /* the points lie on a line: only the moment about its perpendicular is carried */
+            rg_real e1 = sxx >= szz ? sxx : sxz, e2 = sxx >= szz ? sxz : szz, length = rg__sqrt(e1 * e1 + e2 * e2);
+            rg_real sss = 0, ms;
+            if (length > 0) {
+                e1 /= length;
+                e2 /= length;
+                for (i = 0; i < n; ++i) sss += (x[i] * e1 + z[i] * e2) * (x[i] * e1 + z[i] * e2);
+                ms = load.Mx * e1 + load.Mz * e2;
+                if (sss > (rg_real)n * narrow * narrow) {
+                    beta = ms / sss * e1;
+                    gamma = ms / sss * e2;
+                }
+            }
+        }
+    }
+    {
+        /* a centre of pressure outside this patch (points changed, the load moved) is pulled in
+           until no point would pull: the force is kept, the moments shrink */
+        rg_real share = load.N / (rg_real)n, scale = 1;
+        for (i = 0; i < n; ++i) {
+            rg_real moment = beta * x[i] + gamma * z[i];
+            if (share + moment * scale < 0) scale = moment < 0 ? share / -moment : 0;
+        }
+        beta *= scale;
+        gamma *= scale;
+    }
+    for (i = 0; i < n; ++i) points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
+    if (load.N > 0) {
+        /* friction in proportion to each point's normal share (so that it fits the points' cones
+           when the resultant fits the patch's), plus a twist about the centre of pressure p
+           making up the rest: with s = r - p, sum share s = 0 keeps the force, and the twist
+           about the centre is p x F + tau sum share |s|^2 */
+        rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0;
+        for (i = 0; i < n; ++i) sum += points[that[i]].pn;
+        if (sum > 0) {
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum;
+                px += share * x[i];
+                pz += share * z[i];
+            }
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
+                r2 += share * (sx * sx + sz * sz);
+            }
+            if (r2 > narrow * narrow) tau = (load.T - (px * load.F2 - pz * load.F1)) / r2;
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
+                points[that[i]].pt1 = share * (load.F1 - tau * sz);
+                points[that[i]].pt2 = share * (load.F2 + tau * sx);
+            }
+            return;
+        }
+    }
+    for (i = 0; i < n; ++i) {
+        points[that[i]].pt1 = load.F1 / (rg_real)n - twist * z[i];
+        points[that[i]].pt2 = load.F2 / (rg_real)n + twist * x[i];
+    }
+}
+
+/* The start of the contact stage: each point's prediction base and mark, and (if
+   warm_starting) last step's contact impulses, spread as above and applied before the first
+   sweep. */
+static void rg__solver_start_contacts(rg_world *w) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
+    for (i = 0; i < count; ++i) {
+        const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
+        rg__solver_manifold *m = &s->manifolds[i];
+        rg__solver_point *points = &s->points[m->first];
+        const rg__pair_manifold *previous;
+        rg_vec3 where[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
+        int that[RG_MANIFOLD_MAX], touching = 0;
+        m->spin = m->roll1 = m->roll2 = 0;
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &points[k];
+            rg__solver_contact_base(s, m, p, slop);
+            p->pn = p->pt1 = p->pt2 = 0;
+            p->stick = p->stuck_at_start;
+            /* only points that touch take a load: speculative ones, with a gap, start from zero */
+            if (p->depth >= -slop) {
+                where[touching] = p->on_b;
+                that[touching++] = k;
+                c = rg_v3_add(c, p->on_b);
+            }
+        }
+        if (!w->def.warm_starting || touching == 0 || pm->previous < 0 ||
+            pm->previous >= (int)stbds_arrlen(w->narrowphase.previous))
+            continue;
+        previous = &w->narrowphase.previous[pm->previous];
+        /* the same contact: a face turned away (another face, an edge) is a different load */
+        if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
+        c = rg_v3_scale(c, 1 / (rg_real)touching);
+        rg__solver_spread_load(m, points, that, touching, where, c,
+                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt),
+                               w->def.contact_tolerance);
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &points[k];
+            rg__solver_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
+            rg__solver_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
+        }
+    }
+}
+
+/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level gets
+   shock_iterations sweeps with everything below it at infinite mass, then joins it. A level's
+   errors add to those of every level above, so each manifold is visited up to RG__SHOCK_INNER
+   times per sweep while it still has errors. */
+static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
+    rg__solver *s = &w->solver;
+    int level, i, j, sweeps = 0;
+    for (level = 1; level < s->level_count; ++level) {
+        int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
+        if (begin == end) continue;
+        for (i = begin; i < end; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            if (s->bodies[m->a].level < level) rg__solver_body_freeze(&s->bodies[m->a]);
+            if (s->bodies[m->b].level < level) rg__solver_body_freeze(&s->bodies[m->b]);
+        }
+        for (i = begin; i < end; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            for (j = 0; j < m->count; ++j) rg__solver_point_jacobians(s, m, &s->points[m->first + j]);
+        }
+        for (sweep = 0; sweep < w->def.shock_iterations; ++sweep) {
+            rg_real worst = 0;
+            ++sweeps;
+            for (i = begin; i < end; ++i) {
+                rg__solver_manifold *m = &s->manifolds[s->order[i]];
+                int inner;
+                for (inner = 0; inner < RG__SHOCK_INNER; ++inner) {
+                    rg_real e = rg__contact_visit_manifold(s, m, h);
+                    if (inner == 0) worst = rg__max_real(worst, e);
+                    if (e <= tolerance) break;
+                }
+            }
+            if (worst <= tolerance) break;
+        }
+    }
+    return sweeps;
+}
+
+/* What the narrow phase carries to the next step (the contact sweeps' impulses, for warm
+   starting) and what rg_world_contacts reports (everything applied in the step). */
+static void rg__solver_store_impulses(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
+    stbds_arrsetlen(s->report, 0);
+    for (i = 0; i < count; ++i) {
+        rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
+        const rg__solver_manifold *m = &s->manifolds[i];
+        for (k = 0; k < m->count; ++k) {
+            const rg__solver_point *p = &s->points[m->first + k];
+            rg_vec3 friction = rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2));
+            rg_contact c;
+            pm->points[k].normal_impulse = p->carry_n;
+            pm->points[k].friction_impulse = rg_v3_add(rg_v3_scale(m->t1, p->carry_t1), rg_v3_scale(m->t2, p->carry_t2));
+            c.a.index = (uint32_t)m->a;
+            c.a.generation = w->bodies[m->a].generation;
+            c.b.index = (uint32_t)m->b;
+            c.b.generation = w->bodies[m->b].generation;
+            c.point = pm->points[k].point;
+            c.normal = m->n;
+            c.depth = p->depth;
+            c.normal_impulse = p->total_n + p->pn;
+            c.friction_impulse = rg_v3_add(p->total_t, friction);
+            stbds_arrput(s->report, c);
+        }
+    }
+}
+
+/* Bender §3.2 and Guendelman §8: the contact stage, after the velocity update. */
+static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real tolerance = w->def.contact_tolerance;
+    int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
+    RG__PROFILE_BEGIN(contact);
+    rg__solver_gather_velocities(w);
+    rg__solver_start_contacts(w);
+    /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
+       the weight of what lies on top reaches the bottom as fast as support reaches the top */
+    while (sweeps < w->def.contact_iterations && count > 0) {
+        ++sweeps;
+        if (rg__contact_sweep(s, 0, count, h, RG__ALTERNATE && !(sweeps & 1)) <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
+    }
+    w->stats.contact_iterations = sweeps;
+    /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
+       act on one body of a pair only (the other has infinite mass then) */
+    for (i = 0; i < total; ++i) {
+        rg__solver_point *p = &s->points[i];
+        p->carry_n = p->pn;
+        p->carry_t1 = p->pt1;
+        p->carry_t2 = p->pt2;
+    }
+    RG__PROFILE_END(contact);
+    {
+        RG__PROFILE_BEGIN(shock);
+        w->stats.shock_iterations = w->def.shock_iterations > 0 && count > 0
+                                        ? rg__solver_shock(w, h, RG__SHOCK_EXIT_FRACTION * tolerance)
+                                        : 0;
+        w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
+        rg__solver_scatter_velocities(w);
+        if (count > 0) rg__solver_separate(w, h);
+        rg__solver_store_impulses(w);
+        RG__PROFILE_END(shock);
+    }
+}
 
 static int rg__solver_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    (void)w; (void)out; (void)capacity;
-    return 0;
+    int i, n = (int)stbds_arrlen(w->solver.report), total = 0;
+    for (i = 0; i < n; ++i) {
+        const rg_contact *c = &w->solver.report[i];
+        /* a body destroyed since the step takes its contacts with it */
+        if (!rg_body_is_valid(w, c->a) || !rg_body_is_valid(w, c->b)) continue;
+        if (out && total < capacity) out[total] = *c;
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
@@ -4213,13 +5488,14 @@ RIGID_API rg_world_def rg_world_default_def(void) {
     rg_world_def def;
     memset(&def, 0, sizeof def);
     def.gravity = rg_v3(0, (rg_real)-9.81, 0);
-    def.collision_iterations = 10;
+    def.collision_iterations = 30;
     def.contact_iterations = 10;
     def.shock_iterations = 2;
     def.contact_tolerance = (rg_real)0.001;
     def.allocator_context = NULL;
     def.contact_margin = (rg_real)0.02;
     def.random_seed = 12345u;
+    def.warm_starting = 1;
     def.cookie = RG__WORLD_COOKIE;
     return def;
 }
@@ -4282,13 +5558,34 @@ RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravit
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     int i, n;
     if (!w || !rg__is_finite_real(dt) || !(dt > 0) || dt > RG__MAX_TIME_STEP) return RG_ERR_INVALID_ARGUMENT;
+    w->step_dt = dt;
     /* Guendelman §5: collide, advance velocities, contact, advance positions */
-    rg__broadphase_update(w, dt);
-    rg__narrowphase_update(w);
-    rg__solver_resolve_collisions(w, dt);
-    rg__integrate_velocities(w, dt);
-    rg__solver_resolve_contacts(w, dt);
-    rg__integrate_positions(w, dt);
+    {
+        RG__PROFILE_BEGIN(broadphase);
+        rg__broadphase_update(w, dt);
+        RG__PROFILE_END(broadphase);
+    }
+    {
+        RG__PROFILE_BEGIN(narrowphase);
+        rg__narrowphase_update(w);
+        RG__PROFILE_END(narrowphase);
+    }
+    {
+        RG__PROFILE_BEGIN(collision);
+        rg__solver_resolve_collisions(w, dt);
+        RG__PROFILE_END(collision);
+    }
+    {
+        RG__PROFILE_BEGIN(integration);
+        rg__integrate_velocities(w, dt);
+        RG__PROFILE_END(integration);
+    }
+    rg__solver_resolve_contacts(w, dt); /* times itself: contact and shock */
+    {
+        RG__PROFILE_BEGIN(integration);
+        rg__integrate_positions(w, dt);
+        RG__PROFILE_ADD(integration);
+    }
     n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
         w->bodies[i].force = rg_v3(0, 0, 0);

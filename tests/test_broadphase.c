@@ -566,7 +566,14 @@ static void test_world_pairs_query(void) {
     ENSURE(rg_world_pairs(w, a, b, 4) == 2); /* (0,2) and (2,3) remain */
     ENSURE(same_id(a[0], ids[0]) && same_id(b[0], ids[2]) && same_id(a[1], ids[2]) && same_id(b[1], ids[3]));
     ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
-    ENSURE(rg_world_get_stats(w).pair_count == 2);
+    {
+        /* the solver has pushed the overlapping boxes apart meanwhile: compare with the boxes */
+        rg_body_id left[3];
+        left[0] = ids[0];
+        left[1] = ids[2];
+        left[2] = ids[3];
+        ENSURE(rg_world_get_stats(w).pair_count == brute_force_pairs(w, left, 3, NULL, 0));
+    }
     rg_world_destroy(w);
     rg_hull_destroy(cube);
 }
