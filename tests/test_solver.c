@@ -505,7 +505,9 @@ static void test_scene_funnel(void) {
                  deepest < wd.contact_tolerance + 1e-3 ? "met" : "NOT met", lowest, worst_inside);
     ENSURE(finite);
     ENSURE(worst_inside < 0);
-    ENSURE(deepest < 0.01);
+    /* the depth bound is about the settled heap after 10 s; the shortened sanitizer run ends
+       amid the first impacts, where it checks only that nothing is NaN or inside a box */
+    if (!SOLVER_SANITIZED) ENSURE(deepest < 0.01);
     scene_run_destroy(&r);
 }
 
