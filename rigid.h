@@ -44,10 +44,14 @@
                                       rg_world_stats.seconds_*. Off by default.
 
    DETERMINISM
-      The same sequence of calls gives bit-identical results with the same binary. Nothing
-      depends on pointer values, hash order or time. Compile with -ffp-contract=off (gcc
-      contracts a*b+c into FMA otherwise, and ignores #pragma STDC FP_CONTRACT) so that builds
-      with different compilers on one machine agree.
+      The same sequence of calls gives bit-identical results: run after run, after destroying
+      and creating the world again in one process, and between builds by gcc -O2, clang -O2,
+      g++ and tcc on one x86-64 machine (`make test` compares state hashes of three scenes
+      across them, float and double). Nothing depends on pointer values, hash order or time.
+      Compile with -ffp-contract=off (gcc contracts a*b+c into FMA otherwise, and ignores
+      #pragma STDC FP_CONTRACT). Not guaranteed: between float and double builds, between
+      machines or C libraries (sinf, cosf may round differently), with -ffast-math, or when the
+      calls come in another order (creation order is part of the input).
 
    CONVENTIONS
       Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
@@ -57,7 +61,18 @@
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
-      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged.
+      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged. So are
+      absurd values, whatever the units: magnitudes beyond 1e15, a dt above 1 s, velocities (or
+      forces that would give velocities within a 1 s step) whose kinetic energy exceeds 1e30,
+      hulls and bodies whose mass properties overflow rg_real. Within these limits a free
+      body's state stays finite. Math functions never crash: NaN in gives NaN out, except that
+      normalising a zero, NaN or infinite vector or quaternion gives zero or the identity, and
+      inverting a singular or non-finite matrix gives zero.
+
+   TCC
+      tcc 0.9.27 on x86-64 miscompiles calls returning 12-byte structs; under tcc rg_vec3 is
+      therefore aligned to 8 (16 bytes, members unchanged), and tcc-built objects cannot be
+      linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
       0.1.0  foundation: math, hulls and mass properties, bodies, free motion
@@ -90,11 +105,31 @@ typedef double rg_real;
 #define rg_world_create rg_world_create_f64
 #define rg_hull_create_box rg_hull_create_box_f64
 #define rg_body_create rg_body_create_f64
+#elif defined(__TINYC__) && defined(__x86_64__)
+typedef float rg_real;
+/* tcc's rg_vec3 is 16 bytes (see below), so its objects cannot link with another compiler's. */
+#define rg_world_create rg_world_create_f32_tcc
+#define rg_hull_create_box rg_hull_create_box_f32_tcc
+#define rg_body_create rg_body_create_f32_tcc
+#define RIGID__TCC_VEC3_WORKAROUND
 #else
 typedef float rg_real;
 #define rg_world_create rg_world_create_f32
 #define rg_hull_create_box rg_hull_create_box_f32
 #define rg_body_create rg_body_create_f32
+#endif
+
+/* tcc 0.9.27 on x86-64 (Debian's) stores a 12-byte float struct returned in registers (x, y in
+   xmm0; z in the low half of xmm1) into a caller temporary of 12 bytes with two 8-byte stores,
+   so the upper half of xmm1 (whatever followed z in the callee's memory) overwrites the 4
+   bytes above the temporary: a local variable or another temporary whenever the previous stack
+   slot ends 4 bytes above an 8-byte boundary (tests/build/tcc_struct_args.c). Aligning x to 8
+   makes the struct 16 bytes there, so both stores stay inside it. Members, their offsets and
+   meanings are unchanged; only sizeof(rg_vec3) is 16 instead of 12 under tcc. */
+#ifdef RIGID__TCC_VEC3_WORKAROUND
+#define RIGID__VEC3_ALIGN _Alignas(8)
+#else
+#define RIGID__VEC3_ALIGN
 #endif
 
 #ifdef __cplusplus
@@ -105,7 +140,7 @@ extern "C" {
    Types
    ------------------------------------------------------------------------------------------- */
 
-typedef struct rg_vec3 { rg_real x, y, z; } rg_vec3;
+typedef struct rg_vec3 { RIGID__VEC3_ALIGN rg_real x; rg_real y, z; } rg_vec3;
 typedef struct rg_quat { rg_real x, y, z, w; } rg_quat;  /* unit quaternion, w scalar */
 typedef struct rg_mat3 { rg_real m[3][3]; } rg_mat3;     /* m[row][column] */
 typedef struct rg_world rg_world;                         /* opaque */
@@ -138,9 +173,9 @@ RIGID_API rg_vec3 rg_v3_mul(rg_vec3 a, rg_vec3 b);          /* component by comp
 RIGID_API rg_vec3 rg_v3_madd(rg_vec3 a, rg_vec3 b, rg_real s); /* a + b*s */
 RIGID_API rg_real rg_v3_dot(rg_vec3 a, rg_vec3 b);
 RIGID_API rg_vec3 rg_v3_cross(rg_vec3 a, rg_vec3 b);
-RIGID_API rg_real rg_v3_length(rg_vec3 v);
+RIGID_API rg_real rg_v3_length(rg_vec3 v);                  /* exact for tiny and huge components too */
 RIGID_API rg_real rg_v3_length_squared(rg_vec3 v);
-RIGID_API rg_vec3 rg_v3_normalize(rg_vec3 v);               /* zero vector stays zero */
+RIGID_API rg_vec3 rg_v3_normalize(rg_vec3 v);               /* zero, NaN or infinite vector gives zero */
 RIGID_API rg_vec3 rg_v3_min(rg_vec3 a, rg_vec3 b);
 RIGID_API rg_vec3 rg_v3_max(rg_vec3 a, rg_vec3 b);
 RIGID_API int     rg_v3_is_finite(rg_vec3 v);
@@ -151,7 +186,7 @@ RIGID_API rg_quat rg_quat_from_rotation_vector(rg_vec3 rotation);          /* ex
 RIGID_API rg_quat rg_quat_mul(rg_quat a, rg_quat b);        /* apply b, then a */
 RIGID_API rg_vec3 rg_quat_rotate(rg_quat q, rg_vec3 v);
 RIGID_API rg_vec3 rg_quat_rotate_inverse(rg_quat q, rg_vec3 v);
-RIGID_API rg_quat rg_quat_normalize(rg_quat q);             /* zero quaternion gives identity */
+RIGID_API rg_quat rg_quat_normalize(rg_quat q);             /* zero, NaN or infinite quaternion gives identity */
 RIGID_API rg_quat rg_quat_conjugate(rg_quat q);
 RIGID_API rg_real rg_quat_dot(rg_quat a, rg_quat b);
 RIGID_API int     rg_quat_is_finite(rg_quat q);
@@ -164,11 +199,11 @@ RIGID_API rg_mat3 rg_mat3_mul(rg_mat3 a, rg_mat3 b);
 RIGID_API rg_vec3 rg_mat3_mul_v3(rg_mat3 m, rg_vec3 v);
 RIGID_API rg_mat3 rg_mat3_transpose(rg_mat3 m);
 RIGID_API rg_real rg_mat3_determinant(rg_mat3 m);
-RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m);               /* singular matrix gives the zero matrix */
+RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m);               /* singular or non-finite matrix gives the zero matrix */
 RIGID_API rg_mat3 rg_mat3_skew(rg_vec3 v);                  /* skew(v)*u = v x u */
 RIGID_API rg_mat3 rg_mat3_outer(rg_vec3 a, rg_vec3 b);      /* a b^T */
 RIGID_API rg_mat3 rg_mat3_from_quat(rg_quat q);
-RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, by Cramer's rule; zero if singular */
+RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, by Cramer's rule; zero if singular or not finite */
 
 /* ---------------------------------------------------------------------------------------------
    Convex hulls
@@ -183,12 +218,14 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
    or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
-/* Box centred on the origin. Extents must be positive and finite. */
+/* Box centred on the origin. Extents must be positive, finite and at most 1e15. */
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result);
 /* Convex polyhedron given by its faces: face f has face_sizes[f] vertex indices in
    face_indices (all faces one after another), counter-clockwise seen from outside. The result
    must be closed (every edge shared by exactly two faces), and V - E + F = 2. Convexity is
-   checked: every vertex on or behind every face plane, within a tolerance. */
+   checked: every vertex on or behind every face plane, within a tolerance. NaN, infinite or
+   absurd coordinates (beyond 1e15), or a hull so large that its inertia overflows rg_real:
+   RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex_count,
                                              const int *face_sizes, int face_count,
                                              const int *face_indices, rg_result *result);
@@ -206,7 +243,7 @@ RIGID_API rg_vec3  rg_hull_face_normal(const rg_hull *h, int f);   /* outward un
 RIGID_API int      rg_hull_edge(const rg_hull *h, int e, int v[2], int faces[2]);
 RIGID_API rg_real  rg_hull_volume(const rg_hull *h);
 RIGID_API rg_vec3  rg_hull_centroid(const rg_hull *h);    /* centre of mass at uniform density */
-RIGID_API rg_mat3  rg_hull_inertia(const rg_hull *h, rg_real density); /* about the centroid */
+RIGID_API rg_mat3  rg_hull_inertia(const rg_hull *h, rg_real density); /* about the centroid; zero for a negative or non-finite density */
 
 /* ---------------------------------------------------------------------------------------------
    Narrow phase without a world
@@ -276,11 +313,15 @@ typedef struct rg_world_def {
 } rg_world_def;
 
 RIGID_API rg_world_def rg_world_default_def(void);
+/* NULL and RG_ERR_INVALID_ARGUMENT for a def that did not come from rg_world_default_def, NaN,
+   infinite or absurd (beyond 1e15) gravity, margin or tolerance, negative margin or tolerance,
+   or iteration counts outside [0, 1000000]. */
 RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result);
 RIGID_API void      rg_world_destroy(rg_world *w);
-/* One step of dt seconds. dt <= 0, NaN or infinite: RG_ERR_INVALID_ARGUMENT, nothing moves. */
+/* One step of dt seconds. dt <= 0, above 1 s (clamp frame times), NaN or infinite:
+   RG_ERR_INVALID_ARGUMENT, nothing moves. */
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt);
-RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity);
+RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity); /* components beyond 1e15: refused */
 RIGID_API rg_vec3   rg_world_gravity(const rg_world *w);
 
 typedef struct rg_body_def {
@@ -302,7 +343,9 @@ typedef struct rg_body_def {
 
 RIGID_API rg_body_def rg_body_default_def(void);
 /* Null id and a result on failure: NULL world, NaN/infinite values, dynamic body without hull,
-   negative density or mass, restitution outside [0, 1], negative friction. */
+   negative density or mass, restitution outside [0, 1], negative friction, an all-zero
+   orientation, absurd values (beyond 1e15 in absolute value), mass properties that overflow
+   rg_real, or velocities whose kinetic energy exceeds 1e30. All RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_body_id  rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result);
 RIGID_API rg_result   rg_body_destroy(rg_world *w, rg_body_id id);
 RIGID_API int         rg_body_is_valid(const rg_world *w, rg_body_id id);
@@ -324,8 +367,10 @@ RIGID_API rg_real rg_body_kinetic_energy(const rg_world *w, rg_body_id id);
 RIGID_API void    rg_body_aabb(const rg_world *w, rg_body_id id, rg_vec3 *min, rg_vec3 *max);
 RIGID_API void   *rg_body_user_data(const rg_world *w, rg_body_id id);
 
-/* Setters: RG_ERR_STALE_ID for a null or stale id, RG_ERR_INVALID_ARGUMENT for NULL or
-   non-finite input; nothing changes on failure. */
+/* Setters: RG_ERR_INVALID_ARGUMENT for a NULL world, RG_ERR_STALE_ID for a null or stale id,
+   RG_ERR_INVALID_ARGUMENT for non-finite or absurd input (beyond 1e15; an all-zero
+   orientation; velocities, or forces that within a 1 s step would give velocities, whose kinetic
+   energy exceeds 1e30); nothing changes on failure. */
 RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 position, rg_quat orientation);
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v);
 RIGID_API rg_result rg_body_set_angular_velocity(rg_world *w, rg_body_id id, rg_vec3 omega);
@@ -348,7 +393,8 @@ typedef struct rg_contact {
     rg_real normal_impulse;   /* applied on a in the last step, >= 0 */
     rg_vec3 friction_impulse; /* applied on a in the last step */
 } rg_contact;
-/* Returns the total number of contacts, fills at most capacity of them. */
+/* Returns the total number of contacts, fills at most capacity of them. out NULL or capacity
+   <= 0 only counts; a NULL world has none. */
 RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity);
 
 typedef struct rg_world_stats {
@@ -450,6 +496,8 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 
 #ifdef RIGID_DOUBLE
 #define RG__EPSILON DBL_EPSILON
+#define RG__REAL_MIN DBL_MIN
+#define RG__REAL_MAX DBL_MAX
 #define rg__sqrt sqrt
 #define rg__sin sin
 #define rg__cos cos
@@ -457,6 +505,8 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #define rg__atan2 atan2
 #else
 #define RG__EPSILON FLT_EPSILON
+#define RG__REAL_MIN FLT_MIN
+#define RG__REAL_MAX FLT_MAX
 #define rg__sqrt sqrtf
 #define rg__sin sinf
 #define rg__cos cosf
@@ -530,9 +580,10 @@ typedef struct rg__qh_face {      /* a triangle of the hull under construction *
     int alive;                    /* 0: on the free list */
 } rg__qh_face;
 
+typedef struct rg__qh_dd { double hi, lo; } rg__qh_dd;  /* double-double: the value hi + lo */
+
 typedef struct rg__qh_horizon_edge {
     int from, to;                 /* edge of a visible face, counter-clockwise in that face */
-    int face;                     /* the visible face */
     int neighbor;                 /* the face across it, which stays */
 } rg__qh_horizon_edge;
 
@@ -547,7 +598,7 @@ typedef struct rg__quickhull {
     const rg_vec3 *points;
     int count;
     double tolerance;             /* outside-set threshold and flatness of merged faces */
-    double visibility;            /* a face is visible from an apex higher than this above it */
+    double rounding;              /* bound on the rounding of a computed height */
     int stamp;
     int *next;                    /* stb_ds, per point: the next point of its outside set */
     int *horizon_from;            /* stb_ds, per point: the horizon edge leaving it, -1 none */
@@ -790,6 +841,17 @@ struct rg_world {
    >>math
    ============================================================================================= */
 
+/* Inputs larger than this in absolute value (coordinates, velocities, forces, gravity, masses,
+   margins) are refused as RG_ERR_INVALID_ARGUMENT: in any units they are garbage, and their
+   squares and products must stay far from overflow in float (FLT_MAX is 3.4e38). */
+#define RG__MAX_MAGNITUDE ((rg_real)1e15)
+static int rg__is_sane_real(rg_real x) {
+    return rg__is_finite_real(x) && rg__fabs(x) <= RG__MAX_MAGNITUDE;
+}
+static int rg__v3_is_sane(rg_vec3 v) {
+    return rg__is_sane_real(v.x) && rg__is_sane_real(v.y) && rg__is_sane_real(v.z);
+}
+
 RIGID_API const char *rg_result_string(rg_result r) {
     switch (r) {
     case RG_OK: return "ok";
@@ -819,11 +881,36 @@ RIGID_API rg_vec3 rg_v3_cross(rg_vec3 a, rg_vec3 b) {
     return rg_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 RIGID_API rg_real rg_v3_length_squared(rg_vec3 v) { return rg_v3_dot(v, v); }
-RIGID_API rg_real rg_v3_length(rg_vec3 v) { return rg__sqrt(rg_v3_dot(v, v)); }
+/* A sum of squares in [RG__REAL_MIN / RG__EPSILON, RG__REAL_MAX] lost nothing to underflow or
+   overflow that matters at this precision; outside it (zero, tiny or huge vectors, NaN,
+   infinities) the slow paths below scale by the largest component first. */
+static int rg__squares_in_range(rg_real sum_of_squares) {
+    return sum_of_squares >= RG__REAL_MIN / RG__EPSILON && sum_of_squares <= RG__REAL_MAX;
+}
+static rg_real rg__max_abs3(rg_real a, rg_real b, rg_real c) {
+    return rg__max_real(rg__fabs(a), rg__max_real(rg__fabs(b), rg__fabs(c)));
+}
+static rg_real rg__v3_length_scaled(rg_vec3 v) {
+    rg_real largest;
+    if (!rg_v3_is_finite(v)) return rg__fabs(v.x) + rg__fabs(v.y) + rg__fabs(v.z); /* NaN or inf */
+    largest = rg__max_abs3(v.x, v.y, v.z);
+    if (largest == 0) return 0;
+    v = rg_v3(v.x / largest, v.y / largest, v.z / largest);
+    return largest * rg__sqrt(rg_v3_dot(v, v));
+}
+RIGID_API rg_real rg_v3_length(rg_vec3 v) {
+    rg_real squared = rg_v3_dot(v, v);
+    if (rg__squares_in_range(squared)) return rg__sqrt(squared);
+    return rg__v3_length_scaled(v);
+}
 RIGID_API rg_vec3 rg_v3_normalize(rg_vec3 v) {
-    rg_real length = rg_v3_length(v);
-    if (!(length > 0)) return rg_v3(0, 0, 0);
-    return rg_v3_scale(v, 1 / length);
+    rg_real squared = rg_v3_dot(v, v), largest;
+    if (rg__squares_in_range(squared)) return rg_v3_scale(v, 1 / rg__sqrt(squared));
+    if (!rg_v3_is_finite(v)) return rg_v3(0, 0, 0);
+    largest = rg__max_abs3(v.x, v.y, v.z);
+    if (largest == 0) return rg_v3(0, 0, 0);
+    v = rg_v3(v.x / largest, v.y / largest, v.z / largest);  /* largest component now +-1 */
+    return rg_v3_scale(v, 1 / rg__sqrt(rg_v3_dot(v, v)));
 }
 RIGID_API rg_vec3 rg_v3_min(rg_vec3 a, rg_vec3 b) {
     return rg_v3(rg__min_real(a.x, b.x), rg__min_real(a.y, b.y), rg__min_real(a.z, b.z));
@@ -869,8 +956,16 @@ RIGID_API rg_real rg_quat_dot(rg_quat a, rg_quat b) {
     return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
 RIGID_API rg_quat rg_quat_normalize(rg_quat q) {
-    rg_real length = rg__sqrt(rg_quat_dot(q, q));
-    if (!(length > 0)) return rg_quat_identity();
+    rg_real squared = rg_quat_dot(q, q), length, largest;
+    if (rg__squares_in_range(squared)) {
+        length = rg__sqrt(squared);
+        return rg__quat(q.x / length, q.y / length, q.z / length, q.w / length);
+    }
+    if (!rg_quat_is_finite(q)) return rg_quat_identity();
+    largest = rg__max_real(rg__max_abs3(q.x, q.y, q.z), rg__fabs(q.w));
+    if (largest == 0) return rg_quat_identity();
+    q = rg__quat(q.x / largest, q.y / largest, q.z / largest, q.w / largest);
+    length = rg__sqrt(rg_quat_dot(q, q));
     return rg__quat(q.x / length, q.y / length, q.z / length, q.w / length);
 }
 RIGID_API rg_quat rg_quat_conjugate(rg_quat q) { return rg__quat(-q.x, -q.y, -q.z, q.w); }
@@ -922,26 +1017,76 @@ static rg_vec3 rg__mat3_column(rg_mat3 m, int j) { return rg_v3(m.m[0][j], m.m[1
 RIGID_API rg_real rg_mat3_determinant(rg_mat3 m) {
     return rg_v3_dot(rg__mat3_column(m, 0), rg_v3_cross(rg__mat3_column(m, 1), rg__mat3_column(m, 2)));
 }
-RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
-    /* rows of the inverse are the cross products of the columns, over the determinant */
+static int rg__mat3_is_finite(rg_mat3 m) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!rg_v3_is_finite(rg_v3(m.m[i][0], m.m[i][1], m.m[i][2]))) return 0;
+    return 1;
+}
+static rg_real rg__mat3_max_abs(rg_mat3 m) {
+    rg_real largest = 0;
+    int i;
+    for (i = 0; i < 3; ++i) largest = rg__max_real(largest, rg__max_abs3(m.m[i][0], m.m[i][1], m.m[i][2]));
+    return largest;
+}
+/* m / s, dividing rather than multiplying by 1/s, which overflows for a subnormal s */
+static rg_mat3 rg__mat3_divide(rg_mat3 m, rg_real s) {
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) m.m[i][j] /= s;
+    return m;
+}
+/* The determinant of a matrix with entries near 1e13 overflows a float and one with entries
+   near 1e-13 underflows (the inertia of a 200 m or a 1 mm body), though the inverse exists:
+   when the determinant is outside the safe range the matrix is divided by its largest entry
+   first, m^-1 = (m/s)^-1 / s. Valid input keeps the plain path and its exact results. */
+static int rg__determinant_in_range(rg_real det) {
+    return rg__fabs(det) >= RG__REAL_MIN / RG__EPSILON && rg__fabs(det) <= RG__REAL_MAX;
+}
+/* rows of the inverse are the cross products of the columns, over the determinant */
+static int rg__mat3_inverse_by_cofactors(rg_mat3 m, int plain_path, rg_mat3 *inv) {
     rg_vec3 c0 = rg__mat3_column(m, 0), c1 = rg__mat3_column(m, 1), c2 = rg__mat3_column(m, 2);
     rg_vec3 r0 = rg_v3_cross(c1, c2), r1 = rg_v3_cross(c2, c0), r2 = rg_v3_cross(c0, c1);
     rg_real det = rg_v3_dot(c0, r0);
-    rg_mat3 inv;
-    memset(&inv, 0, sizeof inv);
-    if (det == 0 || !rg__is_finite_real(det)) return inv;
+    if (plain_path ? !rg__determinant_in_range(det) : (det == 0 || !rg__is_finite_real(det))) return 0;
     r0 = rg_v3_scale(r0, 1 / det); r1 = rg_v3_scale(r1, 1 / det); r2 = rg_v3_scale(r2, 1 / det);
-    inv.m[0][0] = r0.x; inv.m[0][1] = r0.y; inv.m[0][2] = r0.z;
-    inv.m[1][0] = r1.x; inv.m[1][1] = r1.y; inv.m[1][2] = r1.z;
-    inv.m[2][0] = r2.x; inv.m[2][1] = r2.y; inv.m[2][2] = r2.z;
-    return inv;
+    inv->m[0][0] = r0.x; inv->m[0][1] = r0.y; inv->m[0][2] = r0.z;
+    inv->m[1][0] = r1.x; inv->m[1][1] = r1.y; inv->m[1][2] = r1.z;
+    inv->m[2][0] = r2.x; inv->m[2][1] = r2.y; inv->m[2][2] = r2.z;
+    return rg__mat3_is_finite(*inv);
 }
-RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b) {
+RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
+    rg_mat3 inv, zero;
+    rg_real largest;
+    memset(&zero, 0, sizeof zero);
+    if (rg__mat3_inverse_by_cofactors(m, 1, &inv)) return inv;
+    if (!rg__mat3_is_finite(m)) return zero;
+    largest = rg__mat3_max_abs(m);
+    if (largest == 0) return zero;
+    if (!rg__mat3_inverse_by_cofactors(rg__mat3_divide(m, largest), 0, &inv)) return zero;
+    inv = rg__mat3_divide(inv, largest);
+    return rg__mat3_is_finite(inv) ? inv : zero;
+}
+/* Cramer's rule; 0 when the determinant is zero (or outside the safe range on the plain path) */
+static int rg__mat3_solve_by_cramer(rg_mat3 m, rg_vec3 b, int plain_path, rg_vec3 *x) {
     rg_vec3 c0 = rg__mat3_column(m, 0), c1 = rg__mat3_column(m, 1), c2 = rg__mat3_column(m, 2);
     rg_real det = rg_v3_dot(c0, rg_v3_cross(c1, c2));
-    if (det == 0 || !rg__is_finite_real(det)) return rg_v3(0, 0, 0);
-    return rg_v3(rg_v3_dot(b, rg_v3_cross(c1, c2)) / det, rg_v3_dot(c0, rg_v3_cross(b, c2)) / det,
-                 rg_v3_dot(c0, rg_v3_cross(c1, b)) / det);
+    if (plain_path ? !rg__determinant_in_range(det) : (det == 0 || !rg__is_finite_real(det))) return 0;
+    *x = rg_v3(rg_v3_dot(b, rg_v3_cross(c1, c2)) / det, rg_v3_dot(c0, rg_v3_cross(b, c2)) / det,
+               rg_v3_dot(c0, rg_v3_cross(c1, b)) / det);
+    return rg_v3_is_finite(*x);
+}
+RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b) {
+    rg_vec3 x;
+    rg_real largest;
+    if (rg__mat3_solve_by_cramer(m, b, 1, &x)) return x;
+    if (!rg__mat3_is_finite(m) || !rg_v3_is_finite(b)) return rg_v3(0, 0, 0);
+    largest = rg__mat3_max_abs(m);
+    if (largest == 0) return rg_v3(0, 0, 0);
+    /* m x = b is (m/s) x = b/s */
+    if (!rg__mat3_solve_by_cramer(rg__mat3_divide(m, largest), rg_v3(b.x / largest, b.y / largest, b.z / largest), 0, &x))
+        return rg_v3(0, 0, 0);
+    return x;
 }
 RIGID_API rg_mat3 rg_mat3_skew(rg_vec3 v) {
     rg_mat3 m;
@@ -1106,7 +1251,7 @@ static void rg__add_face_to_mass_integrals(rg__mass_integrals *t, const double (
 }
 
 /* Volume, centroid and unit-density inertia about the centroid from the hull's faces. */
-static void rg__hull_compute_mass_properties(rg_hull *hull) {
+static int rg__hull_compute_mass_properties(rg_hull *hull) {
     rg__mass_integrals t;
     double origin[3] = {0, 0, 0}, (*points)[3] = NULL, centroid[3], ixx, iyy, izz, ixy, iyz, izx;
     int f, i, largest = 0;
@@ -1120,7 +1265,7 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
     for (f = 0; f < hull->face_count; ++f)
         if (hull->faces[f].count > largest) largest = hull->faces[f].count;
     points = (double(*)[3])RIGID_MALLOC(sizeof(double[3]) * (size_t)largest, NULL);
-    if (!points) return;
+    if (!points) return 0;
     for (f = 0; f < hull->face_count; ++f) {
         const rg__hull_face *face = &hull->faces[f];
         double n[3], length;
@@ -1150,7 +1295,7 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
         t.product[i] /= 2;
     }
     hull->volume = (rg_real)t.volume;
-    if (!(t.volume > 0)) return;
+    if (!(t.volume > 0)) return 1;
     for (i = 0; i < 3; ++i) centroid[i] = t.first[i] / t.volume;
     /* Mirtich §2: inertia about the integration origin, then moved to the centroid by the
        parallel axis theorem. */
@@ -1168,6 +1313,7 @@ static void rg__hull_compute_mass_properties(rg_hull *hull) {
     hull->unit_inertia.m[0][1] = hull->unit_inertia.m[1][0] = (rg_real)ixy;
     hull->unit_inertia.m[1][2] = hull->unit_inertia.m[2][1] = (rg_real)iyz;
     hull->unit_inertia.m[2][0] = hull->unit_inertia.m[0][2] = (rg_real)izx;
+    return 1;
 }
 
 /* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners.
@@ -1229,6 +1375,18 @@ static int rg__hull_build_edges(rg_hull *hull) {
     return ok;
 }
 
+/* A hull whose volume, centroid or inertia at unit density overflow rg_real (a float hull
+   beyond about 4e7 across: inertia grows with the fifth power of size) is refused. */
+static int rg__hull_mass_properties_are_finite(const rg_hull *hull) {
+    int i;
+    if (!rg__is_finite_real(hull->volume) || !rg_v3_is_finite(hull->centroid) ||
+        !rg__is_finite_real(hull->radius))
+        return 0;
+    for (i = 0; i < 3; ++i)
+        if (!rg_v3_is_finite(rg__mat3_column(hull->unit_inertia, i)) || !(hull->unit_inertia.m[i][i] > 0)) return 0;
+    return 1;
+}
+
 RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex_count,
                                              const int *face_sizes, int face_count,
                                              const int *face_indices, rg_result *result) {
@@ -1241,12 +1399,12 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         return NULL;
     }
     for (i = 0; i < vertex_count; ++i)
-        if (!rg_v3_is_finite(vertices[i])) {
+        if (!rg__v3_is_sane(vertices[i])) {
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }
     for (f = 0; f < face_count; ++f) {
-        if (face_sizes[f] < 3 || face_sizes[f] > vertex_count) {
+        if (face_sizes[f] < 3 || face_sizes[f] > vertex_count || index_count > 0x3fffffff - face_sizes[f]) {
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }
@@ -1306,7 +1464,11 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         rg__set_result(result, RG_ERR_DEGENERATE);
         return NULL;
     }
-    rg__hull_compute_mass_properties(hull);
+    if (!rg__hull_compute_mass_properties(hull)) {
+        rg_hull_destroy(hull);
+        rg__set_result(result, RG_ERR_OUT_OF_MEMORY);
+        return NULL;
+    }
     if (!(hull->volume > extent * extent * extent * 1e-9)) {
         rg_hull_destroy(hull);
         rg__set_result(result, RG_ERR_DEGENERATE);
@@ -1314,6 +1476,11 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     }
     for (i = 0; i < vertex_count; ++i)
         hull->radius = rg__max_real(hull->radius, rg_v3_length(rg_v3_sub(vertices[i], hull->centroid)));
+    if (!rg__hull_mass_properties_are_finite(hull)) {
+        rg_hull_destroy(hull);
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT); /* too large for rg_real */
+        return NULL;
+    }
     rg__set_result(result, RG_OK);
     return hull;
 }
@@ -1332,7 +1499,7 @@ RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result) {
     rg_vec3 corners[8];
     int i;
     rg_vec3 h = half_extents;
-    if (!rg_v3_is_finite(h) || !(h.x > 0) || !(h.y > 0) || !(h.z > 0)) {
+    if (!rg__v3_is_sane(h) || !(h.x > 0) || !(h.y > 0) || !(h.z > 0)) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return NULL;
     }
@@ -1370,7 +1537,7 @@ RIGID_API rg_vec3 rg_hull_centroid(const rg_hull *h) { return h ? h->centroid : 
 RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
     rg_mat3 zero;
     memset(&zero, 0, sizeof zero);
-    if (!h || !rg__is_finite_real(density)) return zero;
+    if (!h || !rg__is_finite_real(density) || density < 0) return zero;
     return rg_mat3_scale(h->unit_inertia, density);
 }
 
@@ -1386,40 +1553,44 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
 
    Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
    s = max|x| + max|y| + max|z| over the cloud:
-   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
-     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
-     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
-     triangles form the exact hull of the points they use, even where it is thin.
+   - A face is visible from the apex when the apex lies strictly above its plane by an exact
+     orientation test (rg__qh_orientation: double-double, and exact expansions when that is in
+     doubt). Exact decisions keep the visible faces a disk and the new cone convex, however
+     thin or flat the hull; with a threshold the cone folds next to faces the apex stands a
+     tiny height above. The triangles are the exact hull of the points they use.
    - A point joins an outside set, and can become a vertex, only when it stands more than
-     `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
-     64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
+     `tolerance` above a face (heights in double, from normals accurate to a few roundings,
+     rg__qh_accurate_cross): 8 rounding units of the input, 8 FLT_EPSILON s for float and
+     64 DBL_EPSILON s for double. So duplicates and near-duplicates (within the tolerance of a
      hull vertex) are welded into it, and interior points and points on faces are dropped.
    - A point within the tolerance of its best face is kept in that face's coplanar set: near a
      sharp edge of a flat hull it can be within the tolerance of every plane and still far
      outside. Coplanar points are partitioned again when their face goes, and checked once more
      at the end, which resumes the hull if one turns out outside.
-   - The new triangle over a horizon edge must make a convex edge with the face across it
-     (rg__qh_find_horizon), and the horizon must be one simple loop. If it is not, or a later
-     check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance and a thick
-     visibility (tolerance / 4); only then is the input called degenerate.
-   After the triangles are built, adjacent triangles are merged greedily while all corners of
-   the union stay within `tolerance` of its plane (the plane of the summed area vectors through
-   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
-   the groups' area vectors). A group whose
-   boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
-   the points where at least
-   three polygons meet; a point between only two polygons lies on their common edge and is
-   dropped from both, so every edge appears once in each direction. The polygons go to
-   rg_hull_create_polyhedron, the one place that builds hulls (planes, edges, mass properties,
-   and the convexity and V - E + F = 2 checks).
+   - The horizon must be one simple loop and the cone convex (rg__qh_cone_is_convex). If not,
+     or a later check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance;
+     only then is the input called degenerate.
+   Then adjacent triangles are merged into polygons while all corners of the union stay within
+   `tolerance` of its plane (normal along the summed area vectors, through the area-weighted
+   centroid), the most nearly parallel first; a merge must not cancel area (|A + B| >=
+   max(|A|, |B|) / 2 for the area vectors). A polygon keeps only its corners, the points where
+   at least three polygons meet: a point between two polygons lies on their common edge and is
+   dropped from both, so every edge appears once in each direction. A group whose boundary is
+   not one convex loop, or whose corners do not make a strictly convex polygon, goes back to
+   its triangles. The polygons go to rg_hull_create_polyhedron, the one place that builds hulls
+   (planes, edges, mass properties, and the convexity and V - E + F = 2 checks).
    ============================================================================================= */
 
 enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
 
+static void rg__qh_point_of(rg_vec3 v, double out[3]) {
+    out[0] = (double)v.x;
+    out[1] = (double)v.y;
+    out[2] = (double)v.z;
+}
+
 static void rg__qh_point(const rg__quickhull *qh, int i, double out[3]) {
-    out[0] = (double)qh->points[i].x;
-    out[1] = (double)qh->points[i].y;
-    out[2] = (double)qh->points[i].z;
+    rg__qh_point_of(qh->points[i], out);
 }
 
 static void rg__qh_sub(const double a[3], const double b[3], double out[3]) {
@@ -1486,6 +1657,153 @@ static void rg__qh_accurate_cross(const double a[3], const double b[3], const do
     }
 }
 
+/* Double-double arithmetic: a value as an unevaluated sum hi + lo with |lo| <= ulp(hi) / 2,
+   about 106 bits (Dekker 1971). */
+static rg__qh_dd rg__qh_dd_make(double hi, double lo) {
+    rg__qh_dd r;
+    r.hi = rg__two_sum(hi, lo, &r.lo);
+    return r;
+}
+
+static rg__qh_dd rg__qh_dd_difference(double a, double b) {  /* exact */
+    rg__qh_dd r;
+    r.hi = rg__two_sum(a, -b, &r.lo);
+    return r;
+}
+
+static rg__qh_dd rg__qh_dd_add(rg__qh_dd a, rg__qh_dd b) {
+    double error, sum = rg__two_sum(a.hi, b.hi, &error);
+    return rg__qh_dd_make(sum, error + a.lo + b.lo);
+}
+
+static rg__qh_dd rg__qh_dd_mul(rg__qh_dd a, rg__qh_dd b) {
+    double error, product = rg__two_product(a.hi, b.hi, &error);
+    return rg__qh_dd_make(product, error + a.hi * b.lo + a.lo * b.hi + a.lo * b.lo);
+}
+
+static rg__qh_dd rg__qh_dd_neg(rg__qh_dd a) {
+    a.hi = -a.hi;
+    a.lo = -a.lo;
+    return a;
+}
+
+/* Exact arithmetic on expansions (Shewchuk 1997, "Adaptive precision floating-point arithmetic
+   and fast robust geometric predicates", §2): a number is the exact sum of doubles
+   e[0] + e[1] + ... that do not overlap, in increasing magnitude; zero components are dropped.
+   Its sign is the sign of its largest component. */
+
+/* h = e + b exactly (Shewchuk's Grow-Expansion, Theorem 10). Returns h's length (<= n + 1). */
+static int rg__qh_grow_expansion(const double *e, int n, double b, double *h) {
+    double q = b, error;
+    int i, length = 0;
+    for (i = 0; i < n; ++i) {
+        q = rg__two_sum(q, e[i], &error);
+        if (error != 0) h[length++] = error;
+    }
+    if (q != 0 || length == 0) h[length++] = q;
+    return length;
+}
+
+/* h = e + f exactly, by growing e with f's components (Shewchuk's Expansion-Sum, Theorem 12).
+   h must have room for n + m components and may not alias e or f. */
+static int rg__qh_expansion_sum(const double *e, int n, const double *f, int m, double *h) {
+    double scratch[192];
+    int i, length = n;
+    memcpy(h, e, sizeof(double) * (size_t)n);
+    for (i = 0; i < m; ++i) {
+        length = rg__qh_grow_expansion(h, length, f[i], scratch);
+        memcpy(h, scratch, sizeof(double) * (size_t)length);
+    }
+    return length;
+}
+
+/* h = e b exactly (Shewchuk's Scale-Expansion, Theorem 19). h has room for 2 n components. */
+static int rg__qh_scale_expansion(const double *e, int n, double b, double *h) {
+    double q, product, product_error, sum_error;
+    int i, length = 0;
+    q = rg__two_product(e[0], b, &product_error);
+    if (product_error != 0) h[length++] = product_error;
+    for (i = 1; i < n; ++i) {
+        product = rg__two_product(e[i], b, &product_error);
+        q = rg__two_sum(q, product_error, &sum_error);
+        if (sum_error != 0) h[length++] = sum_error;
+        q = rg__two_sum(product, q, &sum_error);
+        if (sum_error != 0) h[length++] = sum_error;
+    }
+    if (q != 0 || length == 0) h[length++] = q;
+    return length;
+}
+
+/* h = e f for a two-component f, exactly. */
+static int rg__qh_multiply_expansion(const double *e, int n, const double f[2], double *h) {
+    double low[64], high[64];
+    int low_length = rg__qh_scale_expansion(e, n, f[0], low);
+    int high_length = rg__qh_scale_expansion(e, n, f[1], high);
+    return rg__qh_expansion_sum(low, low_length, high, high_length, h);
+}
+
+/* The exact sign of det[u, v, w] for vectors given as two-component expansions (x[i][0] the
+   small part): -1, 0 or 1. */
+static int rg__qh_exact_determinant_sign(const double u[3][2], const double v[3][2],
+                                         const double w[3][2]) {
+    double det[192], term[64], minor[16], first[8], second[8], sum[192];
+    int i, k, det_length = 1;
+    det[0] = 0;
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, l = (i + 2) % 3, first_length, second_length, minor_length;
+        int term_length;
+        first_length = rg__qh_multiply_expansion(u[j], 2, v[l], first);
+        second_length = rg__qh_multiply_expansion(u[l], 2, v[j], second);
+        for (k = 0; k < second_length; ++k) second[k] = -second[k];
+        minor_length = rg__qh_expansion_sum(first, first_length, second, second_length, minor);
+        term_length = rg__qh_multiply_expansion(minor, minor_length, w[i], term);
+        det_length = rg__qh_expansion_sum(det, det_length, term, term_length, sum);
+        memcpy(det, sum, sizeof(double) * (size_t)det_length);
+    }
+    return det[det_length - 1] > 0 ? 1 : det[det_length - 1] < 0 ? -1 : 0;
+}
+
+/* det[b - a, c - a, d - a]: positive when d lies above the plane of the counter-clockwise
+   triangle a, b, c, exactly 0 when the four are coplanar. Quickhull needs exact visibility
+   decisions (Barber et al. §4): with a threshold, faces the apex stands above by less than it
+   stay, and next to them the new cone folds. First in double-double, with the differences
+   exact, whose rounding is below 1e-31 of the terms' size; only a result within 1e-29 of it is
+   decided again in exact expansion arithmetic (Shewchuk's adaptive scheme). That happens for
+   points coplanar up to rounding, e.g. points computed on the edges of a polyhedron. The value
+   is returned when certain, else just its exact sign (+-DBL_MIN or 0). */
+static double rg__qh_orientation(const rg__quickhull *qh, int a, int b, int c, int d) {
+    rg__qh_dd u[3], v[3], w[3], det;
+    double pa[3], pb[3], pc[3], pd[3], size = 0, value, eu[3][2], ev[3][2], ew[3][2];
+    int i, sign;
+    rg__qh_point(qh, a, pa);
+    rg__qh_point(qh, b, pb);
+    rg__qh_point(qh, c, pc);
+    rg__qh_point(qh, d, pd);
+    for (i = 0; i < 3; ++i) {
+        u[i] = rg__qh_dd_difference(pb[i], pa[i]);
+        v[i] = rg__qh_dd_difference(pc[i], pa[i]);
+        w[i] = rg__qh_dd_difference(pd[i], pa[i]);
+    }
+    det = rg__qh_dd_make(0, 0);
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        rg__qh_dd minor = rg__qh_dd_add(rg__qh_dd_mul(u[j], v[k]),
+                                        rg__qh_dd_neg(rg__qh_dd_mul(u[k], v[j])));
+        det = rg__qh_dd_add(det, rg__qh_dd_mul(w[i], minor));
+        size += fabs(w[i].hi) * (fabs(u[j].hi * v[k].hi) + fabs(u[k].hi * v[j].hi));
+    }
+    value = det.hi + det.lo;
+    if (fabs(value) > 1e-29 * size) return value;
+    for (i = 0; i < 3; ++i) {
+        eu[i][0] = u[i].lo; eu[i][1] = u[i].hi;
+        ev[i][0] = v[i].lo; ev[i][1] = v[i].hi;
+        ew[i][0] = w[i].lo; ew[i][1] = w[i].hi;
+    }
+    sign = rg__qh_exact_determinant_sign((const double(*)[2])eu, (const double(*)[2])ev,
+                                         (const double(*)[2])ew);
+    return sign * DBL_MIN;
+}
+
 /* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
 static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
     double p[3][3], n[3], length;
@@ -1546,7 +1864,7 @@ static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int fac
             best_height = height;
         }
     }
-    if (best >= 0 && best_height > -qh->visibility) {
+    if (best >= 0 && best_height > -qh->rounding) {
         qh->next[p] = qh->faces[best].coplanar;
         qh->faces[best].coplanar = p;
     }
@@ -1578,7 +1896,11 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
             rg__qh_point(qh, extreme[j], b);
             rg__qh_sub(b, a, d);
             distance2 = rg__qh_dot(d, d);
-            if (distance2 > best) { best = distance2; corner[0] = extreme[i]; corner[1] = extreme[j]; }
+            if (distance2 > best) {
+                best = distance2;
+                corner[0] = extreme[i];
+                corner[1] = extreme[j];
+            }
         }
     if (!(sqrt(best) > qh->tolerance)) return RG__QH_DEGENERATE; /* all points welded into one */
     rg__qh_point(qh, corner[0], a);
@@ -1628,7 +1950,8 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
             int from = f->v[i], to = f->v[(i + 1) % 3], g, e;
             for (g = 0; g < 4; ++g)
                 for (e = 0; e < 3; ++e)
-                    if (qh->faces[faces[g]].v[e] == to && qh->faces[faces[g]].v[(e + 1) % 3] == from)
+                    if (qh->faces[faces[g]].v[e] == to &&
+                        qh->faces[faces[g]].v[(e + 1) % 3] == from)
                         f->adj[i] = faces[g];
         }
     for (i = 0; i < n; ++i)
@@ -1639,11 +1962,17 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
     return RG__QH_OK;
 }
 
-/* Adds face f and every face reachable from it across edges that the apex sees (stands more
-   than `visibility` above) to the visible set, by a depth-first search. Faces tested in this
-   step carry its stamp. */
-static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
+/* The faces the apex sees, by a depth-first search from face f across edges, and the horizon:
+   the edges between a visible face and one that stays. A face is visible when the apex lies
+   strictly above its plane by the exact orientation test; faces the apex is coplanar with
+   stay, and the new triangles next to them lie in their plane (merged later). With exact
+   decisions the visible faces form a disk and the cone over its rim is convex. */
+static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
     int i;
+    stbds_arrsetlen(qh->visible, 0);
+    stbds_arrsetlen(qh->search, 0);
+    stbds_arrsetlen(qh->horizon, 0);
+    ++qh->stamp;
     qh->faces[f].stamp = qh->stamp;
     qh->faces[f].visible = 1;
     stbds_arrput(qh->search, f);
@@ -1655,87 +1984,21 @@ static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
             rg__qh_face *neighbor = &qh->faces[h];
             if (neighbor->stamp == qh->stamp) continue;
             neighbor->stamp = qh->stamp;
-            neighbor->visible = rg__qh_height(qh, neighbor, apex) > qh->visibility;
+            neighbor->visible =
+                rg__qh_orientation(qh, neighbor->v[0], neighbor->v[1], neighbor->v[2], apex) > 0;
             if (neighbor->visible) stbds_arrput(qh->search, h);
         }
     }
-}
-
-/* Adds every face around point v, starting from face f which has it, to the visible set. */
-static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
-    int g = f, guard = (int)stbds_arrlen(qh->faces);
-    do {
-        int i;
-        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
-        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
-        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
-        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
-    } while (g != f && --guard > 0);
-}
-
-/* The faces the apex sees, and the horizon: the edges between a visible face and one that
-   stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
-   when the apex stands above that face by less than `visibility` and close to the edge, the
-   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
-   The apex then effectively sees the face across, which joins the visible set. And the new
-   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
-   with it as far as the input can tell. If the edge's far end lies between the apex and the
-   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
-   apex stands on or above each of them, since the near end is below them all). Repeated until
-   every horizon edge passes. */
-static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
-    int i, k, grown = 1;
-    stbds_arrsetlen(qh->visible, 0);
-    stbds_arrsetlen(qh->search, 0);
-    ++qh->stamp;
-    rg__qh_grow_visible(qh, f, apex);
-    while (grown) {
-        grown = 0;
-        stbds_arrsetlen(qh->horizon, 0);
-        for (k = 0; k < (int)stbds_arrlen(qh->visible); ++k) {
-            const rg__qh_face *g = &qh->faces[qh->visible[k]];
-            for (i = 0; i < 3; ++i)
-                if (!qh->faces[g->adj[i]].visible) {
-                    rg__qh_horizon_edge edge;
-                    edge.from = g->v[i];
-                    edge.to = g->v[(i + 1) % 3];
-                    edge.face = qh->visible[k];
-                    edge.neighbor = g->adj[i];
-                    stbds_arrput(qh->horizon, edge);
-                }
-        }
-        for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
-            rg__qh_horizon_edge edge = qh->horizon[k];
-            const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
-            double a[3], b[3], p[3], ab[3], n[3], length;
-            int far = neighbor->v[0];
-            if (neighbor->visible) continue;  /* joined through an earlier edge */
-            for (i = 0; i < 3; ++i)
-                if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
-            rg__qh_point(qh, edge.from, a);
-            rg__qh_point(qh, edge.to, b);
-            rg__qh_point(qh, apex, p);
-            rg__qh_accurate_cross(a, b, p, n);
-            rg__qh_sub(b, a, ab);
-            length = sqrt(rg__qh_dot(n, n));
-            /* |n| / |ab| is the apex's distance from the edge's line */
-            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
-                double d[3], far_point[3];
-                rg__qh_point(qh, far, far_point);
-                rg__qh_sub(far_point, a, d);
-                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
-                rg__qh_grow_visible(qh, edge.neighbor, apex);
-            } else {
-                double d[3], along;
-                rg__qh_sub(p, a, d);
-                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
-                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
-                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
-                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+    for (f = 0; f < (int)stbds_arrlen(qh->visible); ++f) {
+        const rg__qh_face *g = &qh->faces[qh->visible[f]];
+        for (i = 0; i < 3; ++i)
+            if (!qh->faces[g->adj[i]].visible) {
+                rg__qh_horizon_edge edge;
+                edge.from = g->v[i];
+                edge.to = g->v[(i + 1) % 3];
+                edge.neighbor = g->adj[i];
+                stbds_arrput(qh->horizon, edge);
             }
-            grown = 1;
-            break;  /* the horizon changed */
-        }
     }
 }
 
@@ -1764,10 +2027,9 @@ static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
 }
 
 /* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
-   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
-   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
-   the level of the input's rounding, which the merging flattens; anything larger means the
-   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+   tolerance above the triangles over the horizon edges next to it. With exact visibility the
+   cone over the horizon is convex; this guards that, and a failure rebuilds the hull with a
+   thicker tolerance. */
 static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
     int n = (int)stbds_arrlen(qh->loop), k;
     for (k = 0; k < n; ++k) {
@@ -1793,9 +2055,8 @@ static int rg__qh_add_apex(rg__quickhull *qh, int f) {
         return 0;
     }
     /* the visible faces go; their outside and coplanar points are orphans until the cone takes
-       them, and so are their corners inside the horizon: exactly, those are inside the new
-       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
-       leave one slightly outside, and no point may be lost */
+       them, and so are their corners inside the horizon (those are inside the new hull; a
+       safety net, so that no point is ever lost silently) */
     stbds_arrsetlen(qh->orphans, 0);
     for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
         int g = qh->visible[i], p;
@@ -1920,7 +2181,8 @@ static int rg__qh_find(int *parent, int t) {
 
 /* Whether two groups of triangles together stay flat: every corner within the tolerance of the
    plane through their area-weighted centroid, normal to their summed area vectors. */
-static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, const rg__qh_group *b) {
+static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a,
+                                const rg__qh_group *b) {
     double normal[3], centre[3], length, weight = a->weight + b->weight, p[3], d[3];
     int i, k;
     const rg__qh_group *both[2];
@@ -1946,11 +2208,23 @@ static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, 
     return 1;
 }
 
+/* 1 - cos of the angle between two groups' normals. */
+static double rg__qh_normal_gap(const rg__qh_group *a, const rg__qh_group *b) {
+    double la = sqrt(rg__qh_dot(a->area, a->area)), lb = sqrt(rg__qh_dot(b->area, b->area));
+    if (!(la > 0) || !(lb > 0)) return 2;
+    return 1 - rg__qh_dot(a->area, b->area) / (la * lb);
+}
+
 /* Greedy merging of adjacent triangles into flat groups: passes over the edges in triangle
    order, joining the two groups on either side whenever their union stays flat, until a pass
-   joins nothing. Writes each triangle's group into pg->group. */
+   joins nothing. The most nearly parallel groups go first (passes with a growing bound on the
+   angle between the normals): on a thin slab the sides are nearly parallel to the big faces
+   and flat with a piece of them within the tolerance, and must not take that piece before the
+   face's own, exactly coplanar, triangles have come together. Writes each triangle's group into
+   pg->group. */
 static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) {
-    int m = (int)stbds_arrlen(pg->triangles), t, k, changed;
+    static const double gap_bounds[8] = {0, 1e-14, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 2};
+    int m = (int)stbds_arrlen(pg->triangles), t, k, changed, bound;
     int *parent = NULL;
     rg__qh_group *groups = NULL;
     stbds_arrsetlen(parent, m);
@@ -1973,7 +2247,7 @@ static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) 
             stbds_arrput(g->vertices, f->v[k]);
         }
     }
-    do {
+    for (bound = 0; bound < 8; ++bound) do {
         changed = 0;
         for (t = 0; t < m; ++t)
             for (k = 0; k < 3; ++k) {
@@ -1981,7 +2255,9 @@ static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) 
                 if (u < t) continue;  /* each edge once */
                 a = rg__qh_find(parent, t);
                 b = rg__qh_find(parent, u);
-                if (a == b || !rg__qh_union_is_flat(qh, &groups[a], &groups[b])) continue;
+                if (a == b || rg__qh_normal_gap(&groups[a], &groups[b]) > gap_bounds[bound] ||
+                    !rg__qh_union_is_flat(qh, &groups[a], &groups[b]))
+                    continue;
                 /* the group with more corners absorbs the other */
                 root = stbds_arrlen(groups[a].vertices) >= stbds_arrlen(groups[b].vertices) ? a : b;
                 other = root == a ? b : a;
@@ -2083,6 +2359,34 @@ static int rg__qh_trace_boundaries(const rg__quickhull *qh, rg__qh_polygons *pg)
     return invalid_count;
 }
 
+/* Whether a polygon turns left at every corner, strictly, about its Newell normal. */
+static int rg__qh_polygon_is_strictly_convex(const rg_vec3 *vertices, const int *indices,
+                                             int count) {
+    double normal[3] = {0, 0, 0}, o[3];
+    int i, k;
+    rg__qh_point_of(vertices[indices[0]], o);
+    for (i = 0; i < count; ++i) {
+        double p[3], q[3];
+        rg__qh_point_of(vertices[indices[i]], p);
+        rg__qh_point_of(vertices[indices[(i + 1) % count]], q);
+        for (k = 0; k < 3; ++k) { p[k] -= o[k]; q[k] -= o[k]; }
+        normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    for (i = 0; i < count; ++i) {
+        double a[3], b[3], c[3], u[3], v[3], turn[3];
+        rg__qh_point_of(vertices[indices[(i + count - 1) % count]], a);
+        rg__qh_point_of(vertices[indices[i]], b);
+        rg__qh_point_of(vertices[indices[(i + 1) % count]], c);
+        rg__qh_sub(b, a, u);
+        rg__qh_sub(c, b, v);
+        rg__qh_cross(u, v, turn);
+        if (!(rg__qh_dot(turn, normal) > 0)) return 0;
+    }
+    return 1;
+}
+
 typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
 
 /* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
@@ -2097,8 +2401,11 @@ static int rg__qh_compare_faces(const void *a, const void *b) {
 /* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
    to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
    edge between its neighbours and is dropped; that can turn more points into non-corners, so
-   the count repeats until nothing changes. */
-static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, rg_result *result) {
+   the count repeats until nothing changes. A polygon that is not strictly convex on its corners
+   (possible when the tolerance is coarse next to the shape's details) gets its group marked
+   invalid and counted in *nonconvex, and no hull is built. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, int *nonconvex,
+                                 rg_result *result) {
     int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
     rg_vec3 *vertices = NULL;
     rg__qh_face_ref *refs = NULL;
@@ -2119,7 +2426,8 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
             int kept = 0;
             g = pg->order[i];
             if (!alive[i]) continue;
-            for (j = 0; j < pg->loop_count[g]; ++j) kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
+            for (j = 0; j < pg->loop_count[g]; ++j)
+                kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
             if (kept >= 3) continue;
             alive[i] = 0;
             changed = 1;
@@ -2142,11 +2450,16 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
             if (v >= 0) stbds_arrput(indices, v);
         }
         count = (int)stbds_arrlen(indices) - first;
+        if (!rg__qh_polygon_is_strictly_convex(vertices, indices + first, count)) {
+            pg->invalid[g] = 1;
+            ++*nonconvex;
+        }
         stbds_arrput(sizes, count);
         for (j = 1; j < count; ++j)
             if (indices[first + j] < indices[first + smallest]) smallest = j;
         /* rotate the polygon to start at its smallest index */
-        for (j = 0; j < count; ++j) stbds_arrput(canonical, indices[first + (smallest + j) % count]);
+        for (j = 0; j < count; ++j)
+            stbds_arrput(canonical, indices[first + (smallest + j) % count]);
         for (j = 0; j < count; ++j) indices[first + j] = canonical[j];
         stbds_arrsetlen(canonical, 0);
     }
@@ -2163,8 +2476,9 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
         sizes[i] = refs[i].count;
         for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
     }
-    hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
-                                     canonical, result);
+    if (*nonconvex == 0)
+        hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
+                                         canonical, result);
     stbds_arrfree(index);
     stbds_arrfree(alive);
     stbds_arrfree(sizes);
@@ -2187,19 +2501,30 @@ static int rg__qh_triangles_are_closed(const rg__quickhull *qh) {
             other = &qh->faces[face->adj[i]];
             if (!other->alive) return 0;
             for (j = 0; j < 3; ++j)
-                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i]) break;
+                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i])
+                    break;
             if (j == 3 || other->adj[j] != f) return 0;
         }
     }
     return 1;
 }
 
+/* Groups marked invalid go back to their triangles. */
+static void rg__qh_split_invalid_groups(rg__qh_polygons *pg) {
+    int t, m = (int)stbds_arrlen(pg->triangles);
+    for (t = 0; t < m; ++t)
+        if (pg->invalid[pg->group[t]]) pg->group[t] = -1 - t;  /* marked: becomes a triangle */
+    for (t = 0; t < m; ++t)
+        if (pg->group[t] < 0) pg->group[t] = -1 - pg->group[t];
+}
+
 /* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
-   boundary is not one convex loop back into their triangles, and emit. */
+   boundary is not one convex loop or whose polygon is not strictly convex back into their
+   triangles, and emit. */
 static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     rg__qh_polygons pg;
     rg_hull *hull = NULL;
-    int f, t, m;
+    int f, m, round;
     memset(&pg, 0, sizeof pg);
     if (!rg__qh_triangles_are_closed(qh)) {
         rg__set_result(result, RG_ERR_DEGENERATE);
@@ -2221,18 +2546,17 @@ static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     stbds_arrsetlen(pg.loop_count, m);
     stbds_arrsetlen(pg.invalid, m);
     rg__qh_merge_coplanar(qh, &pg);
-    if (rg__qh_trace_boundaries(qh, &pg) > 0) {
-        for (t = 0; t < m; ++t)
-            if (pg.invalid[pg.group[t]]) pg.group[t] = -1 - t;  /* marked: becomes a triangle */
-        for (t = 0; t < m; ++t)
-            if (pg.group[t] < 0) pg.group[t] = -1 - pg.group[t];
+    rg__set_result(result, RG_ERR_DEGENERATE);
+    for (round = 0; round < 16; ++round) {
+        int nonconvex = 0;
         if (rg__qh_trace_boundaries(qh, &pg) > 0) {
-            rg__set_result(result, RG_ERR_DEGENERATE);
-            goto done;
+            rg__qh_split_invalid_groups(&pg);
+            if (rg__qh_trace_boundaries(qh, &pg) > 0) break;
         }
+        hull = rg__qh_emit_hull(qh, &pg, &nonconvex, result);
+        if (nonconvex == 0) break;  /* built, or refused for another reason */
+        rg__qh_split_invalid_groups(&pg);
     }
-    hull = rg__qh_emit_hull(qh, &pg, result);
-done:
     stbds_arrfree(pg.triangles);
     stbds_arrfree(pg.triangle_of);
     stbds_arrfree(pg.group);
@@ -2276,15 +2600,13 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
         memset(&qh, 0, sizeof qh);
         qh.points = points;
         qh.count = count;
-        /* the heights in double are nearly exact (for float input, exact up to one rounding):
-           visibility is tested at their rounding level, the outside sets at 8 rounding units of
-           the input. The retries thicken both. */
-        qh.visibility = 16 * DBL_EPSILON * scale;
-        qh.tolerance = (8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON : 64 * DBL_EPSILON) * scale;
-        if (attempt > 0) {
-            qh.tolerance *= attempt == 1 ? 8 : 64;
-            qh.visibility = qh.tolerance / 4;
-        }
+        /* heights in double are accurate to a few roundings; the outside sets take points 8
+           rounding units of the input above a face; the retries take 8 and 64 times that */
+        qh.rounding = 16 * DBL_EPSILON * scale;
+        qh.tolerance = 8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON
+                                                                  : 64 * DBL_EPSILON;
+        qh.tolerance *= scale;
+        if (attempt > 0) qh.tolerance *= attempt == 1 ? 8 : 64;
         built = rg__qh_build_triangles(&qh);
         if (built == RG__QH_OK) hull = rg__qh_make_hull(&qh, &status);
         rg__qh_free(&qh);
@@ -3077,7 +3399,9 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 #endif
 #define RG__SAP_PREFETCH 16
 
-static uint64_t rg__sap_pair_key(int a, int b) {
+/* Hash-map key of an unordered pair of body indices, the smaller in the high half, so that
+   keys sort like pairs by (a, b). Shared by the broad and the narrow phase. */
+static uint64_t rg__pair_key(int a, int b) {
     uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
     return ((uint64_t)lo << 32) | hi;
 }
@@ -3105,13 +3429,13 @@ static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
 }
 
 static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
-    uint64_t key = rg__sap_pair_key(x, y);
+    uint64_t key = rg__pair_key(x, y);
     stbds_hmput(bp->pair_set, key, 1);
     stbds_arrput(bp->touched, key);
 }
 
 static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
-    uint64_t key = rg__sap_pair_key(x, y);
+    uint64_t key = rg__pair_key(x, y);
     if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
 }
 
@@ -3267,7 +3591,7 @@ static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
     for (i = 0; i < n; ++i) {
         rg__body_pair pair = bp->pairs[i];
         if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
-            uint64_t key = rg__sap_pair_key(pair.a, pair.b);
+            uint64_t key = rg__pair_key(pair.a, pair.b);
             (void)stbds_hmdel(bp->pair_set, key);
         } else {
             bp->pairs[kept++] = pair;
@@ -3437,7 +3761,7 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->pair_scratch, 0);
     j = 0;
     while (i < n || j < unique) {
-        uint64_t old_key = i < n ? rg__sap_pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < n ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
         uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
         if (old_key < key) {
             stbds_arrput(bp->pair_scratch, bp->pairs[i]);
@@ -3553,7 +3877,7 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
                 const rg__sap_box *q = &bp->sweep_boxes[j];
                 if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
                     rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
-                    stbds_arrput(bp->key_scratch, rg__sap_pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+                    stbds_arrput(bp->key_scratch, rg__pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
             }
             bp->rebuild_work += j - i - 1;
         }
@@ -3624,7 +3948,7 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
        a rebuild that finds mostly the same pairs makes few) */
     old_count = (int)stbds_arrlen(bp->pairs);
     for (i = j = 0; i < old_count || j < pair_count;) {
-        uint64_t old_key = i < old_count ? rg__sap_pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < old_count ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
         uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
         if (old_key < key) {
             (void)stbds_hmdel(bp->pair_set, old_key);
@@ -3765,8 +4089,6 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    long as the broad phase reports the pair; it holds the witness and where the pair's manifold
    of the last step is, so that points whose feature id reappears inherit the impulses the
    solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
-
-static uint64_t rg__pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
 static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
@@ -5187,12 +5509,25 @@ RIGID_API rg_world_def rg_world_default_def(void) {
     return def;
 }
 
+/* Limits of the world's validation (RG__MAX_MAGNITUDE is in >>math). Refused: a step longer
+   than RG__MAX_TIME_STEP (1 s: no contact can be resolved in a step that long; clamp frame
+   times), more iterations than RG__MAX_ITERATIONS, velocities whose kinetic energy (in the
+   units of the world, J for kg, m, s) exceeds RG__MAX_ENERGY, and forces and torques that would
+   take a body there within one such step. All are garbage, and the energy bound keeps the
+   products of a step (the gyroscopic term w x Iw, impulses times lever arms) far from overflow
+   in float. */
+#define RG__MAX_TIME_STEP ((rg_real)1)
+#define RG__MAX_ITERATIONS 1000000
+#define RG__MAX_ENERGY ((rg_real)1e30)
+
+static int rg__iterations_are_valid(int n) { return n >= 0 && n <= RG__MAX_ITERATIONS; }
+
 static int rg__world_def_is_valid(const rg_world_def *def) {
-    return def && def->cookie == RG__WORLD_COOKIE && rg_v3_is_finite(def->gravity) &&
-           def->collision_iterations >= 0 && def->contact_iterations >= 0 &&
-           def->shock_iterations >= 0 && rg__is_finite_real(def->contact_tolerance) &&
-           def->contact_tolerance >= 0 && rg__is_finite_real(def->contact_margin) &&
-           def->contact_margin >= 0;
+    return def && def->cookie == RG__WORLD_COOKIE && rg__v3_is_sane(def->gravity) &&
+           rg__iterations_are_valid(def->collision_iterations) &&
+           rg__iterations_are_valid(def->contact_iterations) &&
+           rg__iterations_are_valid(def->shock_iterations) && rg__is_sane_real(def->contact_tolerance) &&
+           def->contact_tolerance >= 0 && rg__is_sane_real(def->contact_margin) && def->contact_margin >= 0;
 }
 
 RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result) {
@@ -5223,7 +5558,7 @@ RIGID_API void rg_world_destroy(rg_world *w) {
 }
 
 RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity) {
-    if (!w || !rg_v3_is_finite(gravity)) return RG_ERR_INVALID_ARGUMENT;
+    if (!w || !rg__v3_is_sane(gravity)) return RG_ERR_INVALID_ARGUMENT;
     w->def.gravity = gravity;
     return RG_OK;
 }
@@ -5231,7 +5566,7 @@ RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravit
 
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     int i, n;
-    if (!w || !rg__is_finite_real(dt) || !(dt > 0)) return RG_ERR_INVALID_ARGUMENT;
+    if (!w || !rg__is_finite_real(dt) || !(dt > 0) || dt > RG__MAX_TIME_STEP) return RG_ERR_INVALID_ARGUMENT;
     w->step_dt = dt;
     /* Guendelman §5: collide, advance velocities, contact, advance positions */
     {
@@ -5280,57 +5615,104 @@ RIGID_API rg_body_def rg_body_default_def(void) {
     return def;
 }
 
+static int rg__quat_is_usable(rg_quat q) {
+    return rg_quat_is_finite(q) && (q.x != 0 || q.y != 0 || q.z != 0 || q.w != 0);
+}
+static int rg__coefficient_is_valid(rg_real c) { return rg__is_sane_real(c) && c >= 0; }
+
+/* Everything in a body def that can be checked without its mass properties. */
 static int rg__body_def_is_valid(const rg_body_def *def) {
     if (!def) return 0;
     if (def->type != RG_BODY_STATIC && def->type != RG_BODY_KINEMATIC && def->type != RG_BODY_DYNAMIC)
         return 0;
     if (def->type == RG_BODY_DYNAMIC && !def->hull) return 0;
-    if (!rg_v3_is_finite(def->position) || !rg_quat_is_finite(def->orientation) ||
-        !rg_v3_is_finite(def->linear_velocity) || !rg_v3_is_finite(def->angular_velocity))
+    if (!rg__v3_is_sane(def->position) || !rg__quat_is_usable(def->orientation) ||
+        !rg__v3_is_sane(def->linear_velocity) || !rg__v3_is_sane(def->angular_velocity))
         return 0;
-    if (!(rg_quat_dot(def->orientation, def->orientation) > 0)) return 0;
-    if (!rg__is_finite_real(def->density) || !rg__is_finite_real(def->mass) || def->density < 0 ||
-        def->mass < 0)
-        return 0;
+    if (!rg__coefficient_is_valid(def->density) || !rg__coefficient_is_valid(def->mass)) return 0;
     if (def->type == RG_BODY_DYNAMIC && !(def->density > 0) && !(def->mass > 0)) return 0;
     if (!rg__is_finite_real(def->restitution) || def->restitution < 0 || def->restitution > 1) return 0;
-    if (!rg__is_finite_real(def->static_friction) || !rg__is_finite_real(def->dynamic_friction) ||
-        !rg__is_finite_real(def->rolling_friction) || !rg__is_finite_real(def->spinning_friction))
-        return 0;
-    if (def->static_friction < 0 || def->dynamic_friction < 0 || def->rolling_friction < 0 ||
-        def->spinning_friction < 0)
-        return 0;
-    return 1;
+    return rg__coefficient_is_valid(def->static_friction) && rg__coefficient_is_valid(def->dynamic_friction) &&
+           rg__coefficient_is_valid(def->rolling_friction) && rg__coefficient_is_valid(def->spinning_friction);
 }
 
 static rg__body *rg__world_body(const rg_world *w, rg_body_id id) {
     rg__body *body;
     if (!w || id.generation == 0 || id.index >= (uint32_t)stbds_arrlen(w->bodies)) return NULL;
     body = &w->bodies[id.index];
-    return body->generation == id.generation ? body : NULL;
+    /* an even generation is a free slot's: such an id was never handed out */
+    return body->generation == id.generation && (id.generation & 1) ? body : NULL;
 }
 
 /* Mass properties of a body from its hull: density, or a given mass with the inertia scaled
-   to match (the same shape at the density mass / volume). */
-static void rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) {
+   to match (the same shape at the density mass / volume). 0 when they, or their inverses, are
+   not finite and positive (a density of 1e15 on a large hull). */
+static int rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) {
     rg_real density;
+    int i;
     memset(&body->inertia_local, 0, sizeof body->inertia_local);
     body->inv_inertia_local = body->inv_inertia_world = body->inertia_local;
     body->mass = body->inv_mass = 0;
-    if (def->type != RG_BODY_DYNAMIC) return;
+    if (def->type != RG_BODY_DYNAMIC) return 1;
     density = def->mass > 0 ? def->mass / def->hull->volume : def->density;
     body->mass = density * def->hull->volume;
     body->inv_mass = 1 / body->mass;
     body->inertia_local = rg_hull_inertia(def->hull, density);
     body->inv_inertia_local = rg_mat3_inverse(body->inertia_local);
+    if (!rg__is_sane_real(density) || !(body->mass > 0) || !rg__is_finite_real(body->mass) ||
+        !rg__is_finite_real(body->inv_mass))
+        return 0;
+    for (i = 0; i < 3; ++i)
+        if (!(body->inertia_local.m[i][i] > 0) || !rg__is_finite_real(body->inertia_local.m[i][i]) ||
+            !(body->inv_inertia_local.m[i][i] > 0))
+            return 0;
+    return rg__mat3_is_finite(body->inertia_local) && rg__mat3_is_finite(body->inv_inertia_local);
+}
+
+/* Velocities a body may be given: sane components and, for a dynamic body, a kinetic energy
+   below RG__MAX_ENERGY. An overflow inside the check fails it too. */
+static int rg__velocities_are_valid(const rg__body *body, rg_vec3 v, rg_vec3 omega) {
+    rg_vec3 omega_local;
+    if (!rg__v3_is_sane(v) || !rg__v3_is_sane(omega)) return 0;
+    if (body->type != RG_BODY_DYNAMIC) return 1;
+    omega_local = rg_quat_rotate_inverse(body->orientation, omega);
+    return body->mass * rg_v3_dot(v, v) <= 2 * RG__MAX_ENERGY &&
+           rg_v3_dot(omega_local, rg_mat3_mul_v3(body->inertia_local, omega_local)) <= 2 * RG__MAX_ENERGY;
+}
+
+/* The body a def describes, built aside so that a refused def changes nothing in the world. */
+static int rg__body_from_def(const rg_body_def *def, rg__body *body) {
+    rg_vec3 local_com;
+    memset(body, 0, sizeof *body);
+    body->next_free = -1;
+    body->type = def->type;
+    body->hull = def->hull;
+    body->orientation = rg_quat_normalize(def->orientation);
+    local_com = def->hull ? def->hull->centroid : rg_v3(0, 0, 0);
+    body->com = rg_v3_add(def->position, rg_quat_rotate(body->orientation, local_com));
+    if (!rg__body_set_mass_properties(body, def)) return 0;
+    if (!rg__velocities_are_valid(body, def->linear_velocity, def->angular_velocity)) return 0;
+    if (def->type != RG_BODY_STATIC) {
+        body->linear_velocity = def->linear_velocity;
+        body->angular_velocity = def->angular_velocity;
+    }
+    rg__body_update_world_inertia(body);
+    body->restitution = def->restitution;
+    body->static_friction = def->static_friction;
+    body->dynamic_friction = def->dynamic_friction;
+    body->rolling_friction = def->rolling_friction;
+    body->spinning_friction = def->spinning_friction;
+    body->user_data = def->user_data;
+    body->aabb_min = body->aabb_max = body->com;
+    return 1;
 }
 
 RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result) {
     rg_body_id id = {0, 0};
-    rg__body *body;
-    rg_vec3 local_com;
+    rg__body candidate;
+    uint32_t generation;
     int index;
-    if (!w || !rg__body_def_is_valid(def)) {
+    if (!w || !rg__body_def_is_valid(def) || !rg__body_from_def(def, &candidate)) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return id;
     }
@@ -5347,35 +5729,13 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
             return id;
         }
     }
-    body = &w->bodies[index];
-    {
-        uint32_t generation = body->generation + 1; /* free slots are even, so this is odd */
-        memset(body, 0, sizeof *body);
-        body->generation = generation;
-    }
-    body->next_free = -1;
-    body->type = def->type;
-    body->hull = def->hull;
-    body->orientation = rg_quat_normalize(def->orientation);
-    local_com = def->hull ? def->hull->centroid : rg_v3(0, 0, 0);
-    body->com = rg_v3_add(def->position, rg_quat_rotate(body->orientation, local_com));
-    if (def->type != RG_BODY_STATIC) {
-        body->linear_velocity = def->linear_velocity;
-        body->angular_velocity = def->angular_velocity;
-    }
-    rg__body_set_mass_properties(body, def);
-    rg__body_update_world_inertia(body);
-    body->restitution = def->restitution;
-    body->static_friction = def->static_friction;
-    body->dynamic_friction = def->dynamic_friction;
-    body->rolling_friction = def->rolling_friction;
-    body->spinning_friction = def->spinning_friction;
-    body->user_data = def->user_data;
-    body->aabb_min = body->aabb_max = body->com;
+    generation = w->bodies[index].generation + 1; /* free slots are even, so this is odd */
+    w->bodies[index] = candidate;
+    w->bodies[index].generation = generation;
     rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
-    id.generation = body->generation;
+    id.generation = generation;
     rg__set_result(result, RG_OK);
     return id;
 }
@@ -5491,8 +5851,7 @@ static rg_result rg__body_for_update(rg_world *w, rg_body_id id, int arguments_o
 
 RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 position, rg_quat orientation) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(position) && rg_quat_is_finite(orientation) &&
-                                                 rg_quat_dot(orientation, orientation) > 0, &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(position) && rg__quat_is_usable(orientation), &body);
     if (r != RG_OK) return r;
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
@@ -5502,15 +5861,17 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(v), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(v), &body);
     if (r != RG_OK) return r;
+    if (!rg__velocities_are_valid(body, v, body->angular_velocity)) return RG_ERR_INVALID_ARGUMENT;
     if (body->type != RG_BODY_STATIC) body->linear_velocity = v;
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_angular_velocity(rg_world *w, rg_body_id id, rg_vec3 omega) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(omega), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(omega), &body);
     if (r != RG_OK) return r;
+    if (!rg__velocities_are_valid(body, body->linear_velocity, omega)) return RG_ERR_INVALID_ARGUMENT;
     if (body->type != RG_BODY_STATIC) body->angular_velocity = omega;
     return RG_OK;
 }
@@ -5523,31 +5884,45 @@ RIGID_API rg_result rg_body_set_user_data(rg_world *w, rg_body_id id, void *user
 }
 RIGID_API rg_result rg_body_apply_impulse(rg_world *w, rg_body_id id, rg_vec3 impulse, rg_vec3 world_point) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(impulse) && rg_v3_is_finite(world_point), &body);
+    rg_vec3 v, omega;
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(impulse) && rg__v3_is_sane(world_point), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    body->linear_velocity = rg_v3_madd(body->linear_velocity, impulse, body->inv_mass);
-    body->angular_velocity = rg_v3_add(body->angular_velocity,
+    v = rg_v3_madd(body->linear_velocity, impulse, body->inv_mass);
+    omega = rg_v3_add(body->angular_velocity,
         rg_mat3_mul_v3(body->inv_inertia_world, rg_v3_cross(rg_v3_sub(world_point, body->com), impulse)));
+    if (!rg__velocities_are_valid(body, v, omega)) return RG_ERR_INVALID_ARGUMENT;
+    body->linear_velocity = v;
+    body->angular_velocity = omega;
+    return RG_OK;
+}
+/* Accumulated force and torque are accepted when a step of RG__MAX_TIME_STEP under them alone
+   leaves the body's velocities valid. */
+static rg_result rg__body_accumulate(rg__body *body, rg_vec3 force, rg_vec3 torque) {
+    rg_vec3 f = rg_v3_add(body->force, force), t = rg_v3_add(body->torque, torque);
+    rg_vec3 v = rg_v3_madd(body->linear_velocity, f, body->inv_mass * RG__MAX_TIME_STEP);
+    rg_vec3 omega = rg_v3_madd(body->angular_velocity, rg_mat3_mul_v3(body->inv_inertia_world, t), RG__MAX_TIME_STEP);
+    if (!rg__v3_is_sane(f) || !rg__v3_is_sane(t) || !rg__velocities_are_valid(body, v, omega))
+        return RG_ERR_INVALID_ARGUMENT;
+    body->force = f;
+    body->torque = t;
     return RG_OK;
 }
 RIGID_API rg_result rg_body_apply_force(rg_world *w, rg_body_id id, rg_vec3 force, rg_vec3 world_point) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(force) && rg_v3_is_finite(world_point), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(force) && rg__v3_is_sane(world_point), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    body->force = rg_v3_add(body->force, force);
-    body->torque = rg_v3_add(body->torque, rg_v3_cross(rg_v3_sub(world_point, body->com), force));
-    return RG_OK;
+    return rg__body_accumulate(body, force, rg_v3_cross(rg_v3_sub(world_point, body->com), force));
 }
 RIGID_API rg_result rg_body_apply_torque(rg_world *w, rg_body_id id, rg_vec3 torque) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg_v3_is_finite(torque), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(torque), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    body->torque = rg_v3_add(body->torque, torque);
-    return RG_OK;
+    return rg__body_accumulate(body, rg_v3(0, 0, 0), torque);
 }
 
 RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    if (!w || capacity < 0) return 0;
+    if (!w) return 0;
+    if (!out || capacity < 0) capacity = 0;   /* count only */
     return rg__solver_contacts(w, out, capacity);
 }
 

@@ -1,0 +1,245 @@
+/* Soak: a long run of a mixed scene, the way a game runs one. `make soak` runs 1 000 000 steps;
+   CI runs 20 000. Usage: soak [steps]
+
+   The scene, on the ground slab of examples/scenes.h (top face y = 0):
+     - a stack of 10 cubes and a pyramid of 21 cubes (base 6), rebuilt from scratch (destroyed
+       and created again) every `rebuild` steps;
+     - rain: a cube or plank (or, once rg_hull_create builds hulls, a random convex hull) dropped
+       every 15 steps over one corner, turned and spinning; at most 40 live, the oldest removed;
+     - a cube fired into the pyramid at 15 m/s every 3000 steps;
+     - like a game, every body that falls below y = -20 is removed (rain, projectiles) or put
+       back where it started (stack, pyramid). Until the solver lands bodies fall through the
+       ground, so this is what keeps the scene alive; afterwards it should rarely fire.
+   Checked (every 100 steps):
+     - every body's state is finite;
+     - energy is bounded: no body faster than 100 m/s or spinning faster than 200 rad/s (a
+       drop from 12 m to -20 m reaches 25 m/s), total kinetic energy below 2500 J per body;
+     - memory is flat: after the warm-up (a fifth of the run) the live bytes of rigid.h, counted
+       through the allocator hooks, never exceed the warm-up's peak by more than 10%;
+     - the body count is what the script created minus what it destroyed;
+     - at the end, after the world and hulls are destroyed, nothing is left allocated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "counting_allocator.h"
+#define RIGID_IMPLEMENTATION
+#include "rigid.h"
+
+enum { STACK = 10, PYRAMID_BASE = 6, PYRAMID = PYRAMID_BASE * (PYRAMID_BASE + 1) / 2, RAIN_MAX = 40 };
+
+typedef struct soak {
+    rg_world *w;
+    rg_hull *ground, *cube, *plank, *cloud;
+    rg_body_id stack[STACK], pyramid[PYRAMID], rain[RAIN_MAX];
+    rg_vec3 stack_home[STACK], pyramid_home[PYRAMID];
+    int rain_count;                 /* rain[] is oldest first */
+    int expected_bodies;
+    long long created, destroyed, respawned;
+    unsigned long long random_state;
+} soak;
+
+static double soak_random(soak *s) {
+    s->random_state = s->random_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(s->random_state >> 11) / 9007199254740992.0;
+}
+
+static rg_body_id soak_create(soak *s, const rg_hull *hull, rg_vec3 position, rg_quat orientation, rg_vec3 v, rg_vec3 omega) {
+    rg_body_def bd = rg_body_default_def();
+    rg_body_id id;
+    rg_result r;
+    bd.hull = hull;
+    bd.position = position;
+    bd.orientation = orientation;
+    bd.linear_velocity = v;
+    bd.angular_velocity = omega;
+    bd.mass = 1;
+    bd.static_friction = bd.dynamic_friction = 0.5f;
+    id = rg_body_create(s->w, &bd, &r);
+    if (r != RG_OK) {
+        printf("FAIL body creation: %s\n", rg_result_string(r));
+        exit(1);
+    }
+    ++s->created;
+    ++s->expected_bodies;
+    return id;
+}
+
+static void soak_destroy(soak *s, rg_body_id id) {
+    if (rg_body_destroy(s->w, id) != RG_OK) {
+        printf("FAIL body destruction\n");
+        exit(1);
+    }
+    ++s->destroyed;
+    --s->expected_bodies;
+}
+
+static void build_structures(soak *s, int first_time) {
+    int i, row, j, k = 0;
+    rg_vec3 zero = rg_v3(0, 0, 0);
+    for (i = 0; i < STACK; ++i) {
+        if (!first_time) soak_destroy(s, s->stack[i]);
+        s->stack_home[i] = rg_v3(-8, 0.5f + (rg_real)i, 0);
+        s->stack[i] = soak_create(s, s->cube, s->stack_home[i], rg_quat_identity(), zero, zero);
+    }
+    for (row = 0; row < PYRAMID_BASE; ++row)
+        for (j = 0; j < PYRAMID_BASE - row; ++j, ++k) {
+            if (!first_time) soak_destroy(s, s->pyramid[k]);
+            s->pyramid_home[k] = rg_v3((rg_real)j - (rg_real)(PYRAMID_BASE - row - 1) / 2, 0.5f + (rg_real)row, -8);
+            s->pyramid[k] = soak_create(s, s->cube, s->pyramid_home[k], rg_quat_identity(), zero, zero);
+        }
+}
+
+static void add_rain(soak *s, rg_body_id id) {
+    if (s->rain_count == RAIN_MAX) {
+        soak_destroy(s, s->rain[0]);
+        memmove(s->rain, s->rain + 1, sizeof(rg_body_id) * (RAIN_MAX - 1));
+        --s->rain_count;
+    }
+    s->rain[s->rain_count++] = id;
+}
+
+static void drop_rain(soak *s) {
+    double x = 4 + 8 * soak_random(s), z = -4 + 8 * soak_random(s), y = 8 + 4 * soak_random(s);
+    double ax = soak_random(s) - 0.5, ay = soak_random(s) - 0.5, az = soak_random(s) - 0.5;
+    double angle = 3 * soak_random(s), spin = 2 * soak_random(s) - 1;
+    int kind = (int)(3 * soak_random(s));
+    const rg_hull *hull = kind == 0 ? s->cube : kind == 1 ? s->plank : (s->cloud ? s->cloud : s->cube);
+    add_rain(s, soak_create(s, hull, rg_v3((rg_real)x, (rg_real)y, (rg_real)z),
+                            rg_quat_from_axis_angle(rg_v3((rg_real)ax, (rg_real)ay, (rg_real)az), (rg_real)angle),
+                            rg_v3(0, -1, 0), rg_v3((rg_real)spin, 0, (rg_real)-spin)));
+}
+
+static void fire_projectile(soak *s) {
+    add_rain(s, soak_create(s, s->cube, rg_v3(-20, 2.5f, -8), rg_quat_identity(), rg_v3(15, 1, 0), rg_v3(0, 0, 0)));
+}
+
+/* bodies below y = -20: rain leaves, structures go home */
+static void respawn_fallen(soak *s) {
+    rg_vec3 zero = rg_v3(0, 0, 0);
+    int i;
+    for (i = 0; i < STACK; ++i)
+        if (rg_body_position(s->w, s->stack[i]).y < -20) {
+            soak_destroy(s, s->stack[i]);
+            s->stack[i] = soak_create(s, s->cube, s->stack_home[i], rg_quat_identity(), zero, zero);
+            ++s->respawned;
+        }
+    for (i = 0; i < PYRAMID; ++i)
+        if (rg_body_position(s->w, s->pyramid[i]).y < -20) {
+            soak_destroy(s, s->pyramid[i]);
+            s->pyramid[i] = soak_create(s, s->cube, s->pyramid_home[i], rg_quat_identity(), zero, zero);
+            ++s->respawned;
+        }
+    for (i = 0; i < s->rain_count;)
+        if (rg_body_position(s->w, s->rain[i]).y < -20) {
+            soak_destroy(s, s->rain[i]);
+            memmove(s->rain + i, s->rain + i + 1, sizeof(rg_body_id) * (size_t)(s->rain_count - i - 1));
+            --s->rain_count;
+        } else {
+            ++i;
+        }
+}
+
+typedef struct body_check { int finite; double max_speed, max_spin, kinetic; } body_check;
+
+static void check_body(const soak *s, rg_body_id id, body_check *c) {
+    rg_vec3 v = rg_body_linear_velocity(s->w, id), omega = rg_body_angular_velocity(s->w, id);
+    double speed = rg_v3_length(v), spin = rg_v3_length(omega);
+    if (!rg_v3_is_finite(rg_body_position(s->w, id)) || !rg_quat_is_finite(rg_body_orientation(s->w, id)) ||
+        !rg_v3_is_finite(v) || !rg_v3_is_finite(omega))
+        c->finite = 0;
+    if (speed > c->max_speed) c->max_speed = speed;
+    if (spin > c->max_spin) c->max_spin = spin;
+    c->kinetic += rg_body_kinetic_energy(s->w, id);
+}
+
+static double now_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+int main(int argc, char **argv) {
+    long long steps = argc > 1 ? atoll(argv[1]) : 1000000, step, warmup, rebuild;
+    soak s;
+    rg_world_def wd = rg_world_default_def();
+    rg_body_def bd = rg_body_default_def();
+    int passed = 0, failed = 0, i, finite = 1, count_ok = 1;
+    long long warmup_peak = 0, later_peak = 0, allocator_calls_after_warmup = 0, calls_at_warmup = 0;
+    double worst_speed = 0, worst_spin = 0, worst_kinetic = 0, start = now_seconds();
+    if (steps < 100) steps = 100;
+    warmup = steps / 5 < 100000 ? steps / 5 : 100000;
+    rebuild = steps / 4 < 100000 ? steps / 4 : 100000;
+    memset(&s, 0, sizeof s);
+    s.random_state = 2026;
+    s.w = rg_world_create(&wd, NULL);
+    s.ground = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    s.cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    s.plank = rg_hull_create_box(rg_v3(0.8f, 0.2f, 0.4f), NULL);
+    {
+        /* a convex cloud for rg_hull_create; NULL until quickhull lands */
+        rg_vec3 cloud[24];
+        for (i = 0; i < 24; ++i)
+            cloud[i] = rg_v3((rg_real)(soak_random(&s) - 0.5), (rg_real)(soak_random(&s) - 0.5) * 0.8f,
+                             (rg_real)(soak_random(&s) - 0.5) * 1.2f);
+        s.cloud = rg_hull_create(cloud, 24, NULL);
+    }
+    if (!s.w || !s.ground || !s.cube || !s.plank) { printf("FAIL set-up\n0 passed, 1 failed\n"); return 1; }
+    bd.type = RG_BODY_STATIC;
+    bd.hull = s.ground;
+    bd.position = rg_v3(0, -0.5f, 0);
+    rg_body_create(s.w, &bd, NULL);
+    s.expected_bodies = 1;
+    build_structures(&s, 1);
+    printf("soak: %lld steps, warm-up %lld, structures rebuilt every %lld, %s hull for the rain\n", steps, warmup,
+           rebuild, s.cloud ? "a quickhull" : "no quickhull");
+    for (step = 1; step <= steps; ++step) {
+        if (step % 15 == 0) drop_rain(&s);
+        if (step % 3000 == 0) fire_projectile(&s);
+        if (step % rebuild == 0) build_structures(&s, 0);
+        if (rg_world_step(s.w, 1.0f / 60) != RG_OK) { printf("FAIL step %lld refused\n", step); return 1; }
+        if (step % 100 == 0) {
+            body_check c;
+            memset(&c, 0, sizeof c);
+            c.finite = 1;
+            for (i = 0; i < STACK; ++i) check_body(&s, s.stack[i], &c);
+            for (i = 0; i < PYRAMID; ++i) check_body(&s, s.pyramid[i], &c);
+            for (i = 0; i < s.rain_count; ++i) check_body(&s, s.rain[i], &c);
+            if (!c.finite && finite) printf("FAIL step %lld: a body is not finite\n", step);
+            finite = finite && c.finite;
+            if (c.max_speed > worst_speed) worst_speed = c.max_speed;
+            if (c.max_spin > worst_spin) worst_spin = c.max_spin;
+            if (c.kinetic > worst_kinetic) worst_kinetic = c.kinetic;
+            respawn_fallen(&s);
+            if (rg_world_get_stats(s.w).body_count != s.expected_bodies) count_ok = 0;
+        }
+        if (step <= warmup) {
+            if (counting_allocator.live_bytes > warmup_peak) warmup_peak = counting_allocator.live_bytes;
+            if (step == warmup) calls_at_warmup = counting_allocator.calls;
+        } else if (counting_allocator.live_bytes > later_peak) {
+            later_peak = counting_allocator.live_bytes;
+        }
+        if (step % 100000 == 0 || step == steps)
+            printf("  step %8lld: %3d bodies, %7lld live bytes (warm-up peak %lld), fastest %.1f m/s, "
+                   "kinetic %.0f J, %lld created, %lld respawned, %.3f ms/step\n",
+                   step, rg_world_get_stats(s.w).body_count, counting_allocator.live_bytes, warmup_peak,
+                   worst_speed, worst_kinetic, s.created, s.respawned, (now_seconds() - start) * 1e3 / (double)step);
+    }
+    allocator_calls_after_warmup = counting_allocator.calls - calls_at_warmup;
+    rg_world_destroy(s.w);
+    rg_hull_destroy(s.ground);
+    rg_hull_destroy(s.cube);
+    rg_hull_destroy(s.plank);
+    rg_hull_destroy(s.cloud);
+#define CHECK(cond, ...) do { if (cond) ++passed; else { ++failed; printf("FAIL " __VA_ARGS__); printf("\n"); } } while (0)
+    CHECK(finite, "a body became NaN or infinite");
+    CHECK(worst_speed < 100 && worst_spin < 200, "speed %.3g m/s or spin %.3g rad/s out of bounds", worst_speed, worst_spin);
+    CHECK(worst_kinetic < 2500.0 * (1 + STACK + PYRAMID + RAIN_MAX), "kinetic energy %.3g J", worst_kinetic);
+    CHECK(later_peak <= warmup_peak + warmup_peak / 10, "memory grew after the warm-up: peak %lld bytes, warm-up peak %lld",
+          later_peak, warmup_peak);
+    CHECK(count_ok, "body count differs from the script's");
+    CHECK(counting_allocator.live_bytes == 0 && counting_allocator.live_blocks == 0, "%lld bytes in %lld blocks left",
+          counting_allocator.live_bytes, counting_allocator.live_blocks);
+    printf("soak: %lld steps, %lld bodies created and destroyed, %lld respawned; fastest %.1f m/s, spin %.1f rad/s, "
+           "kinetic at most %.0f J; live bytes: warm-up peak %lld, later peak %lld; %.2f allocator calls per 1000 steps "
+           "after warm-up; %.1f s\n",
+           steps, s.created, s.respawned, worst_speed, worst_spin, worst_kinetic, warmup_peak, later_peak,
+           (double)allocator_calls_after_warmup * 1000 / (double)(steps - warmup), now_seconds() - start);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

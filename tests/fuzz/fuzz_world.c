@@ -1,0 +1,312 @@
+/* libFuzzer harness: a script of world calls with arguments from the fuzzer (NaN, infinities,
+   limits and just beyond them, stale and fabricated ids, NULL worlds, defs and outputs).
+   Checked after every call:
+     - no crash, no sanitizer report, no allocation left behind (the counting allocator must be
+       back to zero after the world and hulls are gone);
+     - a refused call returns a code and changes nothing visible (state hash before and after);
+     - an accepted step leaves every body finite;
+     - the body count matches the creations and destructions that succeeded;
+   and for the whole script: running it again on a second world gives the same state hash
+   (determinism: no uninitialised memory, no pointer-order dependence).
+   Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
+#include "../build/counting_allocator.h"
+#define RIGID_IMPLEMENTATION
+#include "rigid.h"
+#include "fuzz_common.h"
+
+enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
+
+static void fuzz_fail(const char *what, int op) {
+    fprintf(stderr, "fuzz_world: %s (operation %d)\n", what, op);
+    abort();
+}
+
+typedef struct script_state {
+    rg_world *w;
+    rg_hull *hulls[HULLS];
+    rg_body_id ids[MAX_IDS];
+    int id_count, live, steps;
+} script_state;
+
+typedef struct hash64 { uint64_t h; } hash64;
+static void hash_bytes(hash64 *s, const void *p, size_t n) {
+    const unsigned char *c = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; ++i) { s->h ^= c[i]; s->h *= 1099511628211ull; }
+}
+static void hash_real(hash64 *s, rg_real x) { hash_bytes(s, &x, sizeof x); }
+static void hash_v3(hash64 *s, rg_vec3 v) { hash_real(s, v.x); hash_real(s, v.y); hash_real(s, v.z); }
+
+static uint64_t world_hash(const script_state *st) {
+    hash64 s = {14695981039346656037ull};
+    rg_world_stats stats = rg_world_get_stats(st->w);
+    int i;
+    hash_v3(&s, rg_world_gravity(st->w));
+    hash_bytes(&s, &stats.body_count, sizeof stats.body_count);
+    for (i = 0; i < st->id_count; ++i) {
+        rg_body_id id = st->ids[i];
+        rg_quat q = rg_body_orientation(st->w, id);
+        rg_vec3 lo, hi;
+        int valid = rg_body_is_valid(st->w, id);
+        hash_bytes(&s, &valid, sizeof valid);
+        hash_v3(&s, rg_body_position(st->w, id));
+        hash_real(&s, q.x); hash_real(&s, q.y); hash_real(&s, q.z); hash_real(&s, q.w);
+        hash_v3(&s, rg_body_linear_velocity(st->w, id));
+        hash_v3(&s, rg_body_angular_velocity(st->w, id));
+        hash_real(&s, rg_body_mass(st->w, id));
+        rg_body_aabb(st->w, id, &lo, &hi);
+        hash_v3(&s, lo);
+        hash_v3(&s, hi);
+    }
+    return s.h;
+}
+
+static int world_is_finite(const script_state *st) {
+    int i;
+    for (i = 0; i < st->id_count; ++i) {
+        rg_body_id id = st->ids[i];
+        if (!rg_body_is_valid(st->w, id)) continue;
+        if (!rg_v3_is_finite(rg_body_position(st->w, id)) || !rg_quat_is_finite(rg_body_orientation(st->w, id)) ||
+            !rg_v3_is_finite(rg_body_linear_velocity(st->w, id)) || !rg_v3_is_finite(rg_body_angular_velocity(st->w, id)))
+            return 0;
+    }
+    return 1;
+}
+
+static rg_vec3 fuzz_vec3(fuzz_reader *r, int wild) {
+    if (wild) return rg_v3((rg_real)fuzz_number(r), (rg_real)fuzz_number(r), (rg_real)fuzz_number(r));
+    return rg_v3((rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r));
+}
+static rg_quat fuzz_quat(fuzz_reader *r, int wild) {
+    rg_quat q;
+    if (!wild) return rg_quat_from_axis_angle(fuzz_vec3(r, 0), (rg_real)fuzz_plain(r));
+    q.x = (rg_real)fuzz_number(r); q.y = (rg_real)fuzz_number(r);
+    q.z = (rg_real)fuzz_number(r); q.w = (rg_real)fuzz_number(r);
+    return q;
+}
+
+/* an id: one the script created (live or destroyed), the null id, or a fabricated one */
+static rg_body_id fuzz_id(fuzz_reader *r, const script_state *st) {
+    uint8_t k = fuzz_u8(r);
+    rg_body_id id = {0, 0};
+    if (k < 200 && st->id_count > 0) return st->ids[k % st->id_count];
+    if (k < 220) return id;
+    id.index = fuzz_u8(r) % 64;
+    id.generation = fuzz_u8(r) % 8;
+    if (k >= 250) { id.index = fuzz_u32(r); id.generation = fuzz_u32(r); }
+    return id;
+}
+
+/* one script: returns the final hash */
+static uint64_t run_script(const uint8_t *data, size_t size) {
+    fuzz_reader r;
+    script_state st;
+    rg_world_def def = rg_world_default_def();
+    rg_result result = RG_OK;
+    uint8_t flags;
+    int op;
+    uint64_t final_hash;
+    memset(&st, 0, sizeof st);
+    r.data = data; r.size = size; r.at = 0;
+    flags = fuzz_u8(&r);
+    /* the world def: mostly the default, sometimes one field from the fuzzer */
+    if (flags & 1) {
+        uint8_t field = fuzz_u8(&r);
+        switch (field % 8) {
+        case 0: def.gravity = fuzz_vec3(&r, 1); break;
+        case 1: def.collision_iterations = (int)(int8_t)fuzz_u8(&r) * 64; break;
+        case 2: def.contact_iterations = (int)(int8_t)fuzz_u8(&r); break;
+        case 3: def.shock_iterations = (int)(int8_t)fuzz_u8(&r) % 8; break;
+        case 4: def.contact_tolerance = (rg_real)fuzz_number(&r); break;
+        case 5: def.contact_margin = (rg_real)fuzz_number(&r); break;
+        case 6: def.random_seed = fuzz_u32(&r); break;
+        default: def.cookie = (int)fuzz_u32(&r); break;
+        }
+    }
+    if (def.collision_iterations > 64) def.collision_iterations = 64;   /* keep an input fast */
+    if (def.contact_iterations > 64) def.contact_iterations = 64;
+    st.w = rg_world_create((flags & 2) && (flags & 4) ? NULL : &def, &result);
+    if ((st.w == NULL) != (result != RG_OK)) fuzz_fail("rg_world_create: result code disagrees with the world", -1);
+    /* hulls: a unit cube, a plank, a tiny and a large box (these must build) */
+    st.hulls[0] = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    st.hulls[1] = rg_hull_create_box(rg_v3(2, 0.1f, 0.5f), NULL);
+    st.hulls[2] = rg_hull_create_box(rg_v3(0.001f, 0.002f, 0.003f), NULL);
+    st.hulls[3] = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    for (op = 0; op < HULLS; ++op)
+        if (!st.hulls[op]) fuzz_fail("a box did not build", -1);
+    for (op = 0; op < MAX_OPS && !fuzz_done(&r); ++op) {
+        uint8_t code = fuzz_u8(&r), wild = fuzz_u8(&r) < 64;
+        rg_world *w = (fuzz_u8(&r) == 255) ? NULL : st.w;        /* now and then a NULL world */
+        uint64_t before = st.w ? world_hash(&st) : 0;
+        int refused = 0;
+        rg_result res = RG_OK;
+        switch (code % 12) {
+        case 0: case 1: {                                         /* create a body */
+            rg_body_def bd = rg_body_default_def();
+            uint8_t what = fuzz_u8(&r);
+            rg_body_id id;
+            bd.type = (rg_body_type)(what % 3 == 0 ? RG_BODY_STATIC : what % 3 == 1 ? RG_BODY_KINEMATIC : RG_BODY_DYNAMIC);
+            if (what == 255) bd.type = (rg_body_type)(int)(int8_t)fuzz_u8(&r);
+            bd.hull = (what & 8) && (what & 16) ? NULL : st.hulls[(what >> 5) % HULLS];
+            bd.position = fuzz_vec3(&r, wild);
+            bd.orientation = fuzz_quat(&r, wild);
+            bd.linear_velocity = fuzz_vec3(&r, wild);
+            bd.angular_velocity = fuzz_vec3(&r, wild);
+            if (wild) {
+                uint8_t field = fuzz_u8(&r);
+                rg_real x = (rg_real)fuzz_number(&r);
+                switch (field % 8) {
+                case 0: bd.density = x; break;
+                case 1: bd.mass = x; break;
+                case 2: bd.restitution = x; break;
+                case 3: bd.static_friction = x; break;
+                case 4: bd.dynamic_friction = x; break;
+                case 5: bd.rolling_friction = x; break;
+                case 6: bd.spinning_friction = x; break;
+                default: bd.mass = (rg_real)fabs(fuzz_plain(&r)); break;
+                }
+            }
+            id = rg_body_create(w, (what & 4) && (what & 2) && (what & 1) ? NULL : &bd, &res);
+            if ((id.generation == 0) != (res != RG_OK)) fuzz_fail("rg_body_create: result code disagrees with the id", op);
+            refused = res != RG_OK;
+            if (!refused) {
+                ++st.live;
+                if (st.id_count < MAX_IDS) st.ids[st.id_count++] = id;
+                else if (rg_body_destroy(st.w, id) != RG_OK) fuzz_fail("destroying a new body failed", op);
+                else --st.live;
+            }
+            break;
+        }
+        case 2: {                                                 /* destroy */
+            rg_body_id id = fuzz_id(&r, &st);
+            int valid = rg_body_is_valid(w, id);
+            res = rg_body_destroy(w, id);
+            if (valid != (res == RG_OK)) fuzz_fail("rg_body_destroy: result disagrees with rg_body_is_valid", op);
+            refused = res != RG_OK;
+            if (!refused) --st.live;
+            break;
+        }
+        case 3:
+            res = rg_body_set_transform(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild), fuzz_quat(&r, wild));
+            break;
+        case 4:
+            res = rg_body_set_linear_velocity(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild));
+            break;
+        case 5:
+            res = rg_body_set_angular_velocity(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild));
+            break;
+        case 6: {
+            rg_body_id id = fuzz_id(&r, &st);
+            rg_vec3 impulse = fuzz_vec3(&r, wild);
+            res = rg_body_apply_impulse(w, id, impulse, rg_v3_add(rg_body_center_of_mass(w, id), fuzz_vec3(&r, wild)));
+            break;
+        }
+        case 7: {
+            rg_body_id id = fuzz_id(&r, &st);
+            rg_vec3 force = fuzz_vec3(&r, wild);
+            res = rg_body_apply_force(w, id, force, rg_v3_add(rg_body_center_of_mass(w, id), fuzz_vec3(&r, wild)));
+            break;
+        }
+        case 8:
+            res = rg_body_apply_torque(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild));
+            break;
+        case 9:
+            res = rg_world_set_gravity(w, fuzz_vec3(&r, wild));
+            break;
+        case 10: {                                                /* queries: must not change anything */
+            rg_contact contacts[8];
+            int capacity = (int)(int8_t)fuzz_u8(&r) % 9, total;
+            rg_vec3 lo, hi;
+            rg_body_id id = fuzz_id(&r, &st);
+            total = rg_world_contacts(w, (capacity & 1) ? NULL : contacts, capacity);
+            if (total < 0 || (w && total != rg_world_contacts(w, NULL, 0))) fuzz_fail("rg_world_contacts total", op);
+            (void)rg_world_get_stats(w);
+            rg_body_aabb(w, id, (capacity & 2) ? NULL : &lo, &hi);
+            (void)rg_body_velocity_at_point(w, id, fuzz_vec3(&r, wild));
+            (void)rg_body_kinetic_energy(w, id);
+            (void)rg_body_angular_momentum(w, id);
+            (void)rg_body_inverse_inertia(w, id);
+            break;
+        }
+        default: {                                                /* step */
+            uint8_t k = fuzz_u8(&r);
+            rg_real dt = k < 160 ? (rg_real)(1.0 / 60) : k < 200 ? (rg_real)(fabs(fuzz_plain(&r)) / 8)
+                                                               : (rg_real)fuzz_number(&r);
+            if (st.steps >= MAX_STEPS) break;
+            res = rg_world_step(w, dt);
+            if (res == RG_OK) {
+                ++st.steps;
+                if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
+            }
+            break;
+        }
+        }
+        if (code % 12 >= 2 && code % 12 <= 9) refused = res != RG_OK;
+        if (!w && res == RG_OK && code % 12 != 10 && !(code % 12 == 11 && st.steps >= MAX_STEPS))
+            fuzz_fail("a call on a NULL world succeeded", op);
+        if (refused && st.w && world_hash(&st) != before) fuzz_fail("a refused call changed the world", op);
+        if (st.w && rg_world_get_stats(st.w).body_count != st.live) fuzz_fail("body count", op);
+    }
+    final_hash = st.w ? world_hash(&st) : 0;
+    rg_world_destroy(st.w);
+    for (op = 0; op < HULLS; ++op) rg_hull_destroy(st.hulls[op]);
+    return final_hash;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    uint64_t first = run_script(data, size), second;
+    if (counting_allocator.live_bytes != 0 || counting_allocator.live_blocks != 0)
+        fuzz_fail("memory left allocated after the world and hulls were destroyed", -1);
+    second = run_script(data, size);
+    if (first != second) fuzz_fail("the same script gave two different states", -1);
+    return 0;
+}
+
+#ifdef FUZZ_SEED_MAIN
+static void write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t n) {
+    char path[1024];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f) { perror(path); exit(1); }
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+}
+/* a plain vector: three (selector 0, value) pairs */
+static size_t put_v3(uint8_t *p, int x, int y, int z) {
+    p[0] = 0; p[1] = (uint8_t)x; p[2] = 0; p[3] = (uint8_t)y; p[4] = 0; p[5] = (uint8_t)z;
+    return 6;
+}
+int main(int argc, char **argv) {
+    uint8_t seed[4096];
+    size_t n = 0;
+    int i;
+    if (argc < 2) { fprintf(stderr, "usage: %s directory\n", argv[0]); return 1; }
+    /* default world; a static ground slab, a stack of 5 cubes, 20 steps */
+    seed[n++] = 0;
+    seed[n++] = 0; seed[n++] = 100; seed[n++] = 0;            /* create, not wild, world */
+    seed[n++] = 3 << 5;                                        /* static (3 % 3), hull 3 */
+    n += put_v3(seed + n, 0, -8, 0);                           /* position y = -0.5 */
+    n += put_v3(seed + n, 0, 16, 0); seed[n++] = 0; seed[n++] = 0;   /* orientation: angle 0 */
+    n += put_v3(seed + n, 0, 0, 0); n += put_v3(seed + n, 0, 0, 0);
+    for (i = 0; i < 5; ++i) {
+        seed[n++] = 0; seed[n++] = 100; seed[n++] = 0;
+        seed[n++] = 2;                                         /* dynamic, hull 0 */
+        n += put_v3(seed + n, i, 8 + 16 * i, 0);
+        n += put_v3(seed + n, 0, 16, 0); seed[n++] = 0; seed[n++] = (uint8_t)i;
+        n += put_v3(seed + n, 0, 0, 0); n += put_v3(seed + n, 0, 0, i);
+    }
+    for (i = 0; i < 20; ++i) { seed[n++] = 11; seed[n++] = 100; seed[n++] = 0; seed[n++] = 0; }
+    write_seed(argv[1], "stack", seed, n);
+    /* the same with pushes, a destroy, a re-create and queries between the steps */
+    seed[n++] = 6; seed[n++] = 100; seed[n++] = 0; seed[n++] = 2;
+    n += put_v3(seed + n, 16, 0, 0); n += put_v3(seed + n, 0, 8, 0);
+    seed[n++] = 2; seed[n++] = 100; seed[n++] = 0; seed[n++] = 3;
+    seed[n++] = 10; seed[n++] = 100; seed[n++] = 0; seed[n++] = 4; seed[n++] = 1;
+    n += put_v3(seed + n, 0, 0, 0);
+    for (i = 0; i < 4; ++i) { seed[n++] = 11; seed[n++] = 100; seed[n++] = 0; seed[n++] = 0; }
+    write_seed(argv[1], "stack_pushed", seed, n);
+    return 0;
+}
+#endif
