@@ -410,7 +410,8 @@ typedef struct rg_world_stats {
     int shock_iterations;      /* sweeps of shock propagation in the last step, all levels */
     int contact_levels;        /* levels of the contact graph (bodies resting on bodies) */
     /* seconds spent in each phase of the last step; filled only when the implementation was
-       compiled with RIGID_PROFILE_CLOCK defined, zero otherwise */
+       compiled with RIGID_PROFILE_CLOCK defined, zero otherwise. seconds_contact covers the
+       contact sweeps, seconds_shock shock propagation and the first-order separation after it */
     double seconds_broadphase, seconds_narrowphase, seconds_collision, seconds_contact,
            seconds_shock, seconds_integration;
 } rg_world_stats;
@@ -4245,15 +4246,23 @@ static void rg__narrowphase_update(rg_world *w) {
    advanced by gravity and forces; resting contacts resolved by predicting where the contact
    points will be after the step; positions advanced. Both loops are Bender & Schmitt's: every
    contact point is a constraint satisfied by iterated impulses whose sum per point is clamped so
-   that it never pulls (eqs. 2-3), with Coulomb friction in the same loop (eqs. 4-6).
+   that it never pulls (eqs. 2-3), with Coulomb friction in the same loop (eqs. 4-6). Contacts are
+   visited level by level up the contact graph (Guendelman §8.1), in an order mixed by a seeded
+   shuffle (§6), and shock propagation ends the contact stage (§8.2).
 
-   Two additions keep the speculative contacts (points within the margin, depth < 0) exact:
-   - a collision whose gap closes during the step happens at its time of impact toi; the body
-     moves with its old velocity until toi and with the new one after, so its position update
-     gets the offset -dv * toi besides v h (bounces reach the right height, landings do not hover);
-   - penetration beyond contact_tolerance (from impacts the narrow phase saw late) is removed by
-     a first-order impulse that moves positions without changing velocities (Guendelman §11), so
-     pushing bodies apart never shoots them off. */
+   What this adds to the papers, each measured necessary (see the scene tests):
+   - Speculative contacts (points within the margin, depth < 0): a collision whose gap closes
+     during the step happens at its time of impact toi; the bodies move with their old velocities
+     until toi and with the new ones after, so their position update gets the offset -dv toi
+     besides v h (bounces reach the right height, landings do not hover). A gap may close but
+     never pulls.
+   - Penetration: the velocities remove it only up to a slop (RG__SLOP_FRACTION of
+     contact_tolerance); beyond it, a first-order pass after the velocities are final moves the
+     positions apart without changing velocities (Guendelman §11), so pushing bodies apart never
+     shoots them off, and what the iterations left undone is removed in the same step.
+   - Warm starting carries each manifold's resultant (not its points' impulses, which drift on a
+     flat patch) to the next step and spreads it over the new points.
+   - The contact sweeps alternate their direction through the levels. */
 
 /* Internal tuning, relative to the world def's contact_tolerance and step. */
 #ifndef RG__CONTACT_EXIT_FRACTION
@@ -4275,10 +4284,10 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__COLLISION_THRESHOLD_FRACTION ((rg_real)0.1) /* collision loop: velocity error / resting criterion */
 #endif
 #ifndef RG__SEPARATION_SWEEPS
-#define RG__SEPARATION_SWEEPS 1 /* sweeps of the first-order pass per contact iteration (normal only: cheap) */
+#define RG__SEPARATION_SWEEPS 1                   /* sweeps of the first-order pass per contact iteration */
 #endif
 #ifndef RG__ALTERNATE
-#define RG__ALTERNATE 1
+#define RG__ALTERNATE 1                           /* every other contact sweep runs down the levels */
 #endif
 #ifndef RG__GRAPH_VERTICAL
 #define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
@@ -4287,7 +4296,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__STILL_FRACTION ((rg_real)0.1)         /* sliding slower than this part of the tolerance per step is none */
 #endif
 #ifndef RG__WARM_ALIGNMENT
-#define RG__WARM_ALIGNMENT ((rg_real)0.995)      /* cos of the largest turn of a normal that still carries a warm start */
+#define RG__WARM_ALIGNMENT ((rg_real)0.995)       /* cos of the largest turn of a normal that still carries a warm start */
 #endif
 #ifndef RG__LINEAR_TURN
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
