@@ -39,6 +39,9 @@
       RIGID_ASSERT(x)                 assertion override (default assert)
       RIGID_NO_STB_DS_IMPLEMENTATION  the program compiles stb_ds's implementation elsewhere;
                                       stb_ds then allocates with that program's STBDS_REALLOC
+      RIGID_PROFILE_CLOCK()           an expression giving seconds as a double (e.g. from
+                                      clock_gettime); rg_world_step then times its phases into
+                                      rg_world_stats.seconds_*. Off by default.
 
    DETERMINISM
       The same sequence of calls gives bit-identical results: run after run, after destroying
@@ -304,6 +307,8 @@ typedef struct rg_world_def {
     void   *allocator_context;
     rg_real contact_margin;       /* speculative distance at which contacts are made, metres */
     uint32_t random_seed;         /* seeds the deterministic contact-order shuffle */
+    int     warm_starting;        /* 1: contact impulses start from last step's where the same
+                                     features touch; 0: from zero */
     int     cookie;               /* set by rg_world_default_def; catches hand-zeroed defs */
 } rg_world_def;
 
@@ -402,8 +407,21 @@ typedef struct rg_world_stats {
     int witness_misses;        /* pairs that needed the full separating-axis search */
     int broadphase_exchanges;  /* endpoint swaps of the last incremental sort */
     int broadphase_rebuilds;   /* full rebuilds of the sweep since the world was created */
+    int shock_iterations;      /* sweeps of shock propagation in the last step, all levels */
+    int contact_levels;        /* levels of the contact graph (bodies resting on bodies) */
+    /* seconds spent in each phase of the last step; filled only when the implementation was
+       compiled with RIGID_PROFILE_CLOCK defined, zero otherwise */
+    double seconds_broadphase, seconds_narrowphase, seconds_collision, seconds_contact,
+           seconds_shock, seconds_integration;
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
+
+/* The broad phase's candidate pairs of the last step: bodies whose rg_body_aabb boxes overlap
+   (closed intervals, touching boxes count) and of which at least one is dynamic, in ascending
+   order of (a.index, b.index) with a.index < b.index. Writes at most capacity pairs to a[i], b[i]
+   (either array may be NULL) and returns the total; pairs with a body destroyed since the step
+   are left out. 0 for a NULL world. */
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity);
 
 #ifdef __cplusplus
 }
@@ -497,6 +515,19 @@ RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
 
 #define RG__WORLD_COOKIE 0x52474431
 
+/* Phase timing for rg_world_stats.seconds_*, only with a clock from the user. */
+#ifdef RIGID_PROFILE_CLOCK
+#define RG__PROFILE_BEGIN(phase) double rg__profile_##phase = (double)(RIGID_PROFILE_CLOCK())
+#define RG__PROFILE_END(phase) \
+    (w->stats.seconds_##phase = (double)(RIGID_PROFILE_CLOCK()) - rg__profile_##phase)
+#define RG__PROFILE_ADD(phase) \
+    (w->stats.seconds_##phase += (double)(RIGID_PROFILE_CLOCK()) - rg__profile_##phase)
+#else
+#define RG__PROFILE_BEGIN(phase) ((void)0)
+#define RG__PROFILE_END(phase) ((void)0)
+#define RG__PROFILE_ADD(phase) ((void)0)
+#endif
+
 static rg_real rg__min_real(rg_real a, rg_real b) { return a < b ? a : b; }
 static rg_real rg__max_real(rg_real a, rg_real b) { return a > b ? a : b; }
 static int rg__is_finite_real(rg_real x) { return x - x == 0; } /* false for NaN and infinities */
@@ -548,9 +579,10 @@ typedef struct rg__qh_face {      /* a triangle of the hull under construction *
     int alive;                    /* 0: on the free list */
 } rg__qh_face;
 
+typedef struct rg__qh_dd { double hi, lo; } rg__qh_dd;  /* double-double: the value hi + lo */
+
 typedef struct rg__qh_horizon_edge {
     int from, to;                 /* edge of a visible face, counter-clockwise in that face */
-    int face;                     /* the visible face */
     int neighbor;                 /* the face across it, which stays */
 } rg__qh_horizon_edge;
 
@@ -565,7 +597,7 @@ typedef struct rg__quickhull {
     const rg_vec3 *points;
     int count;
     double tolerance;             /* outside-set threshold and flatness of merged faces */
-    double visibility;            /* a face is visible from an apex higher than this above it */
+    double rounding;              /* bound on the rounding of a computed height */
     int stamp;
     int *next;                    /* stb_ds, per point: the next point of its outside set */
     int *horizon_from;            /* stb_ds, per point: the horizon edge leaving it, -1 none */
@@ -632,8 +664,52 @@ typedef struct rg__collide_scratch { /* stb_ds arrays reused for hulls too big f
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
 
+/* One end of a body's interval on one axis of the sweep:
+   tag = 8 * body + 4 * static + 2 * dynamic + is_end. */
+typedef struct rg__sap_endpoint {
+    rg_real value;
+    int tag;
+} rg__sap_endpoint;
+
+typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
+
+/* A body's box in this update and before it (equal if it did not move), side by side: an
+   exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed. */
+typedef struct rg__sap_bounds { rg__sap_box now, before; } rg__sap_bounds;
+
+/* What the sweep knows of one body slot, indexed like rg_world.bodies. */
+typedef struct rg__sap_proxy {
+    int mover;                    /* slot in rg__broadphase.movers; -1 for static bodies */
+    unsigned char state;          /* RG__SAP_FREE, _PENDING, _IN_SWEEP or _REMOVED */
+    unsigned char dynamic;        /* pairs need at least one dynamic body */
+    unsigned char dirty;          /* static body moved by rg_body_set_transform */
+} rg__sap_proxy;
+
+typedef struct rg__pair_entry { uint64_t key; int value; } rg__pair_entry; /* key (a << 32) | b */
+
 typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
+    rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
+    rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
+    rg__sap_bounds *bounds;       /* per body slot */
+    rg__sap_proxy *proxies;       /* per body slot */
+    int *movers;                  /* kinematic and dynamic bodies in the sweep */
+    int *pending;                 /* bodies created since the last update, not yet in the sweep */
+    int *dirty_statics;           /* static bodies moved since the last update */
+    int *removed;                 /* destroyed bodies still in the arrays */
+    uint64_t *touched;            /* keys inserted into or deleted from pair_set in this update */
+    uint64_t *key_scratch;        /* scratch arrays of the sorts, merges and sweeps */
+    uint64_t *radix_keys, *radix_scratch;
+    rg__sap_endpoint *endpoint_scratch;
+    rg__body_pair *pair_scratch;
+    rg__sap_box *sweep_boxes;     /* rebuild: the boxes of each slab in sweep order */
+    int *sweep_tags, *slab_start;
+    rg__sap_endpoint *extents;
+    int live_bodies;              /* bodies in the sweep */
+    int64_t exchanges;            /* endpoint exchanges of this update */
+    int64_t rebuild_work;         /* box tests of the last rebuild's sweep: part of its cost */
+    int built;                    /* the arrays hold a sweep (0 before the first update) */
+    int gave_up;                  /* the last update's pass exceeded its budget */
 } rg__broadphase;
 
 /* ---- narrow phase ---- */
@@ -649,6 +725,7 @@ typedef struct rg__pair_manifold {
     int a, b;                     /* body indices; the normal points from b towards a */
     rg_vec3 normal;
     int count;
+    int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
@@ -673,8 +750,77 @@ typedef struct rg__narrowphase {
 } rg__narrowphase;
 
 /* ---- solver ---- */
+/* A body as the solver sees it: working velocities, the inverse mass it has in the current
+   pass (zero for static, kinematic and, during shock propagation, finished levels), and the
+   offsets its position update gets besides v h (time of impact, first-order separation). */
+typedef struct rg__solver_body {
+    /* what every impulse touches first, together */
+    rg_vec3 v, w;                 /* linear and angular velocity being solved */
+    rg_real inv_mass;
+    rg_vec3 dr, dx;               /* rotation vector and position offset added to the step */
+    rg_real toi;                  /* time within the step of the body's latest collision */
+    rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
+    rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
+    rg_vec3 pv, pw;               /* first-order (pseudo) velocities of the separation pass */
+    int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
+    int dynamic;
+} rg__solver_body;
+
+/* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
+   products and an impulse a few multiply-adds), and the impulses accumulated by the current loop. */
+typedef struct rg__solver_point {
+    /* what a sweep reads, first */
+    rg_vec3 ran, rbn;             /* ra x n, rb x n */
+    rg_vec3 wan, wbn;             /* I_a^-1 (ra x n), I_b^-1 (rb x n): turn per unit normal impulse */
+    rg_vec3 ra1, rb1, wa1, wb1;   /* the same for the tangent t1 */
+    rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
+    rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
+                                       n, t1, t2) with the step's offsets and no velocity */
+    rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
+    rg_real gap;                  /* first-order pass: separation at the end of the step */
+    rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
+    rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
+    rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
+    rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
+    int stick;                    /* Bender's static-friction mark */
+    /* the rest */
+    rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
+    rg_vec3 on_b;                 /* the point on b, world */
+    rg_real depth;                /* at the start of the step, > 0 overlaps */
+    rg_real pp;                   /* accumulated first-order (separation) impulse */
+    rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
+    rg_real target;               /* collision: relative normal velocity to reach */
+    rg_real toi;                  /* collision: time of impact within the step */
+    rg_real total_n;              /* normal impulse of the whole step, for rg_world_contacts */
+    rg_vec3 total_t;              /* friction impulse of the whole step */
+    int stuck_at_start;           /* the mark each loop starts with: no sliding at the step's start */
+    int wave;                     /* collision wave the point takes part in, -1 for none */
+} rg__solver_point;
+
+typedef struct rg__solver_manifold {
+    int a, b;                     /* body indices; the normal points from b towards a */
+    int first, count;             /* its points in rg__solver.points */
+    int level;                    /* contact-graph level of the pair: the larger of a's and b's */
+    rg_vec3 n, t1, t2;            /* normal and tangent basis */
+    rg_real restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
+    rg_real spin, roll1, roll2;   /* accumulated spinning and rolling impulses (Guendelman §9) */
+} rg__solver_manifold;
+
 typedef struct rg__solver {
-    int unused;
+    rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
+    rg__solver_manifold *manifolds; /* stb_ds, in the narrow phase's order */
+    rg__solver_point *points;     /* stb_ds */
+    int *order;                   /* manifold indices, sorted by level and shuffled within */
+    int *level_start;             /* order[level_start[l] .. level_start[l + 1]) is level l */
+    int *wave;                    /* points of the current collision wave */
+    /* contact graph (Guendelman §8.1): edges from the body below to the body on top */
+    int *edge_from, *edge_to, *adjacency_start, *adjacency;
+    int *scc_index, *scc_low, *scc_component, *scc_stack, *scc_call, *scc_next;
+    int *component_level;
+    rg_contact *report;           /* stb_ds: the contacts of the last step for rg_world_contacts */
+    uint64_t random_state;        /* Guendelman §6 order mixing, seeded by def.random_seed */
+    int level_count;
+    int ready;                    /* solver bodies hold this step's data (positions use offsets) */
 } rg__solver;
 
 /* ---- world ---- */
@@ -687,6 +833,7 @@ struct rg_world {
     rg__narrowphase narrowphase;
     rg__solver solver;
     rg_world_stats stats;
+    rg_real step_dt;              /* dt of the step being taken (0 before the first) */
 };
 
 /* =============================================================================================
@@ -1405,40 +1552,44 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
 
    Robustness (Barber et al. §4 on imprecision, and Qhull's handling of coplanar points). With
    s = max|x| + max|y| + max|z| over the cloud:
-   - Heights above a triangle are computed in double, with a normal accurate to a few roundings
-     however thin the triangle (rg__qh_accurate_cross), so a face counts as visible from the
-     apex when the apex stands more than `visibility` = 16 DBL_EPSILON s above it: the
-     triangles form the exact hull of the points they use, even where it is thin.
+   - A face is visible from the apex when the apex lies strictly above its plane by an exact
+     orientation test (rg__qh_orientation: double-double, and exact expansions when that is in
+     doubt). Exact decisions keep the visible faces a disk and the new cone convex, however
+     thin or flat the hull; with a threshold the cone folds next to faces the apex stands a
+     tiny height above. The triangles are the exact hull of the points they use.
    - A point joins an outside set, and can become a vertex, only when it stands more than
-     `tolerance` above a face: 8 rounding units of the input (8 FLT_EPSILON s for float,
-     64 DBL_EPSILON s for double). So duplicates and near-duplicates (within the tolerance of a
+     `tolerance` above a face (heights in double, from normals accurate to a few roundings,
+     rg__qh_accurate_cross): 8 rounding units of the input, 8 FLT_EPSILON s for float and
+     64 DBL_EPSILON s for double. So duplicates and near-duplicates (within the tolerance of a
      hull vertex) are welded into it, and interior points and points on faces are dropped.
    - A point within the tolerance of its best face is kept in that face's coplanar set: near a
      sharp edge of a flat hull it can be within the tolerance of every plane and still far
      outside. Coplanar points are partitioned again when their face goes, and checked once more
      at the end, which resumes the hull if one turns out outside.
-   - The new triangle over a horizon edge must make a convex edge with the face across it
-     (rg__qh_find_horizon), and the horizon must be one simple loop. If it is not, or a later
-     check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance and a thick
-     visibility (tolerance / 4); only then is the input called degenerate.
-   After the triangles are built, adjacent triangles are merged greedily while all corners of
-   the union stay within `tolerance` of its plane (the plane of the summed area vectors through
-   the area-weighted centroid); a merge must not cancel area (|A + B| >= max(|A|, |B|) / 2 for
-   the groups' area vectors). A group whose
-   boundary is not one convex loop goes back to its triangles. A polygon keeps only its corners,
-   the points where at least
-   three polygons meet; a point between only two polygons lies on their common edge and is
-   dropped from both, so every edge appears once in each direction. The polygons go to
-   rg_hull_create_polyhedron, the one place that builds hulls (planes, edges, mass properties,
-   and the convexity and V - E + F = 2 checks).
+   - The horizon must be one simple loop and the cone convex (rg__qh_cone_is_convex). If not,
+     or a later check fails, the hull is rebuilt with an 8 and then 64 times larger tolerance;
+     only then is the input called degenerate.
+   Then adjacent triangles are merged into polygons while all corners of the union stay within
+   `tolerance` of its plane (normal along the summed area vectors, through the area-weighted
+   centroid), the most nearly parallel first; a merge must not cancel area (|A + B| >=
+   max(|A|, |B|) / 2 for the area vectors). A polygon keeps only its corners, the points where
+   at least three polygons meet: a point between two polygons lies on their common edge and is
+   dropped from both, so every edge appears once in each direction. A group whose boundary is
+   not one convex loop, or whose corners do not make a strictly convex polygon, goes back to
+   its triangles. The polygons go to rg_hull_create_polyhedron, the one place that builds hulls
+   (planes, edges, mass properties, and the convexity and V - E + F = 2 checks).
    ============================================================================================= */
 
 enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
 
+static void rg__qh_point_of(rg_vec3 v, double out[3]) {
+    out[0] = (double)v.x;
+    out[1] = (double)v.y;
+    out[2] = (double)v.z;
+}
+
 static void rg__qh_point(const rg__quickhull *qh, int i, double out[3]) {
-    out[0] = (double)qh->points[i].x;
-    out[1] = (double)qh->points[i].y;
-    out[2] = (double)qh->points[i].z;
+    rg__qh_point_of(qh->points[i], out);
 }
 
 static void rg__qh_sub(const double a[3], const double b[3], double out[3]) {
@@ -1505,6 +1656,153 @@ static void rg__qh_accurate_cross(const double a[3], const double b[3], const do
     }
 }
 
+/* Double-double arithmetic: a value as an unevaluated sum hi + lo with |lo| <= ulp(hi) / 2,
+   about 106 bits (Dekker 1971). */
+static rg__qh_dd rg__qh_dd_make(double hi, double lo) {
+    rg__qh_dd r;
+    r.hi = rg__two_sum(hi, lo, &r.lo);
+    return r;
+}
+
+static rg__qh_dd rg__qh_dd_difference(double a, double b) {  /* exact */
+    rg__qh_dd r;
+    r.hi = rg__two_sum(a, -b, &r.lo);
+    return r;
+}
+
+static rg__qh_dd rg__qh_dd_add(rg__qh_dd a, rg__qh_dd b) {
+    double error, sum = rg__two_sum(a.hi, b.hi, &error);
+    return rg__qh_dd_make(sum, error + a.lo + b.lo);
+}
+
+static rg__qh_dd rg__qh_dd_mul(rg__qh_dd a, rg__qh_dd b) {
+    double error, product = rg__two_product(a.hi, b.hi, &error);
+    return rg__qh_dd_make(product, error + a.hi * b.lo + a.lo * b.hi + a.lo * b.lo);
+}
+
+static rg__qh_dd rg__qh_dd_neg(rg__qh_dd a) {
+    a.hi = -a.hi;
+    a.lo = -a.lo;
+    return a;
+}
+
+/* Exact arithmetic on expansions (Shewchuk 1997, "Adaptive precision floating-point arithmetic
+   and fast robust geometric predicates", §2): a number is the exact sum of doubles
+   e[0] + e[1] + ... that do not overlap, in increasing magnitude; zero components are dropped.
+   Its sign is the sign of its largest component. */
+
+/* h = e + b exactly (Shewchuk's Grow-Expansion, Theorem 10). Returns h's length (<= n + 1). */
+static int rg__qh_grow_expansion(const double *e, int n, double b, double *h) {
+    double q = b, error;
+    int i, length = 0;
+    for (i = 0; i < n; ++i) {
+        q = rg__two_sum(q, e[i], &error);
+        if (error != 0) h[length++] = error;
+    }
+    if (q != 0 || length == 0) h[length++] = q;
+    return length;
+}
+
+/* h = e + f exactly, by growing e with f's components (Shewchuk's Expansion-Sum, Theorem 12).
+   h must have room for n + m components and may not alias e or f. */
+static int rg__qh_expansion_sum(const double *e, int n, const double *f, int m, double *h) {
+    double scratch[192];
+    int i, length = n;
+    memcpy(h, e, sizeof(double) * (size_t)n);
+    for (i = 0; i < m; ++i) {
+        length = rg__qh_grow_expansion(h, length, f[i], scratch);
+        memcpy(h, scratch, sizeof(double) * (size_t)length);
+    }
+    return length;
+}
+
+/* h = e b exactly (Shewchuk's Scale-Expansion, Theorem 19). h has room for 2 n components. */
+static int rg__qh_scale_expansion(const double *e, int n, double b, double *h) {
+    double q, product, product_error, sum_error;
+    int i, length = 0;
+    q = rg__two_product(e[0], b, &product_error);
+    if (product_error != 0) h[length++] = product_error;
+    for (i = 1; i < n; ++i) {
+        product = rg__two_product(e[i], b, &product_error);
+        q = rg__two_sum(q, product_error, &sum_error);
+        if (sum_error != 0) h[length++] = sum_error;
+        q = rg__two_sum(product, q, &sum_error);
+        if (sum_error != 0) h[length++] = sum_error;
+    }
+    if (q != 0 || length == 0) h[length++] = q;
+    return length;
+}
+
+/* h = e f for a two-component f, exactly. */
+static int rg__qh_multiply_expansion(const double *e, int n, const double f[2], double *h) {
+    double low[64], high[64];
+    int low_length = rg__qh_scale_expansion(e, n, f[0], low);
+    int high_length = rg__qh_scale_expansion(e, n, f[1], high);
+    return rg__qh_expansion_sum(low, low_length, high, high_length, h);
+}
+
+/* The exact sign of det[u, v, w] for vectors given as two-component expansions (x[i][0] the
+   small part): -1, 0 or 1. */
+static int rg__qh_exact_determinant_sign(const double u[3][2], const double v[3][2],
+                                         const double w[3][2]) {
+    double det[192], term[64], minor[16], first[8], second[8], sum[192];
+    int i, k, det_length = 1;
+    det[0] = 0;
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, l = (i + 2) % 3, first_length, second_length, minor_length;
+        int term_length;
+        first_length = rg__qh_multiply_expansion(u[j], 2, v[l], first);
+        second_length = rg__qh_multiply_expansion(u[l], 2, v[j], second);
+        for (k = 0; k < second_length; ++k) second[k] = -second[k];
+        minor_length = rg__qh_expansion_sum(first, first_length, second, second_length, minor);
+        term_length = rg__qh_multiply_expansion(minor, minor_length, w[i], term);
+        det_length = rg__qh_expansion_sum(det, det_length, term, term_length, sum);
+        memcpy(det, sum, sizeof(double) * (size_t)det_length);
+    }
+    return det[det_length - 1] > 0 ? 1 : det[det_length - 1] < 0 ? -1 : 0;
+}
+
+/* det[b - a, c - a, d - a]: positive when d lies above the plane of the counter-clockwise
+   triangle a, b, c, exactly 0 when the four are coplanar. Quickhull needs exact visibility
+   decisions (Barber et al. §4): with a threshold, faces the apex stands above by less than it
+   stay, and next to them the new cone folds. First in double-double, with the differences
+   exact, whose rounding is below 1e-31 of the terms' size; only a result within 1e-29 of it is
+   decided again in exact expansion arithmetic (Shewchuk's adaptive scheme). That happens for
+   points coplanar up to rounding, e.g. points computed on the edges of a polyhedron. The value
+   is returned when certain, else just its exact sign (+-DBL_MIN or 0). */
+static double rg__qh_orientation(const rg__quickhull *qh, int a, int b, int c, int d) {
+    rg__qh_dd u[3], v[3], w[3], det;
+    double pa[3], pb[3], pc[3], pd[3], size = 0, value, eu[3][2], ev[3][2], ew[3][2];
+    int i, sign;
+    rg__qh_point(qh, a, pa);
+    rg__qh_point(qh, b, pb);
+    rg__qh_point(qh, c, pc);
+    rg__qh_point(qh, d, pd);
+    for (i = 0; i < 3; ++i) {
+        u[i] = rg__qh_dd_difference(pb[i], pa[i]);
+        v[i] = rg__qh_dd_difference(pc[i], pa[i]);
+        w[i] = rg__qh_dd_difference(pd[i], pa[i]);
+    }
+    det = rg__qh_dd_make(0, 0);
+    for (i = 0; i < 3; ++i) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        rg__qh_dd minor = rg__qh_dd_add(rg__qh_dd_mul(u[j], v[k]),
+                                        rg__qh_dd_neg(rg__qh_dd_mul(u[k], v[j])));
+        det = rg__qh_dd_add(det, rg__qh_dd_mul(w[i], minor));
+        size += fabs(w[i].hi) * (fabs(u[j].hi * v[k].hi) + fabs(u[k].hi * v[j].hi));
+    }
+    value = det.hi + det.lo;
+    if (fabs(value) > 1e-29 * size) return value;
+    for (i = 0; i < 3; ++i) {
+        eu[i][0] = u[i].lo; eu[i][1] = u[i].hi;
+        ev[i][0] = v[i].lo; ev[i][1] = v[i].hi;
+        ew[i][0] = w[i].lo; ew[i][1] = w[i].hi;
+    }
+    sign = rg__qh_exact_determinant_sign((const double(*)[2])eu, (const double(*)[2])ev,
+                                         (const double(*)[2])ew);
+    return sign * DBL_MIN;
+}
+
 /* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
 static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
     double p[3][3], n[3], length;
@@ -1565,7 +1863,7 @@ static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int fac
             best_height = height;
         }
     }
-    if (best >= 0 && best_height > -qh->visibility) {
+    if (best >= 0 && best_height > -qh->rounding) {
         qh->next[p] = qh->faces[best].coplanar;
         qh->faces[best].coplanar = p;
     }
@@ -1597,7 +1895,11 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
             rg__qh_point(qh, extreme[j], b);
             rg__qh_sub(b, a, d);
             distance2 = rg__qh_dot(d, d);
-            if (distance2 > best) { best = distance2; corner[0] = extreme[i]; corner[1] = extreme[j]; }
+            if (distance2 > best) {
+                best = distance2;
+                corner[0] = extreme[i];
+                corner[1] = extreme[j];
+            }
         }
     if (!(sqrt(best) > qh->tolerance)) return RG__QH_DEGENERATE; /* all points welded into one */
     rg__qh_point(qh, corner[0], a);
@@ -1647,7 +1949,8 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
             int from = f->v[i], to = f->v[(i + 1) % 3], g, e;
             for (g = 0; g < 4; ++g)
                 for (e = 0; e < 3; ++e)
-                    if (qh->faces[faces[g]].v[e] == to && qh->faces[faces[g]].v[(e + 1) % 3] == from)
+                    if (qh->faces[faces[g]].v[e] == to &&
+                        qh->faces[faces[g]].v[(e + 1) % 3] == from)
                         f->adj[i] = faces[g];
         }
     for (i = 0; i < n; ++i)
@@ -1658,11 +1961,17 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
     return RG__QH_OK;
 }
 
-/* Adds face f and every face reachable from it across edges that the apex sees (stands more
-   than `visibility` above) to the visible set, by a depth-first search. Faces tested in this
-   step carry its stamp. */
-static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
+/* The faces the apex sees, by a depth-first search from face f across edges, and the horizon:
+   the edges between a visible face and one that stays. A face is visible when the apex lies
+   strictly above its plane by the exact orientation test; faces the apex is coplanar with
+   stay, and the new triangles next to them lie in their plane (merged later). With exact
+   decisions the visible faces form a disk and the cone over its rim is convex. */
+static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
     int i;
+    stbds_arrsetlen(qh->visible, 0);
+    stbds_arrsetlen(qh->search, 0);
+    stbds_arrsetlen(qh->horizon, 0);
+    ++qh->stamp;
     qh->faces[f].stamp = qh->stamp;
     qh->faces[f].visible = 1;
     stbds_arrput(qh->search, f);
@@ -1674,87 +1983,21 @@ static void rg__qh_grow_visible(rg__quickhull *qh, int f, int apex) {
             rg__qh_face *neighbor = &qh->faces[h];
             if (neighbor->stamp == qh->stamp) continue;
             neighbor->stamp = qh->stamp;
-            neighbor->visible = rg__qh_height(qh, neighbor, apex) > qh->visibility;
+            neighbor->visible =
+                rg__qh_orientation(qh, neighbor->v[0], neighbor->v[1], neighbor->v[2], apex) > 0;
             if (neighbor->visible) stbds_arrput(qh->search, h);
         }
     }
-}
-
-/* Adds every face around point v, starting from face f which has it, to the visible set. */
-static void rg__qh_swallow_point(rg__quickhull *qh, int f, int v, int apex) {
-    int g = f, guard = (int)stbds_arrlen(qh->faces);
-    do {
-        int i;
-        for (i = 0; i < 3 && qh->faces[g].v[i] != v; ++i) {}
-        if (i == 3) return;  /* not a closed fan; the horizon check will fail */
-        if (!(qh->faces[g].stamp == qh->stamp && qh->faces[g].visible)) rg__qh_grow_visible(qh, g, apex);
-        g = qh->faces[g].adj[i];  /* across the edge v -> v[i + 1]: the next face around v */
-    } while (g != f && --guard > 0);
-}
-
-/* The faces the apex sees, and the horizon: the edges between a visible face and one that
-   stays. The new triangle over a horizon edge must make a convex edge with the face that stays:
-   when the apex stands above that face by less than `visibility` and close to the edge, the
-   face's far corner ends up above the new triangle, amplified by the ratio of the distances.
-   The apex then effectively sees the face across, which joins the visible set. And the new
-   triangle must not be a sliver: an apex within the tolerance of the edge's line is collinear
-   with it as far as the input can tell. If the edge's far end lies between the apex and the
-   near end, it lies on the new hull's edge and is swallowed: every face around it goes (the
-   apex stands on or above each of them, since the near end is below them all). Repeated until
-   every horizon edge passes. */
-static void rg__qh_find_horizon(rg__quickhull *qh, int f, int apex) {
-    int i, k, grown = 1;
-    stbds_arrsetlen(qh->visible, 0);
-    stbds_arrsetlen(qh->search, 0);
-    ++qh->stamp;
-    rg__qh_grow_visible(qh, f, apex);
-    while (grown) {
-        grown = 0;
-        stbds_arrsetlen(qh->horizon, 0);
-        for (k = 0; k < (int)stbds_arrlen(qh->visible); ++k) {
-            const rg__qh_face *g = &qh->faces[qh->visible[k]];
-            for (i = 0; i < 3; ++i)
-                if (!qh->faces[g->adj[i]].visible) {
-                    rg__qh_horizon_edge edge;
-                    edge.from = g->v[i];
-                    edge.to = g->v[(i + 1) % 3];
-                    edge.face = qh->visible[k];
-                    edge.neighbor = g->adj[i];
-                    stbds_arrput(qh->horizon, edge);
-                }
-        }
-        for (k = 0; k < (int)stbds_arrlen(qh->horizon); ++k) {
-            rg__qh_horizon_edge edge = qh->horizon[k];
-            const rg__qh_face *neighbor = &qh->faces[edge.neighbor];
-            double a[3], b[3], p[3], ab[3], n[3], length;
-            int far = neighbor->v[0];
-            if (neighbor->visible) continue;  /* joined through an earlier edge */
-            for (i = 0; i < 3; ++i)
-                if (neighbor->v[i] != edge.from && neighbor->v[i] != edge.to) far = neighbor->v[i];
-            rg__qh_point(qh, edge.from, a);
-            rg__qh_point(qh, edge.to, b);
-            rg__qh_point(qh, apex, p);
-            rg__qh_accurate_cross(a, b, p, n);
-            rg__qh_sub(b, a, ab);
-            length = sqrt(rg__qh_dot(n, n));
-            /* |n| / |ab| is the apex's distance from the edge's line */
-            if (length > qh->tolerance * sqrt(rg__qh_dot(ab, ab))) {
-                double d[3], far_point[3];
-                rg__qh_point(qh, far, far_point);
-                rg__qh_sub(far_point, a, d);
-                if (!(rg__qh_dot(n, d) / length > qh->visibility)) continue;
-                rg__qh_grow_visible(qh, edge.neighbor, apex);
-            } else {
-                double d[3], along;
-                rg__qh_sub(p, a, d);
-                along = rg__qh_dot(d, ab) / rg__qh_dot(ab, ab);
-                if (along > 1) rg__qh_swallow_point(qh, edge.neighbor, edge.to, apex);
-                else if (along < 0) rg__qh_swallow_point(qh, edge.neighbor, edge.from, apex);
-                else rg__qh_grow_visible(qh, edge.neighbor, apex);
+    for (f = 0; f < (int)stbds_arrlen(qh->visible); ++f) {
+        const rg__qh_face *g = &qh->faces[qh->visible[f]];
+        for (i = 0; i < 3; ++i)
+            if (!qh->faces[g->adj[i]].visible) {
+                rg__qh_horizon_edge edge;
+                edge.from = g->v[i];
+                edge.to = g->v[(i + 1) % 3];
+                edge.neighbor = g->adj[i];
+                stbds_arrput(qh->horizon, edge);
             }
-            grown = 1;
-            break;  /* the horizon changed */
-        }
     }
 }
 
@@ -1783,10 +2026,9 @@ static void rg__qh_clear_horizon_marks(rg__quickhull *qh) {
 }
 
 /* Whether consecutive triangles of the cone make convex edges: each horizon point at most the
-   tolerance above the triangles over the horizon edges next to it. Exactly, the cone over the
-   exact horizon is convex. Swallowing a point (rg__qh_swallow_point) can leave concavities at
-   the level of the input's rounding, which the merging flattens; anything larger means the
-   horizon went wrong, and the hull is rebuilt with a thicker tolerance. */
+   tolerance above the triangles over the horizon edges next to it. With exact visibility the
+   cone over the horizon is convex; this guards that, and a failure rebuilds the hull with a
+   thicker tolerance. */
 static int rg__qh_cone_is_convex(const rg__quickhull *qh, int apex) {
     int n = (int)stbds_arrlen(qh->loop), k;
     for (k = 0; k < n; ++k) {
@@ -1812,9 +2054,8 @@ static int rg__qh_add_apex(rg__quickhull *qh, int f) {
         return 0;
     }
     /* the visible faces go; their outside and coplanar points are orphans until the cone takes
-       them, and so are their corners inside the horizon: exactly, those are inside the new
-       hull, but a face that joined the visible set by the rules of rg__qh_find_horizon may
-       leave one slightly outside, and no point may be lost */
+       them, and so are their corners inside the horizon (those are inside the new hull; a
+       safety net, so that no point is ever lost silently) */
     stbds_arrsetlen(qh->orphans, 0);
     for (i = 0; i < (int)stbds_arrlen(qh->visible); ++i) {
         int g = qh->visible[i], p;
@@ -1939,7 +2180,8 @@ static int rg__qh_find(int *parent, int t) {
 
 /* Whether two groups of triangles together stay flat: every corner within the tolerance of the
    plane through their area-weighted centroid, normal to their summed area vectors. */
-static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, const rg__qh_group *b) {
+static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a,
+                                const rg__qh_group *b) {
     double normal[3], centre[3], length, weight = a->weight + b->weight, p[3], d[3];
     int i, k;
     const rg__qh_group *both[2];
@@ -1965,11 +2207,23 @@ static int rg__qh_union_is_flat(const rg__quickhull *qh, const rg__qh_group *a, 
     return 1;
 }
 
+/* 1 - cos of the angle between two groups' normals. */
+static double rg__qh_normal_gap(const rg__qh_group *a, const rg__qh_group *b) {
+    double la = sqrt(rg__qh_dot(a->area, a->area)), lb = sqrt(rg__qh_dot(b->area, b->area));
+    if (!(la > 0) || !(lb > 0)) return 2;
+    return 1 - rg__qh_dot(a->area, b->area) / (la * lb);
+}
+
 /* Greedy merging of adjacent triangles into flat groups: passes over the edges in triangle
    order, joining the two groups on either side whenever their union stays flat, until a pass
-   joins nothing. Writes each triangle's group into pg->group. */
+   joins nothing. The most nearly parallel groups go first (passes with a growing bound on the
+   angle between the normals): on a thin slab the sides are nearly parallel to the big faces
+   and flat with a piece of them within the tolerance, and must not take that piece before the
+   face's own, exactly coplanar, triangles have come together. Writes each triangle's group into
+   pg->group. */
 static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) {
-    int m = (int)stbds_arrlen(pg->triangles), t, k, changed;
+    static const double gap_bounds[8] = {0, 1e-14, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 2};
+    int m = (int)stbds_arrlen(pg->triangles), t, k, changed, bound;
     int *parent = NULL;
     rg__qh_group *groups = NULL;
     stbds_arrsetlen(parent, m);
@@ -1992,7 +2246,7 @@ static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) 
             stbds_arrput(g->vertices, f->v[k]);
         }
     }
-    do {
+    for (bound = 0; bound < 8; ++bound) do {
         changed = 0;
         for (t = 0; t < m; ++t)
             for (k = 0; k < 3; ++k) {
@@ -2000,7 +2254,9 @@ static void rg__qh_merge_coplanar(const rg__quickhull *qh, rg__qh_polygons *pg) 
                 if (u < t) continue;  /* each edge once */
                 a = rg__qh_find(parent, t);
                 b = rg__qh_find(parent, u);
-                if (a == b || !rg__qh_union_is_flat(qh, &groups[a], &groups[b])) continue;
+                if (a == b || rg__qh_normal_gap(&groups[a], &groups[b]) > gap_bounds[bound] ||
+                    !rg__qh_union_is_flat(qh, &groups[a], &groups[b]))
+                    continue;
                 /* the group with more corners absorbs the other */
                 root = stbds_arrlen(groups[a].vertices) >= stbds_arrlen(groups[b].vertices) ? a : b;
                 other = root == a ? b : a;
@@ -2102,6 +2358,34 @@ static int rg__qh_trace_boundaries(const rg__quickhull *qh, rg__qh_polygons *pg)
     return invalid_count;
 }
 
+/* Whether a polygon turns left at every corner, strictly, about its Newell normal. */
+static int rg__qh_polygon_is_strictly_convex(const rg_vec3 *vertices, const int *indices,
+                                             int count) {
+    double normal[3] = {0, 0, 0}, o[3];
+    int i, k;
+    rg__qh_point_of(vertices[indices[0]], o);
+    for (i = 0; i < count; ++i) {
+        double p[3], q[3];
+        rg__qh_point_of(vertices[indices[i]], p);
+        rg__qh_point_of(vertices[indices[(i + 1) % count]], q);
+        for (k = 0; k < 3; ++k) { p[k] -= o[k]; q[k] -= o[k]; }
+        normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    for (i = 0; i < count; ++i) {
+        double a[3], b[3], c[3], u[3], v[3], turn[3];
+        rg__qh_point_of(vertices[indices[(i + count - 1) % count]], a);
+        rg__qh_point_of(vertices[indices[i]], b);
+        rg__qh_point_of(vertices[indices[(i + 1) % count]], c);
+        rg__qh_sub(b, a, u);
+        rg__qh_sub(c, b, v);
+        rg__qh_cross(u, v, turn);
+        if (!(rg__qh_dot(turn, normal) > 0)) return 0;
+    }
+    return 1;
+}
+
 typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
 
 /* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
@@ -2116,8 +2400,11 @@ static int rg__qh_compare_faces(const void *a, const void *b) {
 /* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
    to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
    edge between its neighbours and is dropped; that can turn more points into non-corners, so
-   the count repeats until nothing changes. */
-static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, rg_result *result) {
+   the count repeats until nothing changes. A polygon that is not strictly convex on its corners
+   (possible when the tolerance is coarse next to the shape's details) gets its group marked
+   invalid and counted in *nonconvex, and no hull is built. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, int *nonconvex,
+                                 rg_result *result) {
     int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
     rg_vec3 *vertices = NULL;
     rg__qh_face_ref *refs = NULL;
@@ -2138,7 +2425,8 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
             int kept = 0;
             g = pg->order[i];
             if (!alive[i]) continue;
-            for (j = 0; j < pg->loop_count[g]; ++j) kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
+            for (j = 0; j < pg->loop_count[g]; ++j)
+                kept += pg->corners[pg->loop[pg->loop_first[g] + j]] >= 3;
             if (kept >= 3) continue;
             alive[i] = 0;
             changed = 1;
@@ -2161,11 +2449,16 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
             if (v >= 0) stbds_arrput(indices, v);
         }
         count = (int)stbds_arrlen(indices) - first;
+        if (!rg__qh_polygon_is_strictly_convex(vertices, indices + first, count)) {
+            pg->invalid[g] = 1;
+            ++*nonconvex;
+        }
         stbds_arrput(sizes, count);
         for (j = 1; j < count; ++j)
             if (indices[first + j] < indices[first + smallest]) smallest = j;
         /* rotate the polygon to start at its smallest index */
-        for (j = 0; j < count; ++j) stbds_arrput(canonical, indices[first + (smallest + j) % count]);
+        for (j = 0; j < count; ++j)
+            stbds_arrput(canonical, indices[first + (smallest + j) % count]);
         for (j = 0; j < count; ++j) indices[first + j] = canonical[j];
         stbds_arrsetlen(canonical, 0);
     }
@@ -2182,8 +2475,9 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, r
         sizes[i] = refs[i].count;
         for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
     }
-    hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
-                                     canonical, result);
+    if (*nonconvex == 0)
+        hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
+                                         canonical, result);
     stbds_arrfree(index);
     stbds_arrfree(alive);
     stbds_arrfree(sizes);
@@ -2206,19 +2500,30 @@ static int rg__qh_triangles_are_closed(const rg__quickhull *qh) {
             other = &qh->faces[face->adj[i]];
             if (!other->alive) return 0;
             for (j = 0; j < 3; ++j)
-                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i]) break;
+                if (other->v[j] == face->v[(i + 1) % 3] && other->v[(j + 1) % 3] == face->v[i])
+                    break;
             if (j == 3 || other->adj[j] != f) return 0;
         }
     }
     return 1;
 }
 
+/* Groups marked invalid go back to their triangles. */
+static void rg__qh_split_invalid_groups(rg__qh_polygons *pg) {
+    int t, m = (int)stbds_arrlen(pg->triangles);
+    for (t = 0; t < m; ++t)
+        if (pg->invalid[pg->group[t]]) pg->group[t] = -1 - t;  /* marked: becomes a triangle */
+    for (t = 0; t < m; ++t)
+        if (pg->group[t] < 0) pg->group[t] = -1 - pg->group[t];
+}
+
 /* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
-   boundary is not one convex loop back into their triangles, and emit. */
+   boundary is not one convex loop or whose polygon is not strictly convex back into their
+   triangles, and emit. */
 static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     rg__qh_polygons pg;
     rg_hull *hull = NULL;
-    int f, t, m;
+    int f, m, round;
     memset(&pg, 0, sizeof pg);
     if (!rg__qh_triangles_are_closed(qh)) {
         rg__set_result(result, RG_ERR_DEGENERATE);
@@ -2240,18 +2545,17 @@ static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     stbds_arrsetlen(pg.loop_count, m);
     stbds_arrsetlen(pg.invalid, m);
     rg__qh_merge_coplanar(qh, &pg);
-    if (rg__qh_trace_boundaries(qh, &pg) > 0) {
-        for (t = 0; t < m; ++t)
-            if (pg.invalid[pg.group[t]]) pg.group[t] = -1 - t;  /* marked: becomes a triangle */
-        for (t = 0; t < m; ++t)
-            if (pg.group[t] < 0) pg.group[t] = -1 - pg.group[t];
+    rg__set_result(result, RG_ERR_DEGENERATE);
+    for (round = 0; round < 16; ++round) {
+        int nonconvex = 0;
         if (rg__qh_trace_boundaries(qh, &pg) > 0) {
-            rg__set_result(result, RG_ERR_DEGENERATE);
-            goto done;
+            rg__qh_split_invalid_groups(&pg);
+            if (rg__qh_trace_boundaries(qh, &pg) > 0) break;
         }
+        hull = rg__qh_emit_hull(qh, &pg, &nonconvex, result);
+        if (nonconvex == 0) break;  /* built, or refused for another reason */
+        rg__qh_split_invalid_groups(&pg);
     }
-    hull = rg__qh_emit_hull(qh, &pg, result);
-done:
     stbds_arrfree(pg.triangles);
     stbds_arrfree(pg.triangle_of);
     stbds_arrfree(pg.group);
@@ -2295,15 +2599,13 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
         memset(&qh, 0, sizeof qh);
         qh.points = points;
         qh.count = count;
-        /* the heights in double are nearly exact (for float input, exact up to one rounding):
-           visibility is tested at their rounding level, the outside sets at 8 rounding units of
-           the input. The retries thicken both. */
-        qh.visibility = 16 * DBL_EPSILON * scale;
-        qh.tolerance = (8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON : 64 * DBL_EPSILON) * scale;
-        if (attempt > 0) {
-            qh.tolerance *= attempt == 1 ? 8 : 64;
-            qh.visibility = qh.tolerance / 4;
-        }
+        /* heights in double are accurate to a few roundings; the outside sets take points 8
+           rounding units of the input above a face; the retries take 8 and 64 times that */
+        qh.rounding = 16 * DBL_EPSILON * scale;
+        qh.tolerance = 8 * (double)RG__EPSILON > 64 * DBL_EPSILON ? 8 * (double)RG__EPSILON
+                                                                  : 64 * DBL_EPSILON;
+        qh.tolerance *= scale;
+        if (attempt > 0) qh.tolerance *= attempt == 1 ? 8 : 64;
         built = rg__qh_build_triangles(&qh);
         if (built == RG__QH_OK) hull = rg__qh_make_hull(&qh, &status);
         rg__qh_free(&qh);
@@ -3048,59 +3350,733 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
+
+   Every body has a box. On each axis the 2n endpoints of the boxes' intervals lie in one array
+   sorted by value, a begin before an end of the same value (closed intervals: boxes that touch
+   overlap). The arrays are kept from step to step. Each step every endpoint takes its body's new
+   value and the nearly sorted array is sorted again by insertion sort (§7.2.1), which exchanges
+   exactly the endpoints whose order changed. An exchange of a begin with another body's end
+   flips one of the six inequalities of that pair's box-overlap test, so the pair is looked at
+   then and the persistent pair set updated (§7.2.2); no other pair can have changed. A step
+   costs O(n + c) for c exchanges, plus O(p) to hand on the p pairs.
+
+   Static bodies cost no box computation and no exchange while they stay put: their endpoints
+   keep their values (the pass only compares each with its neighbour) until rg_body_set_transform
+   moves one of them.
+
+   A full sort and sweep (§7.2.1, O(n log n + k)) replaces the incremental pass on the first
+   step, when so many bodies were added that sorting them in would cost more, and when the
+   exchanges of the pass exceed what a rebuild costs (coherence lost, e.g. teleports); the work
+   of the pass until then is dropped.
    ============================================================================================= */
 
-static void rg__broadphase_destroy(rg_world *w) { stbds_arrfree(w->broadphase.pairs); }
-static void rg__broadphase_remove_body(rg_world *w, int index) { (void)w; (void)index; }
+enum { RG__SAP_FREE = 0, RG__SAP_PENDING, RG__SAP_IN_SWEEP, RG__SAP_REMOVED };
+enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
+
+#define RG__SAP_INFINITY ((rg_real)HUGE_VAL)
+#ifdef RIGID_DOUBLE
+#define RG__SAP_FAR DBL_MAX
+#else
+#define RG__SAP_FAR FLT_MAX
+#endif
+/* The incremental pass gives up for a rebuild after about as many exchanges as the rebuild
+   costs: RG__SAP_REBUILD_EXCHANGES n log2 n for the sorts, plus the box tests of the last
+   rebuild's sweep (its k_axis, which in a crowded scene dwarfs n log n), of which
+   RG__SAP_TESTS_PER_EXCHANGE take the time of one exchange. tools/bench_broadphase.c measures
+   both. */
+#ifndef RG__SAP_REBUILD_EXCHANGES
+#define RG__SAP_REBUILD_EXCHANGES 2
+#endif
+#ifndef RG__SAP_TESTS_PER_EXCHANGE
+#define RG__SAP_TESTS_PER_EXCHANGE 4
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define RG__PREFETCH(address) __builtin_prefetch(address)
+#else
+#define RG__PREFETCH(address) ((void)(address))
+#endif
+#define RG__SAP_PREFETCH 16
+
+/* Hash-map key of an unordered pair of body indices, the smaller in the high half, so that
+   keys sort like pairs by (a, b). Shared by the broad and the narrow phase. */
+static uint64_t rg__pair_key(int a, int b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return ((uint64_t)lo << 32) | hi;
+}
+
+static rg__body_pair rg__pair_from_key(uint64_t key) {
+    rg__body_pair pair;
+    pair.a = (int)(key >> 32);
+    pair.b = (int)(key & 0xffffffffu);
+    return pair;
+}
+
+static int rg__sap_tag(const rg__sap_proxy *p, int body, int is_end) {
+    return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
+}
+
+/* Order of the endpoint arrays: by value, a begin before an end of the same value. */
+static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
+    return a->value < b->value || (a->value == b->value && (a->tag & RG__SAP_END) < (b->tag & RG__SAP_END));
+}
+
+/* Closed boxes overlap; without early exits, whose branches the hardware cannot predict here. */
+static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
+    return (p->lo[0] <= q->hi[0]) & (q->lo[0] <= p->hi[0]) & (p->lo[1] <= q->hi[1]) &
+           (q->lo[1] <= p->hi[1]) & (p->lo[2] <= q->hi[2]) & (q->lo[2] <= p->hi[2]);
+}
+
+static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__pair_key(x, y);
+    stbds_hmput(bp->pair_set, key, 1);
+    stbds_arrput(bp->touched, key);
+}
+
+static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__pair_key(x, y);
+    if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
+}
+
+/* begin(x) and end(y) have just been exchanged so that begin(x) comes first: on this axis the
+   pair overlaps now, and it does in all if the new boxes overlap. */
+static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->bounds[x].now, &bp->bounds[y].now)) rg__pair_set_insert(bp, x, y);
+}
+
+/* end(x) and begin(y) have just been exchanged so that end(x) comes first: the pair does not
+   overlap any more. It is in the set only if the old boxes overlapped (insertion sort exchanges
+   two endpoints at most once, so it was not inserted in this update), which spares a hash lookup
+   for most of these exchanges. */
+static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
+    if (rg__sap_boxes_overlap(&bp->bounds[x].before, &bp->bounds[y].before)) rg__pair_set_delete(bp, x, y);
+}
+
+/* One axis of the incremental update: each endpoint takes its body's new value and is moved
+   towards the beginning past every larger one, the insertion sort of §7.2.1; every exchange of
+   a begin with an end of another body, one of them dynamic, is a possible change of overlap
+   status (§7.2.2). Static endpoints keep their values unless a static body moved; endpoints of
+   destroyed bodies are dropped on the way. Returns 0 as soon as the exchanges exceed budget. */
+static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
+                             int64_t budget) {
+    rg__sap_endpoint *e = bp->axes[axis];
+    const rg__sap_bounds *bounds = bp->bounds;
+    int n = (int)stbds_arrlen(e), i, j, kept = 0;
+    int64_t exchanges = bp->exchanges;
+    for (i = 0; i < n; ++i) {
+        rg__sap_endpoint x = e[i];
+        int body = x.tag >> 3, is_end = x.tag & RG__SAP_END;
+        /* the array is in space order, the boxes in body order: fetch ahead of the random reads */
+        if (i + RG__SAP_PREFETCH < n) RG__PREFETCH(&bounds[e[i + RG__SAP_PREFETCH].tag >> 3]);
+        if (drop_removed && bp->proxies[body].state != RG__SAP_IN_SWEEP) continue;
+        if (refresh_statics || !(x.tag & RG__SAP_STATIC))
+            x.value = is_end ? bounds[body].now.hi[axis] : bounds[body].now.lo[axis];
+        for (j = kept; j > 0 && rg__sap_less(&x, &e[j - 1]); --j) {
+            rg__sap_endpoint y = e[j - 1];
+            int other = y.tag >> 3;
+            if ((y.tag & RG__SAP_END) != is_end && ((x.tag | y.tag) & RG__SAP_DYNAMIC) && other != body) {
+                if (is_end) rg__sap_pair_may_stop(bp, body, other);
+                else rg__sap_pair_may_start(bp, body, other);
+            }
+            e[j] = y;
+        }
+        e[j] = x;
+        exchanges += kept - j;
+        ++kept;
+        if (exchanges > budget) {
+            bp->exchanges = exchanges;
+            return 0;
+        }
+    }
+    stbds_arrsetlen(bp->axes[axis], kept);
+    bp->exchanges = exchanges;
+    return 1;
+}
+
+/* Grows the per-slot arrays to cover slots body slots. */
+static void rg__sap_reserve(rg__broadphase *bp, int slots) {
+    while ((int)stbds_arrlen(bp->proxies) < slots) {
+        rg__sap_proxy blank;
+        rg__sap_bounds bounds;
+        memset(&blank, 0, sizeof blank);
+        memset(&bounds, 0, sizeof bounds);
+        blank.mover = -1;
+        stbds_arrput(bp->proxies, blank);
+        stbds_arrput(bp->bounds, bounds);
+    }
+}
 
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
-   box covers both x and x + v dt. */
+   box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
+   cheaper than a quaternion rotation per vertex. */
 static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
-    rg_vec3 lo, hi, motion;
-    int i;
+    rg_vec3 lo, hi, motion, origin;
+    rg_mat3 rotation;
+    const rg_vec3 *v;
+    int i, count;
     if (!body->hull) {
         body->aabb_min = body->aabb_max = body->com;
         return;
     }
-    {
-        rg_vec3 origin = rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
-        lo = hi = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[0]));
-        for (i = 1; i < body->hull->vertex_count; ++i) {
-            rg_vec3 p = rg_v3_add(origin, rg_quat_rotate(body->orientation, body->hull->vertices[i]));
-            lo = rg_v3_min(lo, p);
-            hi = rg_v3_max(hi, p);
-        }
+    rotation = rg_mat3_from_quat(body->orientation);
+    origin = rg_v3_sub(body->com, rg_mat3_mul_v3(rotation, body->hull->centroid));
+    v = body->hull->vertices;
+    count = body->hull->vertex_count;
+    lo = hi = rg_mat3_mul_v3(rotation, v[0]);
+    for (i = 1; i < count; ++i) {
+        rg_vec3 p = rg_mat3_mul_v3(rotation, v[i]);
+        lo = rg_v3_min(lo, p);
+        hi = rg_v3_max(hi, p);
     }
-    lo = rg_v3_sub(lo, rg_v3(margin, margin, margin));
-    hi = rg_v3_add(hi, rg_v3(margin, margin, margin));
+    lo = rg_v3_add(origin, rg_v3_sub(lo, rg_v3(margin, margin, margin)));
+    hi = rg_v3_add(origin, rg_v3_add(hi, rg_v3(margin, margin, margin)));
     motion = rg_v3_scale(body->linear_velocity, dt);
     body->aabb_min = rg_v3_min(lo, rg_v3_add(lo, motion));
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* Placeholder until the incremental sort-and-sweep lands: all pairs by brute force. */
-static void rg__broadphase_update(rg_world *w, rg_real dt) {
-    int i, j, n = (int)stbds_arrlen(w->bodies);
-    stbds_arrsetlen(w->broadphase.pairs, 0);
-    for (i = 0; i < n; ++i)
-        if (w->bodies[i].generation & 1) rg__body_compute_aabb(&w->bodies[i], w->def.contact_margin, dt);
-    for (i = 0; i < n; ++i) {
-        const rg__body *a = &w->bodies[i];
-        if (!(a->generation & 1)) continue;
-        for (j = i + 1; j < n; ++j) {
-            const rg__body *b = &w->bodies[j];
-            rg__body_pair pair;
-            if (!(b->generation & 1) || (a->type != RG_BODY_DYNAMIC && b->type != RG_BODY_DYNAMIC)) continue;
-            if (a->aabb_max.x < b->aabb_min.x || b->aabb_max.x < a->aabb_min.x ||
-                a->aabb_max.y < b->aabb_min.y || b->aabb_max.y < a->aabb_min.y ||
-                a->aabb_max.z < b->aabb_min.z || b->aabb_max.z < a->aabb_min.z)
-                continue;
-            pair.a = i;
-            pair.b = j;
-            stbds_arrput(w->broadphase.pairs, pair);
+/* The box of body index for this step, into body->aabb_min/max and its bounds. A body that left
+   the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort order
+   stays total. */
+static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
+    rg__body *body = &w->bodies[index];
+    rg__sap_box *box = &w->broadphase.bounds[index].now;
+    rg__body_compute_aabb(body, w->def.contact_margin, dt);
+    if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
+        body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
+    box->lo[0] = body->aabb_min.x; box->lo[1] = body->aabb_min.y; box->lo[2] = body->aabb_min.z;
+    box->hi[0] = body->aabb_max.x; box->hi[1] = body->aabb_max.y; box->hi[2] = body->aabb_max.z;
+}
+
+/* A body whose box changes in this update keeps the old one for the exchanges that end a pair
+   (the others' is their box: see rg__sap_settle_statics). */
+static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->bounds[index].before = bp->bounds[index].now;
+    rg__sap_compute_box(w, index, dt);
+}
+
+/* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
+   the insertion sort then carries its endpoints to their places, O(n) exchanges, no rebuild. */
+static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p = &bp->proxies[index];
+    int axis, is_end;
+    p->state = RG__SAP_IN_SWEEP;
+    p->mover = -1;
+    if (w->bodies[index].type != RG_BODY_STATIC) {
+        p->mover = (int)stbds_arrlen(bp->movers);
+        stbds_arrput(bp->movers, index);
+    }
+    for (axis = 0; axis < 3; ++axis) {
+        bp->bounds[index].before.lo[axis] = RG__SAP_INFINITY;
+        bp->bounds[index].before.hi[axis] = -RG__SAP_INFINITY;
+    }
+    rg__sap_compute_box(w, index, dt);
+    for (axis = 0; axis < 3; ++axis) {
+        for (is_end = 0; is_end < 2; ++is_end) {
+            rg__sap_endpoint e;
+            e.value = is_end ? bp->bounds[index].now.hi[axis] : bp->bounds[index].now.lo[axis];
+            e.tag = rg__sap_tag(p, index, is_end);
+            stbds_arrput(bp->axes[axis], e);
         }
     }
-    w->stats.pair_count = (int)stbds_arrlen(w->broadphase.pairs);
+    ++bp->live_bodies;
+}
+
+/* Takes out of the pair list and set the pairs of bodies destroyed since the last update. */
+static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
+    int i, kept = 0, n = (int)stbds_arrlen(bp->pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = bp->pairs[i];
+        if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
+            uint64_t key = rg__pair_key(pair.a, pair.b);
+            (void)stbds_hmdel(bp->pair_set, key);
+        } else {
+            bp->pairs[kept++] = pair;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, kept);
+}
+
+static void rg__sap_release_removed(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->removed); ++i)
+        if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED) bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
+    stbds_arrsetlen(bp->removed, 0);
+}
+
+/* Destroyed bodies normally leave the arrays during the next update's pass; a slot reused before
+   that needs them out at once: O(n + p). */
+static void rg__sap_flush_removed(rg__broadphase *bp) {
+    int axis, i, kept, n;
+    rg__sap_drop_removed_pairs(bp);
+    for (axis = 0; axis < 3; ++axis) {
+        rg__sap_endpoint *e = bp->axes[axis];
+        n = (int)stbds_arrlen(e);
+        for (i = kept = 0; i < n; ++i)
+            if (bp->proxies[e[i].tag >> 3].state == RG__SAP_IN_SWEEP) e[kept++] = e[i];
+        stbds_arrsetlen(bp->axes[axis], kept);
+    }
+    rg__sap_release_removed(bp);
+}
+
+/* Called by rg_body_create for a new body: it enters the sweep at the next update. */
+static void rg__broadphase_add_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    rg__sap_reserve(bp, index + 1);
+    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__sap_flush_removed(bp);
+    p = &bp->proxies[index];
+    p->state = RG__SAP_PENDING;
+    p->dynamic = (unsigned char)(w->bodies[index].type == RG_BODY_DYNAMIC);
+    p->dirty = 0;
+    p->mover = -1;
+    stbds_arrput(bp->pending, index);
+}
+
+/* Called by rg_body_destroy before the slot is freed: O(1); the body's endpoints and pairs go
+   at the next update (or when the slot is reused). */
+static void rg__broadphase_remove_body(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state == RG__SAP_PENDING) p->state = RG__SAP_FREE; /* its entry in pending is skipped */
+    if (p->state != RG__SAP_IN_SWEEP) return;
+    if (p->mover >= 0) {
+        int last = bp->movers[stbds_arrlen(bp->movers) - 1];
+        bp->movers[p->mover] = last;
+        bp->proxies[last].mover = p->mover;
+        stbds_arrsetlen(bp->movers, stbds_arrlen(bp->movers) - 1);
+        p->mover = -1;
+    }
+    p->dirty = 0;
+    p->state = RG__SAP_REMOVED;
+    --bp->live_bodies;
+    stbds_arrput(bp->removed, index);
+}
+
+/* Called by rg_body_set_transform: a static body's box is recomputed at the next update only
+   then (kinematic and dynamic boxes are recomputed every step anyway). */
+static void rg__broadphase_body_moved(rg_world *w, int index) {
+    rg__broadphase *bp = &w->broadphase;
+    rg__sap_proxy *p;
+    if (index < 0 || index >= (int)stbds_arrlen(bp->proxies)) return;
+    p = &bp->proxies[index];
+    if (p->state != RG__SAP_IN_SWEEP || p->mover >= 0 || p->dirty) return;
+    p->dirty = 1;
+    stbds_arrput(bp->dirty_statics, index);
+}
+
+/* An unsigned integer in the order of v (IEEE 754: flip the negatives), -0 taken as +0 since
+   the two compare equal. */
+static uint64_t rg__real_order(rg_real v) {
+#ifdef RIGID_DOUBLE
+    uint64_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x8000000000000000ull ? ~bits : bits | 0x8000000000000000ull;
+#else
+    uint32_t bits;
+    if (v == 0) v = 0;
+    memcpy(&bits, &v, sizeof bits);
+    return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+#endif
+}
+
+/* Stable LSD radix sort by 64-bit keys, one byte per pass, skipping the bytes on which all keys
+   agree; no branch depends on the data, unlike a comparison sort of shuffled input. The items,
+   if any, follow their keys. Results end in *keys and *items; the scratch arrays are buffers. */
+static void rg__radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endpoint **items,
+                           rg__sap_endpoint **item_scratch, int n) {
+    int counts[8][256], digit, i, b;
+    if (n < 2) return;
+    memset(counts, 0, sizeof counts);
+    for (i = 0; i < n; ++i)
+        for (digit = 0; digit < 8; ++digit) ++counts[digit][((*keys)[i] >> (8 * digit)) & 255];
+    stbds_arrsetlen(*key_scratch, n);
+    if (items) stbds_arrsetlen(*item_scratch, n);
+    for (digit = 0; digit < 8; ++digit) {
+        int *offset = counts[digit], sum = 0, shift = 8 * digit;
+        const uint64_t *k = *keys;
+        uint64_t *k_out = *key_scratch, *t;
+        if (offset[(k[0] >> shift) & 255] == n) continue;
+        for (b = 0; b < 256; ++b) {
+            int c = offset[b];
+            offset[b] = sum;
+            sum += c;
+        }
+        if (items) {
+            const rg__sap_endpoint *e = *items;
+            rg__sap_endpoint *e_out = *item_scratch, *u;
+            for (i = 0; i < n; ++i) {
+                int slot = offset[(k[i] >> shift) & 255]++;
+                k_out[slot] = k[i];
+                e_out[slot] = e[i];
+            }
+            u = *items; *items = *item_scratch; *item_scratch = u;
+        } else {
+            for (i = 0; i < n; ++i) k_out[offset[(k[i] >> shift) & 255]++] = k[i];
+        }
+        t = *keys; *keys = *key_scratch; *key_scratch = t;
+    }
+}
+
+/* Endpoints by value; equal values keep their order, so the input lists begins before ends. */
+static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, uint64_t **keys,
+                               uint64_t **key_scratch, int n) {
+    int i;
+    stbds_arrsetlen(*keys, n);
+    for (i = 0; i < n; ++i) (*keys)[i] = rg__real_order((*items)[i].value);
+    rg__radix_sort(keys, key_scratch, items, scratch, n);
+}
+
+/* Pair keys ascending: insertion sort for the few keys of a coherent step, radix otherwise. */
+static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
+    uint64_t *k = *keys;
+    int i, j;
+    if (n > 64) {
+        rg__radix_sort(keys, scratch, NULL, NULL, n);
+        return;
+    }
+    for (i = 1; i < n; ++i) {
+        uint64_t key = k[i];
+        for (j = i; j > 0 && k[j - 1] > key; --j) k[j] = k[j - 1];
+        k[j] = key;
+    }
+}
+
+/* The pair list handed on is in ascending (a, b) order, whatever the order of the exchanges.
+   It changes little between steps: the keys touched in this update, sorted, are merged into last
+   step's list; a touched key is kept if it is in the set now. O(p + t log t). */
+static void rg__sap_publish_pairs(rg__broadphase *bp) {
+    int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->pairs);
+    int i = 0, j = 0;
+    if (touched == 0) return;
+    rg__sort_keys(&bp->touched, &bp->key_scratch, touched);
+    for (j = 0; j < touched; ++j)
+        if (unique == 0 || bp->touched[j] != bp->touched[unique - 1]) bp->touched[unique++] = bp->touched[j];
+    stbds_arrsetlen(bp->pair_scratch, 0);
+    j = 0;
+    while (i < n || j < unique) {
+        uint64_t old_key = i < n ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
+        if (old_key < key) {
+            stbds_arrput(bp->pair_scratch, bp->pairs[i]);
+            ++i;
+            continue;
+        }
+        if (old_key == key) ++i;
+        if (stbds_hmgeti(bp->pair_set, key) >= 0) stbds_arrput(bp->pair_scratch, rg__pair_from_key(key));
+        ++j;
+    }
+    {
+        rg__body_pair *t = bp->pairs;
+        bp->pairs = bp->pair_scratch;
+        bp->pair_scratch = t;
+    }
+    stbds_arrsetlen(bp->touched, 0);
+}
+
+/* Number of pairs overlapping on one axis: at each begin of the sorted array, the intervals
+   open there. O(n) once the axis is sorted. */
+static int64_t rg__sap_axis_overlaps(const rg__sap_endpoint *e, int n) {
+    int64_t overlaps = 0, open = 0;
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) {
+            --open;
+        } else {
+            overlaps += open;
+            ++open;
+        }
+    }
+    return overlaps;
+}
+
+/* Slab of a coordinate on the slab axis, 0 .. slabs - 1. */
+static int rg__sap_slab(rg_real v, double origin, double width, int slabs) {
+    double d = ((double)v - origin) / width;
+    if (!(d > 0)) return 0;
+    if (d >= slabs - 1) return slabs - 1;
+    return (int)d;
+}
+
+/* Sweep of the rebuild. A plain sweep along one axis tests every pair overlapping on that axis
+   (k_axis), which in a volume filled with bodies grows as n^(5/3). So the space is first cut
+   into slabs across a second axis, about two typical box sizes thick: each box is listed in the
+   slabs it spans, keeping the sweep order (a counting sort of the sorted begins), and each slab
+   is swept on its own. A pair overlapping on the slab axis shares the slab that holds the larger
+   of its two lower ends, and is reported there only. */
+static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axis, int count) {
+    const rg__sap_endpoint *e = bp->axes[sweep_axis], *t = bp->axes[slab_axis];
+    int i, j, k, slabs, entries = 0, n = 2 * count;
+    double origin = n ? (double)t[0].value : 0, width = 1, range = n ? (double)t[n - 1].value - origin : 0;
+    /* the slab thickness: twice the median box extent on the slab axis */
+    stbds_arrsetlen(bp->extents, count);
+    for (i = j = 0; i < n; ++i) {
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        bp->extents[j].value = bp->bounds[k].now.hi[slab_axis] - bp->bounds[k].now.lo[slab_axis];
+        bp->extents[j++].tag = 0;
+    }
+    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
+    if (count > 0) width = 2 * (double)bp->extents[count / 2].value;
+    slabs = 1;
+    if (width > 0 && range > width) slabs = range / width > 1024 ? 1024 : (int)(range / width);
+    if (slabs > count / 8) slabs = count / 8 > 1 ? count / 8 : 1;
+    /* fewer slabs while boxes spanning many would list more than 4 entries per body */
+    for (;;) {
+        entries = 0;
+        width = range / slabs;
+        for (i = 0; i < n; ++i) {
+            if (e[i].tag & RG__SAP_END) continue;
+            k = e[i].tag >> 3;
+            entries += rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs) -
+                       rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs) + 1;
+        }
+        if (slabs == 1 || entries <= 4 * count) break;
+        slabs /= 2;
+    }
+    if (!(width > 0)) width = 1;
+    stbds_arrsetlen(bp->slab_start, slabs + 1);
+    memset(bp->slab_start, 0, sizeof(int) * (size_t)(slabs + 1));
+    for (i = 0; i < n; ++i) {
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) ++bp->slab_start[j + 1];
+    }
+    for (j = 0; j < slabs; ++j) bp->slab_start[j + 1] += bp->slab_start[j];
+    stbds_arrsetlen(bp->sweep_tags, entries);
+    stbds_arrsetlen(bp->sweep_boxes, entries);
+    for (i = 0; i < n; ++i) { /* slab_start[j] runs ahead as slab j fills, ends at slab j + 1's start */
+        int first, last;
+        if (e[i].tag & RG__SAP_END) continue;
+        k = e[i].tag >> 3;
+        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        for (j = first; j <= last; ++j) {
+            bp->sweep_tags[bp->slab_start[j]] = e[i].tag;
+            bp->sweep_boxes[bp->slab_start[j]++] = bp->bounds[k].now;
+        }
+    }
+    stbds_arrsetlen(bp->key_scratch, 0);
+    bp->rebuild_work = entries;
+    for (k = 0; k < slabs; ++k) {
+        int begin = k ? bp->slab_start[k - 1] : 0, end = bp->slab_start[k];
+        for (i = begin; i < end; ++i) {
+            const rg__sap_box *p = &bp->sweep_boxes[i];
+            int tag = bp->sweep_tags[i];
+            /* sorted by lower end: the boxes overlapping p on the sweep axis follow it */
+            for (j = i + 1; j < end && bp->sweep_boxes[j].lo[sweep_axis] <= p->hi[sweep_axis]; ++j) {
+                const rg__sap_box *q = &bp->sweep_boxes[j];
+                if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
+                    rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
+                    stbds_arrput(bp->key_scratch, rg__pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+            }
+            bp->rebuild_work += j - i - 1;
+        }
+    }
+}
+
+/* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted
+   (O(n log n)), the pairs found by rg__sap_sweep_slabs along the axis where fewest boxes
+   overlap, and listed in order. */
+static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int slots = (int)stbds_arrlen(w->bodies), i, j, axis, count = 0, pair_count, old_count;
+    int order[3] = {0, 1, 2};
+    int64_t overlaps[3];
+    rg__sap_endpoint *e;
+    rg__sap_reserve(bp, slots);
+    stbds_arrsetlen(bp->movers, 0);
+    stbds_arrsetlen(bp->pending, 0);
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->removed, 0);
+    rg__sap_publish_pairs(bp); /* after a pass given up: the list is the set again */
+    for (i = 0; i < slots; ++i) {
+        rg__sap_proxy *p = &bp->proxies[i];
+        const rg__body *body = &w->bodies[i];
+        if (!(body->generation & 1)) {
+            p->state = RG__SAP_FREE;
+            continue;
+        }
+        p->state = RG__SAP_IN_SWEEP;
+        p->dynamic = (unsigned char)(body->type == RG_BODY_DYNAMIC);
+        p->dirty = 0;
+        p->mover = -1;
+        if (body->type != RG_BODY_STATIC) {
+            p->mover = (int)stbds_arrlen(bp->movers);
+            stbds_arrput(bp->movers, i);
+        }
+        rg__sap_compute_box(w, i, dt);
+        bp->bounds[i].before = bp->bounds[i].now;
+        ++count;
+    }
+    bp->live_bodies = count;
+    for (axis = 0; axis < 3; ++axis) {
+        stbds_arrsetlen(bp->axes[axis], 2 * count);
+        e = bp->axes[axis];
+        for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
+            if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
+            e[j].value = bp->bounds[i].now.lo[axis];
+            e[j].tag = rg__sap_tag(&bp->proxies[i], i, 0);
+            e[count + j].value = bp->bounds[i].now.hi[axis];
+            e[count + j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
+        }
+        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
+        overlaps[axis] = rg__sap_axis_overlaps(bp->axes[axis], 2 * count);
+    }
+    /* axes by overlaps, fewest first: sweep along the first, slabs across the second */
+    for (i = 0; i < 3; ++i)
+        for (j = i + 1; j < 3; ++j)
+            if (overlaps[order[j]] < overlaps[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    rg__sap_sweep_slabs(bp, order[0], order[1], count);
+    pair_count = (int)stbds_arrlen(bp->key_scratch);
+    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
+    stbds_arrsetlen(bp->touched, 0);
+    /* the set follows by the difference of the sorted lists (hash updates cost cache misses;
+       a rebuild that finds mostly the same pairs makes few) */
+    old_count = (int)stbds_arrlen(bp->pairs);
+    for (i = j = 0; i < old_count || j < pair_count;) {
+        uint64_t old_key = i < old_count ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
+        if (old_key < key) {
+            (void)stbds_hmdel(bp->pair_set, old_key);
+            ++i;
+        } else if (key < old_key) {
+            stbds_hmput(bp->pair_set, key, 1);
+            ++j;
+        } else {
+            ++i;
+            ++j;
+        }
+    }
+    stbds_arrsetlen(bp->pairs, pair_count);
+    for (i = 0; i < pair_count; ++i) bp->pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
+    bp->built = 1;
+    ++w->stats.broadphase_rebuilds;
+}
+
+/* Exchanges worth one rebuild of n bodies. */
+static int64_t rg__sap_exchange_budget(const rg__broadphase *bp, int n) {
+    int64_t log2n = 1;
+    while (((int64_t)1 << log2n) < n) ++log2n;
+    return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + bp->rebuild_work / RG__SAP_TESTS_PER_EXCHANGE + 64;
+}
+
+/* Static bodies that moved or arrived in this update: their old box becomes the new one, since
+   they will not be recomputed (movers copy theirs at each update). */
+static void rg__sap_settle_statics(rg__broadphase *bp) {
+    int i;
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        bp->bounds[index].before = bp->bounds[index].now;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i) {
+        int index = bp->pending[i];
+        if (bp->proxies[index].state == RG__SAP_IN_SWEEP && bp->proxies[index].mover < 0)
+            bp->bounds[index].before = bp->bounds[index].now;
+    }
+    stbds_arrsetlen(bp->dirty_statics, 0);
+    stbds_arrsetlen(bp->pending, 0);
+}
+
+/* The incremental update. Returns 0 when a rebuild must replace it: nothing built yet, too many
+   new bodies (each costs about 3n exchanges, half of each array on each axis), or more
+   exchanges than a rebuild would cost. Right after a pass that gave up, the next one gets a
+   quarter of the budget: while coherence stays lost (teleports every step) little is wasted
+   before the rebuild, and a coherent step needs far less anyway. */
+static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
+    int64_t budget;
+    if (!bp->built) return 0;
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
+    budget = rg__sap_exchange_budget(bp, bp->live_bodies + pending);
+    if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
+    if (bp->gave_up) budget /= 4;
+    if (drop_removed) rg__sap_drop_removed_pairs(bp);
+    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__sap_update_box(w, bp->movers[i], dt);
+    for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
+        int index = bp->dirty_statics[i];
+        if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
+        bp->proxies[index].dirty = 0;
+        rg__sap_update_box(w, index, dt);
+        refresh_statics = 1;
+    }
+    for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
+        if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__sap_insert(w, bp->pending[i], dt);
+    for (axis = 0; axis < 3; ++axis) {
+        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) {
+            bp->gave_up = 1;
+            return 0;
+        }
+    }
+    bp->gave_up = 0;
+    rg__sap_settle_statics(bp);
+    rg__sap_release_removed(bp);
+    return 1;
+}
+
+static void rg__broadphase_update(rg_world *w, rg_real dt) {
+    rg__broadphase *bp = &w->broadphase;
+    bp->exchanges = 0;
+    stbds_arrsetlen(bp->touched, 0);
+    if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
+    else rg__broadphase_rebuild(w, dt);
+    w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
+    w->stats.broadphase_exchanges = bp->exchanges > INT32_MAX ? INT32_MAX : (int)bp->exchanges;
+}
+
+static void rg__broadphase_destroy(rg_world *w) {
+    rg__broadphase *bp = &w->broadphase;
+    int axis;
+    stbds_arrfree(bp->pairs);
+    stbds_hmfree(bp->pair_set);
+    for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
+    stbds_arrfree(bp->bounds);
+    stbds_arrfree(bp->proxies);
+    stbds_arrfree(bp->movers);
+    stbds_arrfree(bp->pending);
+    stbds_arrfree(bp->dirty_statics);
+    stbds_arrfree(bp->removed);
+    stbds_arrfree(bp->touched);
+    stbds_arrfree(bp->key_scratch);
+    stbds_arrfree(bp->radix_keys);
+    stbds_arrfree(bp->radix_scratch);
+    stbds_arrfree(bp->endpoint_scratch);
+    stbds_arrfree(bp->pair_scratch);
+    stbds_arrfree(bp->sweep_boxes);
+    stbds_arrfree(bp->sweep_tags);
+    stbds_arrfree(bp->slab_start);
+    stbds_arrfree(bp->extents);
+}
+
+RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, int capacity) {
+    int i, total = 0, n;
+    if (!w) return 0;
+    n = (int)stbds_arrlen(w->broadphase.pairs);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        if (!(body_a->generation & 1) || !(body_b->generation & 1)) continue; /* destroyed since */
+        if (total < capacity) {
+            if (a) { a[total].index = (uint32_t)pair.a; a[total].generation = body_a->generation; }
+            if (b) { b[total].index = (uint32_t)pair.b; b[total].generation = body_b->generation; }
+        }
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
@@ -3112,8 +4088,6 @@ static void rg__broadphase_update(rg_world *w, rg_real dt) {
    long as the broad phase reports the pair; it holds the witness and where the pair's manifold
    of the last step is, so that points whose feature id reappears inherit the impulses the
    solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
-
-static uint64_t rg__pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
 static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
@@ -3195,6 +4169,18 @@ static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
     }
 }
 
+/* The speculative margin of a pair: contact_margin plus how far the two hulls can close in this
+   step (relative speed, turning of the farthest vertices, gravity), so that a fast body meets
+   what it will hit before it is inside it; the solver acts on a gap only when it closes. */
+static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__body *b) {
+    rg_real h = w->step_dt, speed;
+    if (!(h > 0)) return w->def.contact_margin;
+    speed = rg_v3_length(rg_v3_sub(a->linear_velocity, b->linear_velocity)) +
+            rg_v3_length(a->angular_velocity) * a->hull->radius + rg_v3_length(b->angular_velocity) * b->hull->radius +
+            rg_v3_length(w->def.gravity) * h;
+    return w->def.contact_margin + speed * h;
+}
+
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
@@ -3220,7 +4206,7 @@ static void rg__narrowphase_update(rg_world *w) {
         cache->stamp = np->step;
         count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
                                          body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
-                                         w->def.contact_margin, &cache->witness, &np->scratch,
+                                         rg__pair_margin(w, body_a, body_b), &cache->witness, &np->scratch,
                                          &result);
         if (cache->witness.held) ++hits; else ++misses;
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
@@ -3239,6 +4225,7 @@ static void rg__narrowphase_update(rg_world *w) {
             m.points[k].feature = result.features[k];
         }
         rg__narrowphase_warm_start(&m, previous);
+        m.previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
         cache->manifold_index = (int)stbds_arrlen(np->manifolds);
         stbds_arrput(np->manifolds, m);
         contacts += count;
@@ -3252,9 +4239,83 @@ static void rg__narrowphase_update(rg_world *w) {
 /* =============================================================================================
    >>solver: collisions, velocity update, contacts, shock propagation (Bender & Schmitt 2006,
    Guendelman et al. 2003)
-   ============================================================================================= */
+   =============================================================================================
 
-static void rg__solver_destroy(rg_world *w) { (void)w; }
+   One step (Guendelman §5): collisions with the velocities of the step's start; velocities
+   advanced by gravity and forces; resting contacts resolved by predicting where the contact
+   points will be after the step; positions advanced. Both loops are Bender & Schmitt's: every
+   contact point is a constraint satisfied by iterated impulses whose sum per point is clamped so
+   that it never pulls (eqs. 2-3), with Coulomb friction in the same loop (eqs. 4-6).
+
+   Two additions keep the speculative contacts (points within the margin, depth < 0) exact:
+   - a collision whose gap closes during the step happens at its time of impact toi; the body
+     moves with its old velocity until toi and with the new one after, so its position update
+     gets the offset -dv * toi besides v h (bounces reach the right height, landings do not hover);
+   - penetration beyond contact_tolerance (from impacts the narrow phase saw late) is removed by
+     a first-order impulse that moves positions without changing velocities (Guendelman §11), so
+     pushing bodies apart never shoots them off. */
+
+/* Internal tuning, relative to the world def's contact_tolerance and step. */
+#ifndef RG__CONTACT_EXIT_FRACTION
+#define RG__CONTACT_EXIT_FRACTION ((rg_real)0.01) /* contact sweeps stop when every error is below this part of the tolerance */
+#endif
+#ifndef RG__SHOCK_EXIT_FRACTION
+#define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-3)   /* shock propagation converges a level further: its errors add up the stack */
+#endif
+#ifndef RG__SHOCK_INNER
+#define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
+#endif
+#ifndef RG__SLOP_FRACTION
+#define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
+#endif
+#ifndef RG__COLLISION_RELATIVE_TOLERANCE
+#define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
+#endif
+#ifndef RG__COLLISION_THRESHOLD_FRACTION
+#define RG__COLLISION_THRESHOLD_FRACTION ((rg_real)0.1) /* collision loop: velocity error / resting criterion */
+#endif
+#ifndef RG__SEPARATION_SWEEPS
+#define RG__SEPARATION_SWEEPS 1 /* sweeps of the first-order pass per contact iteration (normal only: cheap) */
+#endif
+#ifndef RG__ALTERNATE
+#define RG__ALTERNATE 1
+#endif
+#ifndef RG__GRAPH_VERTICAL
+#define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
+#endif
+#ifndef RG__STILL_FRACTION
+#define RG__STILL_FRACTION ((rg_real)0.1)         /* sliding slower than this part of the tolerance per step is none */
+#endif
+#ifndef RG__WARM_ALIGNMENT
+#define RG__WARM_ALIGNMENT ((rg_real)0.995)      /* cos of the largest turn of a normal that still carries a warm start */
+#endif
+#ifndef RG__LINEAR_TURN
+#define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
+#endif
+
+static void rg__solver_destroy(rg_world *w) {
+    rg__solver *s = &w->solver;
+    stbds_arrfree(s->bodies);
+    stbds_arrfree(s->manifolds);
+    stbds_arrfree(s->points);
+    stbds_arrfree(s->order);
+    stbds_arrfree(s->level_start);
+    stbds_arrfree(s->wave);
+    stbds_arrfree(s->edge_from);
+    stbds_arrfree(s->edge_to);
+    stbds_arrfree(s->adjacency_start);
+    stbds_arrfree(s->adjacency);
+    stbds_arrfree(s->scc_index);
+    stbds_arrfree(s->scc_low);
+    stbds_arrfree(s->scc_component);
+    stbds_arrfree(s->scc_stack);
+    stbds_arrfree(s->scc_call);
+    stbds_arrfree(s->scc_next);
+    stbds_arrfree(s->component_level);
+    stbds_arrfree(s->report);
+}
+
+/* ---- integration (Guendelman §5 steps 3 and 5) ---- */
 
 /* Semi-implicit gyroscopic term (body frame) by the implicit midpoint rule: solve
    I (w1 - w0) + h wm x (I wm) = 0 with wm = (w0 + w1)/2 by Newton's method. The midpoint rule
@@ -3305,25 +4366,1118 @@ static void rg__body_update_world_inertia(rg__body *body) {
                                                      body->inv_inertia_local);
 }
 
-/* Guendelman §5 step 5: x += v h, and the orientation turned by the exact rotation of w h. */
+/* Guendelman §5 step 5: x += v h, and the orientation turned by the exact rotation of w h. The
+   solver's offsets of this step (time of impact, first-order separation) are added to both. */
 static void rg__integrate_positions(rg_world *w, rg_real h) {
     int i, n = (int)stbds_arrlen(w->bodies);
+    int offsets = w->solver.ready && (int)stbds_arrlen(w->solver.bodies) == n;
     for (i = 0; i < n; ++i) {
         rg__body *body = &w->bodies[i];
+        rg_vec3 move, turn;
         if (!(body->generation & 1) || body->type == RG_BODY_STATIC) continue;
-        body->com = rg_v3_madd(body->com, body->linear_velocity, h);
-        body->orientation = rg_quat_normalize(rg_quat_mul(
-            rg_quat_from_rotation_vector(rg_v3_scale(body->angular_velocity, h)), body->orientation));
+        move = rg_v3_scale(body->linear_velocity, h);
+        turn = rg_v3_scale(body->angular_velocity, h);
+        if (offsets && body->type == RG_BODY_DYNAMIC) {
+            move = rg_v3_add(move, w->solver.bodies[i].dx);
+            turn = rg_v3_add(turn, w->solver.bodies[i].dr);
+        }
+        body->com = rg_v3_add(body->com, move);
+        body->orientation = rg_quat_normalize(rg_quat_mul(rg_quat_from_rotation_vector(turn),
+                                                          body->orientation));
         rg__body_update_world_inertia(body);
+    }
+    w->solver.ready = 0;
+}
+
+/* ---- small pieces of the impulse computations ---- */
+
+/* R(theta) r - r for the rotation by the rotation vector theta, by Rodrigues' formula:
+   (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
+   two coefficients come from their Taylor series, exact to rounding there and free of the
+   cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
+typedef struct rg__turn {
+    rg_vec3 theta;                /* rotation vector */
+    rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
+} rg__turn;
+
+static rg__turn rg__turn_of(rg_vec3 theta) {
+    rg__turn turn;
+    rg_real t = rg_v3_dot(theta, theta);
+    turn.theta = theta;
+    if (t < (rg_real)0.01) {
+        turn.a = 1 - t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.b = (rg_real)0.5 * (1 - t / 12 * (1 - t / 30 * (1 - t / 56)));
+    } else {
+        rg_real angle = rg__sqrt(t);
+        turn.a = rg__sin(angle) / angle;
+        turn.b = (1 - rg__cos(angle)) / t;
+    }
+    return turn;
+}
+
+static rg_vec3 rg__turn_apply(const rg__turn *turn, rg_vec3 r) {
+    rg_vec3 c = rg_v3_cross(turn->theta, r);
+    return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
+}
+
+static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
+    rg__turn turn = rg__turn_of(theta);
+    return rg__turn_apply(&turn, r);
+}
+
+/* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
+   direction d, with the arms' cross products ra x d and rb x d. */
+static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
+                                       rg_vec3 rad, rg_vec3 rbd) {
+    return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
+           rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
+}
+
+/* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
+   A collision applies it at time toi of the step: the bodies moved with their old velocities
+   until then, so their position updates lose dv * toi. */
+static inline void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
+                                   rg_real j, rg_real toi) {
+    rg_real ja = j * A->inv_mass, jb = j * B->inv_mass;
+    A->v = rg_v3_madd(A->v, d, ja);
+    A->w = rg_v3_madd(A->w, wa, j);
+    B->v = rg_v3_madd(B->v, d, -jb);
+    B->w = rg_v3_madd(B->w, wb, -j);
+    if (toi > 0) {
+        A->dx = rg_v3_madd(A->dx, d, -ja * toi);
+        A->dr = rg_v3_madd(A->dr, wa, -j * toi);
+        B->dx = rg_v3_madd(B->dx, d, jb * toi);
+        B->dr = rg_v3_madd(B->dr, wb, j * toi);
     }
 }
 
-static void rg__solver_resolve_collisions(rg_world *w, rg_real h) { (void)w; (void)h; }
-static void rg__solver_resolve_contacts(rg_world *w, rg_real h) { (void)w; (void)h; }
+/* A friction impulse j1 t1 + j2 t2 of a point, as one push of unit size along it. */
+static inline void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
+                                           const rg__solver_point *p, rg_real j1, rg_real j2, rg_real toi) {
+    rg_vec3 d = rg_v3_add(rg_v3_scale(m->t1, j1), rg_v3_scale(m->t2, j2));
+    rg_vec3 wa = rg_v3_add(rg_v3_scale(p->wa1, j1), rg_v3_scale(p->wa2, j2));
+    rg_vec3 wb = rg_v3_add(rg_v3_scale(p->wb1, j1), rg_v3_scale(p->wb2, j2));
+    if (j1 != 0 || j2 != 0) rg__solver_push(A, B, d, wa, wb, 1, toi);
+}
+
+/* An angular impulse L on a and -L on b (Guendelman §9's area impulse without a point part). */
+static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_vec3 L) {
+    A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, L));
+    B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
+}
+
+/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the point's Jacobian pieces,
+   n^T K n (as 1 / itself) and K on the tangent plane, from the bodies' current inverse masses:
+   again when shock propagation gives a body infinite mass. */
+static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real im = A->inv_mass + B->inv_mass, knn;
+    p->ran = rg_v3_cross(p->ra, m->n);
+    p->rbn = rg_v3_cross(p->rb, m->n);
+    p->ra1 = rg_v3_cross(p->ra, m->t1);
+    p->rb1 = rg_v3_cross(p->rb, m->t1);
+    p->ra2 = rg_v3_cross(p->ra, m->t2);
+    p->rb2 = rg_v3_cross(p->rb, m->t2);
+    p->wan = rg_mat3_mul_v3(A->inv_inertia, p->ran);
+    p->wbn = rg_mat3_mul_v3(B->inv_inertia, p->rbn);
+    p->wa1 = rg_mat3_mul_v3(A->inv_inertia, p->ra1);
+    p->wb1 = rg_mat3_mul_v3(B->inv_inertia, p->rb1);
+    p->wa2 = rg_mat3_mul_v3(A->inv_inertia, p->ra2);
+    p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
+    knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
+    p->normal_mass = knn > 0 ? 1 / knn : 0;
+    {
+        rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
+        rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
+        rg_real k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
+        rg_real det = k11 * k22 - k12 * k12;
+        if (det > 0) {
+            p->i11 = k22 / det;
+            p->i12 = -k12 / det;
+            p->i22 = k11 / det;
+        } else {
+            p->i11 = p->i12 = p->i22 = 0;
+        }
+    }
+}
+
+/* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
+   tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
+   opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
+   that removes its error, its sum kept in the cone of mu_s (eq. 6): within one loop the points
+   of a face share the load only gradually, so a point that cannot hold alone saturates at the
+   cone instead of losing the mark; the mark is decided again at the next step from whether the
+   point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
+   direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
+   smaller: then that one, friction only decelerating, and static friction takes over (the mark
+   is set). Writes the impulse to apply to (d1, d2). */
+static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
+                                       rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
+    rg_real P1, P2, limit, length2;
+    if (p->stick) {
+        P1 = p->pt1 - (p->i11 * e1 + p->i12 * e2);
+        P2 = p->pt2 - (p->i12 * e1 + p->i22 * e2);
+        limit = mu_s * p->pn;
+        length2 = P1 * P1 + P2 * P2;
+        if (length2 > limit * limit) {
+            rg_real scale = limit / rg__sqrt(length2);
+            P1 *= scale;
+            P2 *= scale;
+        }
+    } else {
+        P1 = p->pt1 - (p->i11 * u1 + p->i12 * u2);
+        P2 = p->pt2 - (p->i12 * u1 + p->i22 * u2);
+        limit = mu_d * p->pn;
+        if (P1 * P1 + P2 * P2 <= limit * limit) {
+            p->stick = 1;
+        } else {
+            rg_real speed = rg__sqrt(u1 * u1 + u2 * u2);
+            if (speed > 0) {
+                P1 = -limit * u1 / speed;
+                P2 = -limit * u2 / speed;
+            } else {
+                P1 = P2 = 0;
+            }
+        }
+    }
+    *d1 = P1 - p->pt1;
+    *d2 = P2 - p->pt2;
+    p->pt1 = P1;
+    p->pt2 = P2;
+}
+
+/* Guendelman §9: rolling and spinning friction of a pair as an angular impulse that reduces the
+   relative angular velocity's tangential (rolling) and normal (spinning) parts, its sum limited
+   to the coefficient (a length) times the pair's normal impulse, never reversing them. */
+static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_mat3 k;
+    rg_real pn = 0;
+    int i;
+    if (!(m->rolling_friction > 0) && !(m->spinning_friction > 0)) return;
+    k = rg_mat3_add(A->inv_inertia, B->inv_inertia);
+    for (i = 0; i < m->count; ++i) pn += s->points[m->first + i].pn;
+    if (m->spinning_friction > 0) {
+        rg_real knn = rg_v3_dot(m->n, rg_mat3_mul_v3(k, m->n));
+        if (knn > 0) {
+            rg_real limit = m->spinning_friction * pn;
+            rg_real next = m->spin - rg_v3_dot(rg_v3_sub(A->w, B->w), m->n) / knn;
+            if (next > limit) next = limit;
+            if (next < -limit) next = -limit;
+            rg__solver_apply_angular(A, B, rg_v3_scale(m->n, next - m->spin));
+            m->spin = next;
+        }
+    }
+    if (m->rolling_friction > 0) {
+        rg_vec3 wrel = rg_v3_sub(A->w, B->w);
+        rg_vec3 kt1 = rg_mat3_mul_v3(k, m->t1), kt2 = rg_mat3_mul_v3(k, m->t2);
+        rg_real k11 = rg_v3_dot(m->t1, kt1), k12 = rg_v3_dot(m->t1, kt2), k22 = rg_v3_dot(m->t2, kt2);
+        rg_real det = k11 * k22 - k12 * k12;
+        if (det > 0) {
+            rg_real w1 = rg_v3_dot(wrel, m->t1), w2 = rg_v3_dot(wrel, m->t2);
+            rg_real J1 = m->roll1 - (k22 * w1 - k12 * w2) / det;
+            rg_real J2 = m->roll2 - (k11 * w2 - k12 * w1) / det;
+            rg_real limit = m->rolling_friction * pn, length2 = J1 * J1 + J2 * J2;
+            if (length2 > limit * limit) {
+                rg_real scale = limit / rg__sqrt(length2);
+                J1 *= scale;
+                J2 *= scale;
+            }
+            rg__solver_apply_angular(A, B, rg_v3_add(rg_v3_scale(m->t1, J1 - m->roll1),
+                                                     rg_v3_scale(m->t2, J2 - m->roll2)));
+            m->roll1 = J1;
+            m->roll2 = J2;
+        }
+    }
+}
+
+static int rg__solver_has_friction(const rg__solver_manifold *m) {
+    return m->static_friction > 0 || m->dynamic_friction > 0;
+}
+
+/* ---- step preparation: solver bodies, contact points, contact graph and order ---- */
+
+static void rg__solver_gather_velocities(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->bodies);
+    for (i = 0; i < n; ++i) {
+        w->solver.bodies[i].v = w->bodies[i].linear_velocity;
+        w->solver.bodies[i].w = w->bodies[i].angular_velocity;
+    }
+}
+
+static void rg__solver_scatter_velocities(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->bodies);
+    for (i = 0; i < n; ++i) {
+        if (!(w->bodies[i].generation & 1) || w->bodies[i].type != RG_BODY_DYNAMIC) continue;
+        w->bodies[i].linear_velocity = w->solver.bodies[i].v;
+        w->bodies[i].angular_velocity = w->solver.bodies[i].w;
+    }
+}
+
+/* Infinite mass for the solver: static and kinematic bodies always, finished levels during
+   shock propagation (Guendelman §8.2: "their K matrix is set to zero"). */
+static void rg__solver_body_freeze(rg__solver_body *sb) {
+    sb->inv_mass = 0;
+    memset(&sb->inv_inertia, 0, sizeof sb->inv_inertia);
+}
+
+static void rg__solver_gather_bodies(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(s->bodies, n);
+    for (i = 0; i < n; ++i) {
+        const rg__body *body = &w->bodies[i];
+        rg__solver_body *sb = &s->bodies[i];
+        memset(sb, 0, sizeof *sb);
+        sb->dynamic = (body->generation & 1) && body->type == RG_BODY_DYNAMIC;
+        sb->v = sb->v0 = body->linear_velocity;
+        sb->w = sb->w0 = body->angular_velocity;
+        if (sb->dynamic) {
+            sb->inv_mass = body->inv_mass;
+            sb->inv_inertia = body->inv_inertia_world;
+        } else {
+            rg__solver_body_freeze(sb);
+        }
+    }
+}
+
+/* A unit vector perpendicular to n, the same for the same n. */
+static rg_vec3 rg__perpendicular(rg_vec3 n) {
+    rg_vec3 t = rg__fabs(n.x) < (rg_real)0.57735 ? rg_v3(0, n.z, -n.y) : rg_v3(n.y, -n.x, 0);
+    return rg_v3_normalize(t);
+}
+
+static void rg__solver_build_points(rg_world *w) {
+    rg__solver *s = &w->solver;
+    const rg__pair_manifold *source = w->narrowphase.manifolds;
+    rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
+    int i, k, count = (int)stbds_arrlen(source), total = 0;
+    stbds_arrsetlen(s->manifolds, count);
+    for (i = 0; i < count; ++i) total += source[i].count;
+    stbds_arrsetlen(s->points, total);
+    total = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__pair_manifold *pm = &source[i];
+        const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
+        rg__solver_manifold *m = &s->manifolds[i];
+        m->a = pm->a;
+        m->b = pm->b;
+        m->first = total;
+        m->count = pm->count;
+        m->level = 1;
+        m->n = pm->normal;
+        m->t1 = rg__perpendicular(m->n);
+        m->t2 = rg_v3_cross(m->n, m->t1);
+        /* Guendelman §6-7: restitution the smaller of the pair, friction the larger */
+        m->restitution = rg__min_real(a->restitution, b->restitution);
+        m->static_friction = rg__max_real(a->static_friction, b->static_friction);
+        m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
+        m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
+        m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
+        m->spin = m->roll1 = m->roll2 = 0;
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &s->points[total + k];
+            rg_vec3 on_b = pm->points[k].point;
+            rg_real depth = pm->points[k].depth;
+            rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
+            rg_real u1, u2;
+            memset(p, 0, sizeof *p);
+            p->depth = depth;
+            p->on_b = on_b;
+            p->ra = rg_v3_sub(on_a, a->com);
+            p->rb = rg_v3_sub(on_b, b->com);
+            p->wave = -1;
+            rg__solver_point_jacobians(s, m, p);
+            /* Bender §3.1: static friction where the points do not slide relative to each other;
+               the velocities are those of the step's start, before gravity */
+            u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
+            p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
+        }
+        total += m->count;
+    }
+}
+
+static uint64_t rg__solver_random(rg__solver *s) {
+    /* xorshift64*: a fixed sequence from the world's seed */
+    s->random_state ^= s->random_state >> 12;
+    s->random_state ^= s->random_state << 25;
+    s->random_state ^= s->random_state >> 27;
+    return s->random_state * 2685821657736338717ull;
+}
+
+/* Tarjan's strongly connected components of the contact graph, without recursion so that tall
+   stacks cannot overflow the stack. Components come out sinks first (reverse topological
+   order); returns their number. */
+static int rg__solver_components(rg__solver *s, int n) {
+    int v, counter = 0, components = 0, stack_top = 0;
+    for (v = 0; v < n; ++v) {
+        s->scc_index[v] = -1;
+        s->scc_component[v] = -1;
+    }
+    for (v = 0; v < n; ++v) {
+        int call_top = 0;
+        if (s->scc_index[v] >= 0 || s->adjacency_start[v] == s->adjacency_start[v + 1]) continue;
+        s->scc_call[call_top++] = v;
+        s->scc_index[v] = s->scc_low[v] = counter++;
+        s->scc_next[v] = s->adjacency_start[v];
+        s->scc_stack[stack_top++] = v;
+        s->scc_component[v] = -2; /* on the stack */
+        while (call_top > 0) {
+            int u = s->scc_call[call_top - 1];
+            if (s->scc_next[u] < s->adjacency_start[u + 1]) {
+                int x = s->adjacency[s->scc_next[u]++];
+                if (s->scc_index[x] < 0) {
+                    s->scc_index[x] = s->scc_low[x] = counter++;
+                    s->scc_next[x] = s->adjacency_start[x];
+                    s->scc_stack[stack_top++] = x;
+                    s->scc_component[x] = -2;
+                    s->scc_call[call_top++] = x;
+                } else if (s->scc_component[x] == -2 && s->scc_index[x] < s->scc_low[u]) {
+                    s->scc_low[u] = s->scc_index[x];
+                }
+            } else {
+                --call_top;
+                if (call_top > 0) {
+                    int parent = s->scc_call[call_top - 1];
+                    if (s->scc_low[u] < s->scc_low[parent]) s->scc_low[parent] = s->scc_low[u];
+                }
+                if (s->scc_low[u] == s->scc_index[u]) {
+                    int x;
+                    do {
+                        x = s->scc_stack[--stack_top];
+                        s->scc_component[x] = components;
+                    } while (x != u);
+                    ++components;
+                }
+            }
+        }
+    }
+    return components;
+}
+
+/* Guendelman §8.1: the contact graph has an edge from a body to each body resting on it (the
+   pair's normal points up from the lower one); strongly connected components are collapsed and
+   the resulting levels count up from the static bodies (level 0): a component's level is one
+   more than the highest level it rests on, so everything a body rests on is in a lower level. */
+static void rg__solver_build_levels(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
+    int i, edges, components, max_level = 1;
+    rg_vec3 up = rg_v3_neg(rg_v3_normalize(w->def.gravity));
+    for (i = 0; i < n; ++i) s->bodies[i].level = s->bodies[i].dynamic ? 1 : 0;
+    stbds_arrsetlen(s->edge_from, 0);
+    stbds_arrsetlen(s->edge_to, 0);
+    if (rg_v3_length_squared(up) > 0) {
+        for (i = 0; i < count; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[i];
+            rg_real c = rg_v3_dot(m->n, up);
+            if (!s->bodies[m->a].dynamic || !s->bodies[m->b].dynamic) continue;
+            if (c > RG__GRAPH_VERTICAL) { /* a rests on b */
+                stbds_arrput(s->edge_from, m->b);
+                stbds_arrput(s->edge_to, m->a);
+            } else if (c < -RG__GRAPH_VERTICAL) {
+                stbds_arrput(s->edge_from, m->a);
+                stbds_arrput(s->edge_to, m->b);
+            }
+        }
+    }
+    edges = (int)stbds_arrlen(s->edge_from);
+    if (edges > 0) {
+        int c;
+        /* adjacency lists by counting sort of the edges on their lower body */
+        stbds_arrsetlen(s->adjacency_start, n + 1);
+        stbds_arrsetlen(s->adjacency, edges);
+        for (i = 0; i <= n; ++i) s->adjacency_start[i] = 0;
+        for (i = 0; i < edges; ++i) ++s->adjacency_start[s->edge_from[i] + 1];
+        for (i = 0; i < n; ++i) s->adjacency_start[i + 1] += s->adjacency_start[i];
+        stbds_arrsetlen(s->scc_next, n + 1);
+        for (i = 0; i < n; ++i) s->scc_next[i] = s->adjacency_start[i];
+        for (i = 0; i < edges; ++i) s->adjacency[s->scc_next[s->edge_from[i]]++] = s->edge_to[i];
+        stbds_arrsetlen(s->scc_index, n);
+        stbds_arrsetlen(s->scc_low, n);
+        stbds_arrsetlen(s->scc_component, n);
+        stbds_arrsetlen(s->scc_stack, n);
+        stbds_arrsetlen(s->scc_call, n);
+        components = rg__solver_components(s, n);
+        /* longest path from the bottom, components visited sources first (highest id first);
+           the adjacency of every member body carries the component's level upwards */
+        stbds_arrsetlen(s->component_level, components);
+        for (c = 0; c < components; ++c) s->component_level[c] = 1;
+        /* the members of each component, grouped by a counting sort into scc_stack; afterwards
+           scc_next[c] is where component c ends */
+        for (c = 0; c <= components; ++c) s->scc_next[c] = 0;
+        for (i = 0; i < n; ++i)
+            if (s->scc_component[i] >= 0) ++s->scc_next[s->scc_component[i] + 1];
+        for (c = 0; c < components; ++c) s->scc_next[c + 1] += s->scc_next[c];
+        for (i = 0; i < n; ++i)
+            if (s->scc_component[i] >= 0) s->scc_stack[s->scc_next[s->scc_component[i]]++] = i;
+        for (c = components - 1; c >= 0; --c) {
+            int begin = c > 0 ? s->scc_next[c - 1] : 0, end = s->scc_next[c], j, e;
+            for (j = begin; j < end; ++j) {
+                int u = s->scc_stack[j];
+                for (e = s->adjacency_start[u]; e < s->adjacency_start[u + 1]; ++e) {
+                    int other = s->scc_component[s->adjacency[e]];
+                    if (other != c && s->component_level[other] < s->component_level[c] + 1)
+                        s->component_level[other] = s->component_level[c] + 1;
+                }
+            }
+        }
+        for (i = 0; i < n; ++i)
+            if (s->scc_component[i] >= 0) s->bodies[i].level = s->component_level[s->scc_component[i]];
+    }
+    for (i = 0; i < count; ++i) {
+        rg__solver_manifold *m = &s->manifolds[i];
+        int la = s->bodies[m->a].level, lb = s->bodies[m->b].level;
+        m->level = la > lb ? la : lb;
+        if (m->level < 1) m->level = 1;
+        if (m->level > max_level) max_level = m->level;
+    }
+    s->level_count = max_level + 1;
+}
+
+/* The order in which contacts are treated: level by level up from the ground (Guendelman
+   §8.1), mixed within a level by a seeded shuffle (Guendelman §6) so that no contact is always
+   first. */
+static void rg__solver_build_order(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, l, count = (int)stbds_arrlen(s->manifolds), levels = s->level_count;
+    stbds_arrsetlen(s->level_start, levels + 1);
+    stbds_arrsetlen(s->order, count);
+    for (l = 0; l <= levels; ++l) s->level_start[l] = 0;
+    for (i = 0; i < count; ++i) ++s->level_start[s->manifolds[i].level + 1];
+    for (l = 0; l < levels; ++l) s->level_start[l + 1] += s->level_start[l];
+    for (i = 0; i < count; ++i) s->order[s->level_start[s->manifolds[i].level]++] = i;
+    for (l = levels; l > 0; --l) s->level_start[l] = s->level_start[l - 1];
+    s->level_start[0] = 0;
+    if (s->random_state == 0) {
+        /* splitmix64 of the seed, never zero */
+        uint64_t z = (uint64_t)w->def.random_seed + 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        s->random_state = (z ^ (z >> 31)) | 1;
+    }
+    for (l = 0; l < levels; ++l) {
+        int begin = s->level_start[l], end = s->level_start[l + 1];
+        for (i = end - 1; i > begin; --i) {
+            int j = begin + (int)(rg__solver_random(s) % (uint64_t)(i - begin + 1));
+            int t = s->order[i];
+            s->order[i] = s->order[j];
+            s->order[j] = t;
+        }
+    }
+}
+
+static void rg__solver_prepare(rg_world *w) {
+    rg__solver_gather_bodies(w);
+    rg__solver_build_points(w);
+    rg__solver_build_levels(w);
+    rg__solver_build_order(w);
+    w->solver.ready = 1;
+}
+
+/* ---- collisions (Bender §3.1) ---- */
+
+/* One visit of a colliding point: the impulse of eq. (1) that takes the relative normal velocity
+   to its target, the sum clamped so the contact never pulls (eqs. 2-3), then friction.
+   Returns the velocity error the visit found. */
+static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real error = p->target - rg__solver_speed(A, B, m->n, p->ran, p->rbn), residual = 0;
+    if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+        rg_real next = p->pn + error * p->normal_mass, dp;
+        if (next < 0) next = 0;
+        dp = next - p->pn;
+        p->pn = next;
+        residual = rg__fabs(dp) / p->normal_mass;
+        rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
+    }
+    if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
+        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+        rg_real u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2), d1, d2;
+        rg__solver_friction(p, m->static_friction, m->dynamic_friction, u1, u2, u1, u2, &d1, &d2);
+        if (p->stick) residual = rg__max_real(residual, rg__sqrt(u1 * u1 + u2 * u2));
+        rg__solver_push_tangent(A, B, m, p, d1, d2, p->toi);
+    }
+    return residual;
+}
+
+/* When, within the step, a gap closes at approach speed s under the closing acceleration a
+   (gravity along the normal). The velocity update adds g h before positions move by v h, so a
+   falling body's positions run half a step ahead of its velocities: from the step's start the
+   gap closes as (s + a h/2) t + a t^2 / 2. Returns h when it does not close in the step. */
+static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) {
+    rg_real b = s + a * h * (rg_real)0.5, disc = b * b + 2 * a * gap, t;
+    if (!(gap > 0)) return 0;
+    if (!(disc >= 0) || !(b + rg__sqrt(disc) > 0)) return h;
+    t = 2 * gap / (b + rg__sqrt(disc));
+    return t < h ? t : h;
+}
+
+/* Gathers the points that collide now into a new wave: approaching faster than the resting
+   criterion -u_n >= sqrt(2 g eps_c) (Bender §3, after Mirtich), and touching or with a gap that
+   closes within the step (Guendelman §6 tests the positions x + h (v + h g)). Each gets its time
+   of impact and the target of Newton's law, -e times the approach speed at impact. With the
+   gravity gained until then (s + a (h/2 + toi)) and the velocity update still to come, the
+   target velocity before that update is e s + (1 + e) a (h/2 + toi); with the position offset
+   -dv toi of rg__solver_push the body then leaves the surface at the moment of impact with e
+   times the speed it arrived with. The wave lists manifold and point. Returns the fastest
+   approach. */
+static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real threshold, int wave) {
+    rg__solver *s = &w->solver;
+    int i, j, count = (int)stbds_arrlen(s->manifolds);
+    rg_real fastest = 0;
+    stbds_arrsetlen(s->wave, 0);
+    for (i = 0; i < count; ++i) {
+        int mi = s->order[i];
+        rg__solver_manifold *m = &s->manifolds[mi];
+        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+        rg_real gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
+            rg_real gap = -p->depth, toi;
+            if (!(-un >= threshold) || p->normal_mass <= 0) continue;
+            if (gap > 0 && !(gap < -(un + gravity_n * h) * h)) continue;
+            toi = rg__time_of_impact(gap, -un, -gravity_n, h);
+            toi = rg__max_real(toi, rg__max_real(A->toi, B->toi));
+            p->toi = rg__min_real(toi, h);
+            p->target = -m->restitution * un -
+                        (1 + m->restitution) * gravity_n * (h * (rg_real)0.5 + p->toi);
+            p->pn = p->pt1 = p->pt2 = 0;
+            p->stick = p->stuck_at_start;
+            p->wave = wave;
+            if (-un > fastest) fastest = -un;
+            stbds_arrput(s->wave, mi);
+            stbds_arrput(s->wave, m->first + j);
+        }
+    }
+    return fastest;
+}
+
+/* Bender §3.1 with Guendelman's sequencing. The points colliding at the start form the first
+   wave and are resolved together (the same targets in every sweep, so simultaneous impacts are
+   symmetric, as Ermolin & Kazakov require). Points that start approaching because of a wave's
+   impulses form the next wave with their own targets; the earlier points, which reached theirs,
+   are left alone unless they approach again. Momentum so travels along a row of touching bodies
+   one impact after the other, as in Bender's office toy. The loop ends when no point collides or
+   after collision_iterations sweeps. */
+static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real floor_speed = (rg_real)0.01 * w->def.contact_tolerance / h;
+    rg_real threshold = rg__sqrt(2 * rg_v3_length(w->def.gravity) * w->def.contact_tolerance);
+    int sweeps = 0, wave = 0, cap = w->def.collision_iterations;
+    rg__solver_prepare(w);
+    if (threshold < floor_speed) threshold = floor_speed;
+    while (sweeps < cap) {
+        rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
+        rg_real tolerance = rg__max_real(rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest),
+                                         RG__COLLISION_THRESHOLD_FRACTION * threshold);
+        int i, count = (int)stbds_arrlen(s->wave);
+        if (count == 0) break;
+        while (sweeps < cap) {
+            rg_real residual = 0;
+            ++sweeps;
+            for (i = 0; i < count; i += 2)
+                residual = rg__max_real(residual, rg__collision_visit(s, &s->manifolds[s->wave[i]],
+                                                                      &s->points[s->wave[i + 1]]));
+            if (residual <= tolerance) break;
+        }
+        /* the wave is over: its impulses go to the totals, its bodies remember when */
+        for (i = 0; i < count; i += 2) {
+            const rg__solver_manifold *m = &s->manifolds[s->wave[i]];
+            rg__solver_point *p = &s->points[s->wave[i + 1]];
+            p->total_n += p->pn;
+            p->total_t = rg_v3_add(p->total_t, rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2)));
+            if (p->pn > 0) {
+                if (s->bodies[m->a].dynamic && s->bodies[m->a].toi < p->toi) s->bodies[m->a].toi = p->toi;
+                if (s->bodies[m->b].dynamic && s->bodies[m->b].toi < p->toi) s->bodies[m->b].toi = p->toi;
+            }
+        }
+        ++wave;
+    }
+    w->stats.collision_iterations = sweeps;
+    rg__solver_scatter_velocities(w);
+}
+
+/* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
+   -depth n at the start, plus the offsets' motion of the two points. */
+static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_vec3 d = rg_v3_scale(m->n, -p->depth);
+    d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
+    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
+    p->base_n = rg_v3_dot(d, m->n);
+    p->base_1 = rg_v3_dot(d, m->t1);
+    p->base_2 = rg_v3_dot(d, m->t2);
+    /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
+       stays for the next step's pass, never pushed out by a velocity the bodies would keep */
+    p->floor_n = rg__min_real(0, p->base_n + slop);
+}
+
+/* ---- first-order separation (Guendelman §11) ---- */
+
+/* ---- resting contacts (Bender §3.2) ---- */
+
+/* Does the pair turn so little in this step that the arms' turn is linear in w h to within
+   5e-6 of their length? Then the prediction is base + h u (exact to that) and costs a few dot
+   products; otherwise the arms and the normal are turned exactly. */
+static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real limit = RG__LINEAR_TURN * RG__LINEAR_TURN;
+    return rg_v3_length_squared(rg_v3_madd(A->dr, A->w, h)) > limit ||
+           rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
+}
+
+/* The part of an arm's turn over the step that is not linear in w h: R(theta) r - r - theta x r
+   with theta = dr + w h, less the same for the offset dr alone (already in the base). */
+static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_body *body, rg_vec3 r) {
+    rg_vec3 c = rg_v3_sub(rg__turn_apply(turn, r), rg_v3_cross(turn->theta, r));
+    if (rg_v3_length_squared(body->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN)
+        c = rg_v3_sub(c, rg_v3_sub(rg__rotation_change(body->dr, r), rg_v3_cross(body->dr, r)));
+    return c;
+}
+
+/* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
+   arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
+   prediction base + h u by the arms' curvature; returned along the normal (*bn) and the
+   tangents (*b1, *b2). The turns come from the start of the manifold's visit: the curvature is
+   of second order in w h, so the impulses of the visit change it by second order only. The
+   normal keeps its direction: eq. (7) would turn it with the body whose face it is, which the
+   narrow phase does not say, and turning it with the other one (or half with each) predicts
+   penetration that is not there for pairs that slide fast while turning (measured: energy gained
+   in free collisions). */
+static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_manifold *m,
+                                       const rg__solver_point *p, const rg__turn *ta, const rg__turn *tb,
+                                       rg_real h, rg_real *bn, rg_real *b1, rg_real *b2) {
+    rg_vec3 d = rg_v3_sub(rg__solver_arm_curvature(ta, &s->bodies[m->a], p->ra),
+                          rg__solver_arm_curvature(tb, &s->bodies[m->b], p->rb));
+    (void)h;
+    *bn = rg_v3_dot(d, m->n);
+    *b1 = rg_v3_dot(d, m->t1);
+    *b2 = rg_v3_dot(d, m->t2);
+}
+
+/* The first-order pass runs after the velocities are final, on where the contact points will
+   be after the step: the penetration the step starts with, what the collisions' time-of-impact
+   offsets add (an offset assumes the body was free until then) and what the iterations left of
+   the velocities' share. Whatever lies beyond the slop is removed by impulses on pseudo-
+   velocities that move the positions in this step only: pushing bodies apart must not leave
+   them with the velocity that did it. Every contact takes part, the others allowing approach up
+   to the slop, so that a body pushed out of one neighbour is not pushed into another. */
+static void rg__solver_separate(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < count; ++i) {
+        rg__solver_manifold *m = &s->manifolds[i];
+        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+        int turning = rg__solver_turns(s, m, h);
+        rg__turn ta, tb;
+        if (turning) {
+            ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
+            tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+        }
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real cn = 0, c1, c2;
+            if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn, &c1, &c2);
+            p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
+            if (-p->gap > slop) any = 1;
+        }
+    }
+    if (!any) return;
+    /* shock propagation left finished levels at infinite mass: the pass moves every body */
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        if (!sb->dynamic) continue;
+        sb->inv_mass = w->bodies[i].inv_mass;
+        sb->inv_inertia = w->bodies[i].inv_inertia_world;
+    }
+    for (i = 0; i < count; ++i)
+        for (j = 0; j < s->manifolds[i].count; ++j)
+            rg__solver_point_jacobians(s, &s->manifolds[i], &s->points[s->manifolds[i].first + j]);
+    for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
+        rg_real worst = 0;
+        for (i = 0; i < count; ++i) {
+            rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+            for (j = 0; j < m->count; ++j) {
+                rg__solver_point *p = &s->points[m->first + j];
+                rg_real un, next, dp, target = (-p->gap - slop) / h;
+                if (p->normal_mass <= 0) continue;
+                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
+                if (un >= target && p->pp == 0) continue;
+                next = p->pp + (target - un) * p->normal_mass;
+                if (next < 0) next = 0;
+                dp = next - p->pp;
+                p->pp = next;
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
+                A->pw = rg_v3_madd(A->pw, p->wan, dp);
+                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
+                B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
+            }
+        }
+        if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
+    }
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        sb->dx = rg_v3_madd(sb->dx, sb->pv, h);
+        sb->dr = rg_v3_madd(sb->dr, sb->pw, h);
+    }
+}
+
+/* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
+   will be after the step with the current velocities; the impulse of eq. (8) removes the
+   predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
+   as in eqs. (2)-(3), so a gap may close but never pulls. Normal parts of all points first,
+   then friction: static friction removes the predicted tangential drift d_t, dynamic friction
+   acts on the sliding velocity; doing the normals first keeps friction from fighting the turning
+   the first normal impulses cause before the others balance it. Then rolling and spinning
+   friction. Returns the largest error found, as a length. */
+static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
+    int j, turning = rg__solver_turns(s, m, h);
+    rg__turn ta, tb;
+    if (turning) {
+        ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
+        tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+    }
+    for (j = 0; j < m->count; ++j) {
+        rg__solver_point *p = &s->points[m->first + j];
+        rg_real separation, error;
+        cn[j] = c1[j] = c2[j] = 0;
+        if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn[j], &c1[j], &c2[j]);
+        separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
+        error = p->floor_n - separation;
+        if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+            rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
+            if (next < 0) next = 0;
+            dp = next - p->pn;
+            p->pn = next;
+            worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+            rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
+        }
+    }
+    if (rg__solver_has_friction(m))
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real u1, u2, e1, e2, d1, d2;
+            if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
+            u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
+            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
+            e2 = (p->base_2 + c2[j]) / h + u2;
+            rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
+            if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
+            rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
+        }
+    rg__solver_rolling(s, m);
+    return worst;
+}
+
+/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down;
+   returns the largest error found. */
+static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
+    rg_real worst = 0;
+    int i;
+    if (downwards)
+        for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
+    else
+        for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
+    return worst;
+}
+
+/* Warm starting a manifold from last step's: its resultant, spread over this step's points. On a
+   flat patch the split of a resultant among the points is free (no motion of rigid bodies
+   depends on it): four corners can carry a load evenly or all on one corner. Gauss-Seidel drifts
+   in that freedom, and warm starting point by point would accumulate the drift until a corner
+   carries everything and the others nothing, leaving no friction there; and where faces lie
+   exactly on each other the narrow phase's points (and their ids) change from step to step while
+   the same load rests there. So what is carried is the resultant of last step's contact impulses
+   about the patch's centre (normal force and its two moments, tangential force and twist), and
+   it is spread the least-squares way: normal impulses affine in the point's position in the
+   patch, friction uniform plus a pure twist. */
+typedef struct rg__patch_load {
+    rg_real N, Mx, Mz, F1, F2, T;
+} rg__patch_load;
+
+/* The resultant of last step's impulses about this step's patch centre c, in this step's frame.
+   Last step's points lay on b's surface; b has moved since by about v h and turned by w h (the
+   velocities it started this step with), and the points with it. */
+static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
+                                               const rg__solver_body *B, const rg__body *body_b, rg_vec3 c,
+                                               rg_real h) {
+    rg__patch_load load;
+    rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
+    int j;
+    memset(&load, 0, sizeof load);
+    for (j = 0; j < previous->count; ++j) {
+        const rg__contact_point *q = &previous->points[j];
+        rg_vec3 now = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
+        rg_vec3 r = rg_v3_sub(now, c);
+        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
+        rg_real f1 = rg_v3_dot(q->friction_impulse, m->t1), f2 = rg_v3_dot(q->friction_impulse, m->t2);
+        load.N += q->normal_impulse;
+        load.Mx += q->normal_impulse * x;
+        load.Mz += q->normal_impulse * z;
+        load.F1 += f1;
+        load.F2 += f2;
+        load.T += x * f2 - z * f1;
+    }
+    return load;
+}
+
+/* Spreads a resultant about c, the centre of where[], over the points where[] of the manifold's
+   points that[] (see above); friction kept in the cone of mu_s. */
+static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
+                                   const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], sxx = 0, sxz = 0, szz = 0, mx = 0, mz = 0;
+    rg_real beta = 0, gamma = 0, twist = 0, det, trace;
+    int i;
+    for (i = 0; i < n; ++i) {
+        rg_vec3 r = rg_v3_sub(where[i], c);
+        x[i] = rg_v3_dot(r, m->t1);
+        z[i] = rg_v3_dot(r, m->t2);
+        mx += x[i];
+        mz += z[i];
+    }
+    /* centred exactly, so that the moments' shares sum to zero whatever the rounding of c */
+    for (i = 0; i < n; ++i) {
+        x[i] -= mx / (rg_real)n;
+        z[i] -= mz / (rg_real)n;
+        sxx += x[i] * x[i];
+        sxz += x[i] * z[i];
+        szz += z[i] * z[i];
+    }
+    trace = sxx + szz;
+    det = sxx * szz - sxz * sxz;
+    /* a patch narrower than `narrow` is a point: it carries force, no moments */
+    if (trace > (rg_real)n * narrow * narrow) {
+        twist = load.T / trace;
+        if (det > (rg_real)1e-4 * trace * trace) {
+            beta = (szz * load.Mx - sxz * load.Mz) / det;
+            gamma = (sxx * load.Mz - sxz * load.Mx) / det;
+        } else {
+            /* the points lie on a line: only the moment about its perpendicular is carried */
+            rg_real e1 = sxx >= szz ? sxx : sxz, e2 = sxx >= szz ? sxz : szz, length = rg__sqrt(e1 * e1 + e2 * e2);
+            rg_real sss = 0, ms;
+            if (length > 0) {
+                e1 /= length;
+                e2 /= length;
+                for (i = 0; i < n; ++i) sss += (x[i] * e1 + z[i] * e2) * (x[i] * e1 + z[i] * e2);
+                ms = load.Mx * e1 + load.Mz * e2;
+                if (sss > (rg_real)n * narrow * narrow) {
+                    beta = ms / sss * e1;
+                    gamma = ms / sss * e2;
+                }
+            }
+        }
+    }
+    {
+        /* a centre of pressure outside this patch (points changed, the load moved) is pulled in
+           until no point would pull: the force is kept, the moments shrink */
+        rg_real share = load.N / (rg_real)n, scale = 1;
+        for (i = 0; i < n; ++i) {
+            rg_real moment = beta * x[i] + gamma * z[i];
+            if (share + moment * scale < 0) scale = moment < 0 ? share / -moment : 0;
+        }
+        beta *= scale;
+        gamma *= scale;
+    }
+    for (i = 0; i < n; ++i) points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
+    if (load.N > 0) {
+        /* friction in proportion to each point's normal share (so that it fits the points' cones
+           when the resultant fits the patch's), plus a twist about the centre of pressure p
+           making up the rest: with s = r - p, sum share s = 0 keeps the force, and the twist
+           about the centre is p x F + tau sum share |s|^2 */
+        rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0;
+        for (i = 0; i < n; ++i) sum += points[that[i]].pn;
+        if (sum > 0) {
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum;
+                px += share * x[i];
+                pz += share * z[i];
+            }
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
+                r2 += share * (sx * sx + sz * sz);
+            }
+            if (r2 > narrow * narrow) tau = (load.T - (px * load.F2 - pz * load.F1)) / r2;
+            for (i = 0; i < n; ++i) {
+                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
+                points[that[i]].pt1 = share * (load.F1 - tau * sz);
+                points[that[i]].pt2 = share * (load.F2 + tau * sx);
+            }
+            return;
+        }
+    }
+    for (i = 0; i < n; ++i) {
+        points[that[i]].pt1 = load.F1 / (rg_real)n - twist * z[i];
+        points[that[i]].pt2 = load.F2 / (rg_real)n + twist * x[i];
+    }
+}
+
+/* The start of the contact stage: each point's prediction base and mark, and (if
+   warm_starting) last step's contact impulses, spread as above and applied before the first
+   sweep. */
+static void rg__solver_start_contacts(rg_world *w) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
+    for (i = 0; i < count; ++i) {
+        const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
+        rg__solver_manifold *m = &s->manifolds[i];
+        rg__solver_point *points = &s->points[m->first];
+        const rg__pair_manifold *previous;
+        rg_vec3 where[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
+        int that[RG_MANIFOLD_MAX], touching = 0;
+        m->spin = m->roll1 = m->roll2 = 0;
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &points[k];
+            rg__solver_contact_base(s, m, p, slop);
+            p->pn = p->pt1 = p->pt2 = 0;
+            p->stick = p->stuck_at_start;
+            /* only points that touch take a load: speculative ones, with a gap, start from zero */
+            if (p->depth >= -slop) {
+                where[touching] = p->on_b;
+                that[touching++] = k;
+                c = rg_v3_add(c, p->on_b);
+            }
+        }
+        if (!w->def.warm_starting || touching == 0 || pm->previous < 0 ||
+            pm->previous >= (int)stbds_arrlen(w->narrowphase.previous))
+            continue;
+        previous = &w->narrowphase.previous[pm->previous];
+        /* the same contact: a face turned away (another face, an edge) is a different load */
+        if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
+        c = rg_v3_scale(c, 1 / (rg_real)touching);
+        rg__solver_spread_load(m, points, that, touching, where, c,
+                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt),
+                               w->def.contact_tolerance);
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &points[k];
+            rg__solver_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
+            rg__solver_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
+        }
+    }
+}
+
+/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level gets
+   shock_iterations sweeps with everything below it at infinite mass, then joins it. A level's
+   errors add to those of every level above, so each manifold is visited up to RG__SHOCK_INNER
+   times per sweep while it still has errors. */
+static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
+    rg__solver *s = &w->solver;
+    int level, i, j, sweeps = 0;
+    for (level = 1; level < s->level_count; ++level) {
+        int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
+        if (begin == end) continue;
+        for (i = begin; i < end; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            if (s->bodies[m->a].level < level) rg__solver_body_freeze(&s->bodies[m->a]);
+            if (s->bodies[m->b].level < level) rg__solver_body_freeze(&s->bodies[m->b]);
+        }
+        for (i = begin; i < end; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            for (j = 0; j < m->count; ++j) rg__solver_point_jacobians(s, m, &s->points[m->first + j]);
+        }
+        for (sweep = 0; sweep < w->def.shock_iterations; ++sweep) {
+            rg_real worst = 0;
+            ++sweeps;
+            for (i = begin; i < end; ++i) {
+                rg__solver_manifold *m = &s->manifolds[s->order[i]];
+                int inner;
+                for (inner = 0; inner < RG__SHOCK_INNER; ++inner) {
+                    rg_real e = rg__contact_visit_manifold(s, m, h);
+                    if (inner == 0) worst = rg__max_real(worst, e);
+                    if (e <= tolerance) break;
+                }
+            }
+            if (worst <= tolerance) break;
+        }
+    }
+    return sweeps;
+}
+
+/* What the narrow phase carries to the next step (the contact sweeps' impulses, for warm
+   starting) and what rg_world_contacts reports (everything applied in the step). */
+static void rg__solver_store_impulses(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
+    stbds_arrsetlen(s->report, 0);
+    for (i = 0; i < count; ++i) {
+        rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
+        const rg__solver_manifold *m = &s->manifolds[i];
+        for (k = 0; k < m->count; ++k) {
+            const rg__solver_point *p = &s->points[m->first + k];
+            rg_vec3 friction = rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2));
+            rg_contact c;
+            pm->points[k].normal_impulse = p->carry_n;
+            pm->points[k].friction_impulse = rg_v3_add(rg_v3_scale(m->t1, p->carry_t1), rg_v3_scale(m->t2, p->carry_t2));
+            c.a.index = (uint32_t)m->a;
+            c.a.generation = w->bodies[m->a].generation;
+            c.b.index = (uint32_t)m->b;
+            c.b.generation = w->bodies[m->b].generation;
+            c.point = pm->points[k].point;
+            c.normal = m->n;
+            c.depth = p->depth;
+            c.normal_impulse = p->total_n + p->pn;
+            c.friction_impulse = rg_v3_add(p->total_t, friction);
+            stbds_arrput(s->report, c);
+        }
+    }
+}
+
+/* Bender §3.2 and Guendelman §8: the contact stage, after the velocity update. */
+static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    rg_real tolerance = w->def.contact_tolerance;
+    int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
+    RG__PROFILE_BEGIN(contact);
+    rg__solver_gather_velocities(w);
+    rg__solver_start_contacts(w);
+    /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
+       the weight of what lies on top reaches the bottom as fast as support reaches the top */
+    while (sweeps < w->def.contact_iterations && count > 0) {
+        ++sweeps;
+        if (rg__contact_sweep(s, 0, count, h, RG__ALTERNATE && !(sweeps & 1)) <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
+    }
+    w->stats.contact_iterations = sweeps;
+    /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
+       act on one body of a pair only (the other has infinite mass then) */
+    for (i = 0; i < total; ++i) {
+        rg__solver_point *p = &s->points[i];
+        p->carry_n = p->pn;
+        p->carry_t1 = p->pt1;
+        p->carry_t2 = p->pt2;
+    }
+    RG__PROFILE_END(contact);
+    {
+        RG__PROFILE_BEGIN(shock);
+        w->stats.shock_iterations = w->def.shock_iterations > 0 && count > 0
+                                        ? rg__solver_shock(w, h, RG__SHOCK_EXIT_FRACTION * tolerance)
+                                        : 0;
+        w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
+        rg__solver_scatter_velocities(w);
+        if (count > 0) rg__solver_separate(w, h);
+        rg__solver_store_impulses(w);
+        RG__PROFILE_END(shock);
+    }
+}
 
 static int rg__solver_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    (void)w; (void)out; (void)capacity;
-    return 0;
+    int i, n = (int)stbds_arrlen(w->solver.report), total = 0;
+    for (i = 0; i < n; ++i) {
+        const rg_contact *c = &w->solver.report[i];
+        /* a body destroyed since the step takes its contacts with it */
+        if (!rg_body_is_valid(w, c->a) || !rg_body_is_valid(w, c->b)) continue;
+        if (out && total < capacity) out[total] = *c;
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
@@ -3334,13 +5488,14 @@ RIGID_API rg_world_def rg_world_default_def(void) {
     rg_world_def def;
     memset(&def, 0, sizeof def);
     def.gravity = rg_v3(0, (rg_real)-9.81, 0);
-    def.collision_iterations = 10;
+    def.collision_iterations = 30;
     def.contact_iterations = 10;
     def.shock_iterations = 2;
     def.contact_tolerance = (rg_real)0.001;
     def.allocator_context = NULL;
     def.contact_margin = (rg_real)0.02;
     def.random_seed = 12345u;
+    def.warm_starting = 1;
     def.cookie = RG__WORLD_COOKIE;
     return def;
 }
@@ -3403,13 +5558,34 @@ RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravit
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     int i, n;
     if (!w || !rg__is_finite_real(dt) || !(dt > 0) || dt > RG__MAX_TIME_STEP) return RG_ERR_INVALID_ARGUMENT;
+    w->step_dt = dt;
     /* Guendelman §5: collide, advance velocities, contact, advance positions */
-    rg__broadphase_update(w, dt);
-    rg__narrowphase_update(w);
-    rg__solver_resolve_collisions(w, dt);
-    rg__integrate_velocities(w, dt);
-    rg__solver_resolve_contacts(w, dt);
-    rg__integrate_positions(w, dt);
+    {
+        RG__PROFILE_BEGIN(broadphase);
+        rg__broadphase_update(w, dt);
+        RG__PROFILE_END(broadphase);
+    }
+    {
+        RG__PROFILE_BEGIN(narrowphase);
+        rg__narrowphase_update(w);
+        RG__PROFILE_END(narrowphase);
+    }
+    {
+        RG__PROFILE_BEGIN(collision);
+        rg__solver_resolve_collisions(w, dt);
+        RG__PROFILE_END(collision);
+    }
+    {
+        RG__PROFILE_BEGIN(integration);
+        rg__integrate_velocities(w, dt);
+        RG__PROFILE_END(integration);
+    }
+    rg__solver_resolve_contacts(w, dt); /* times itself: contact and shock */
+    {
+        RG__PROFILE_BEGIN(integration);
+        rg__integrate_positions(w, dt);
+        RG__PROFILE_ADD(integration);
+    }
     n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
         w->bodies[i].force = rg_v3(0, 0, 0);
@@ -3547,6 +5723,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
     generation = w->bodies[index].generation + 1; /* free slots are even, so this is odd */
     w->bodies[index] = candidate;
     w->bodies[index].generation = generation;
+    rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
     id.generation = generation;
@@ -3670,6 +5847,7 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
     rg__body_update_world_inertia(body);
+    rg__broadphase_body_moved(w, (int)id.index);
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
