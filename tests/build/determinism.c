@@ -5,11 +5,13 @@
    it with several compilers and tests/build/determinism_compare.sh checks that every build of
    one precision prints the same hashes.
 
-   Usage: determinism [long]   (long: the full `rain` scene and 600 steps, for `make determinism`)
+   Usage: determinism [long | once]
+     long: the full `rain` scene and 600 steps, for `make determinism`
+     once: each scene once (tcc's unoptimised build in `make test`; the others check the reruns)
 
    Scenes (examples/scenes.h):
      pyramid   the 210-cube pyramid
-     rain      the rain scene: 4 walls and turned cubes (the first 200 cubes; all 1000 in long)
+     rain      the rain scene: 4 walls and turned cubes (the first 100 cubes; all 1000 in long)
      churn     cubes dropped in a heap while bodies are destroyed and created every 10 steps, so
                the free list, id generations and every module's add/remove paths are in the hash */
 #include <stdio.h>
@@ -138,18 +140,22 @@ done:
 }
 
 int main(int argc, char **argv) {
-    int is_long = argc > 1 && strcmp(argv[1], "long") == 0;
-    int steps = is_long ? 600 : 180, passed = 0, failed = 0, run;
+    int is_long = argc > 1 && strcmp(argv[1], "long") == 0, runs = argc > 1 && strcmp(argv[1], "once") == 0 ? 1 : 2;
+    int steps = is_long ? 600 : 120, passed = 0, failed = 0, run;
     const char *precision = sizeof(rg_real) == sizeof(double) ? "double" : "float";
     const char *names[3] = {"pyramid", "rain", "churn"};
     int scene;
     for (scene = 0; scene < 3; ++scene) {
         uint64_t hashes[2];
         int ok[2];
-        for (run = 0; run < 2; ++run) {
+        for (run = 0; run < runs; ++run) {
             if (scene == 0) hashes[run] = run_scene("pyramid", 0, steps, &ok[run]);
-            else if (scene == 1) hashes[run] = run_scene("rain", is_long ? 0 : 5 + 200, steps, &ok[run]);
+            else if (scene == 1) hashes[run] = run_scene("rain", is_long ? 0 : 5 + 100, steps, &ok[run]);
             else hashes[run] = run_churn(steps, &ok[run]);
+        }
+        if (runs == 1) {
+            hashes[1] = hashes[0];
+            ok[1] = ok[0];
         }
         printf("hash %s %s %016llx\n", names[scene], precision, (unsigned long long)hashes[0]);
         if (hashes[0] == hashes[1] && ok[0] && ok[1]) {

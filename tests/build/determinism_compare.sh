@@ -3,15 +3,19 @@
 # and checks that all the builds of one precision print the same hashes. Each program also
 # checks itself (run after run, world destroyed and built again). Prints one line per compared
 # hash and "N passed, N failed" last, like the test programs.
-# Usage: determinism_compare.sh [--args "long"] program...
+# Usage: determinism_compare.sh [--args "long"] program[:argument]...
+# (--args goes to every program; program:argument to that one only)
 args=""
 if [ "$1" = "--args" ]; then args="$2"; shift 2; fi
 passed=0; failed=0
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-for program in "$@"; do
+for entry in "$@"; do
+    program=${entry%%:*}
+    own=""
+    case $entry in *:*) own=${entry#*:} ;; esac
     # shellcheck disable=SC2086
-    "$program" $args > "$tmp/out" 2>&1; code=$?
+    "$program" $args $own > "$tmp/out" 2>&1; code=$?
     p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/out")
     f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/out")
     if [ -z "$p" ]; then p=0; f=1; echo "  $program ended without a summary (exit $code)"; cat "$tmp/out"; fi

@@ -44,15 +44,21 @@ static int collide_is_implemented;
 static int make_hull(fuzz_reader *r, posed *p) {
     uint8_t kind = fuzz_u8(r);
     rg_vec3 h;
+    double x[3];
     int i;
     memset(p, 0, sizeof *p);
-    h = rg_v3((rg_real)fuzz_number(r), (rg_real)fuzz_number(r), (rg_real)fuzz_number(r));
-    if (kind & 1) h = rg_v3((rg_real)(0.05 + fabs(fuzz_plain(r))), (rg_real)(0.05 + fabs(fuzz_plain(r))),
-                            (rg_real)(0.05 + fabs(fuzz_plain(r))));
+    fuzz_numbers3(r, x);
+    h = rg_v3((rg_real)x[0], (rg_real)x[1], (rg_real)x[2]);
+    if (kind & 1) {
+        fuzz_plains3(r, x);
+        h = rg_v3((rg_real)(0.05 + fabs(x[0])), (rg_real)(0.05 + fabs(x[1])), (rg_real)(0.05 + fabs(x[2])));
+    }
     if (kind & 2) {
         static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
         static const int sizes[6] = {4, 4, 4, 4, 4, 4};
-        rg_vec3 corners[8], shear = rg_v3((rg_real)(fuzz_plain(r) / 16), 0, (rg_real)(fuzz_plain(r) / 16));
+        rg_vec3 corners[8], shear;
+        double sx = fuzz_plain(r), sz = fuzz_plain(r);
+        shear = rg_v3((rg_real)(sx / 16), 0, (rg_real)(sz / 16));
         for (i = 0; i < 8; ++i) {
             corners[i] = rg_v3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
             if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, h.y));   /* a parallelepiped */
@@ -81,15 +87,18 @@ static int make_hull(fuzz_reader *r, posed *p) {
 
 static void make_pose(fuzz_reader *r, posed *p, int wild) {
     rg_vec3 axis;
-    double angle;
+    double angle, x[3];
     if (wild) {
-        p->position = rg_v3((rg_real)fuzz_number(r), (rg_real)fuzz_number(r), (rg_real)fuzz_number(r));
+        fuzz_numbers3(r, x);
+        p->position = rg_v3((rg_real)x[0], (rg_real)x[1], (rg_real)x[2]);
         p->rotation.x = (rg_real)fuzz_number(r); p->rotation.y = (rg_real)fuzz_number(r);
         p->rotation.z = (rg_real)fuzz_number(r); p->rotation.w = (rg_real)fuzz_number(r);
         return;
     }
-    p->position = rg_v3((rg_real)(fuzz_plain(r) / 4), (rg_real)(fuzz_plain(r) / 4), (rg_real)(fuzz_plain(r) / 4));
-    axis = rg_v3((rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r));
+    fuzz_plains3(r, x);
+    p->position = rg_v3((rg_real)(x[0] / 4), (rg_real)(x[1] / 4), (rg_real)(x[2] / 4));
+    fuzz_plains3(r, x);
+    axis = rg_v3((rg_real)x[0], (rg_real)x[1], (rg_real)x[2]);
     angle = fuzz_plain(r);
     p->rotation = rg_quat_from_axis_angle(axis, (rg_real)angle);
 }

@@ -59,11 +59,26 @@ static inline double fuzz_number(fuzz_reader *r) {
     }
 }
 
+/* Three numbers, read in order. Never read two values as arguments of one call: the order in
+   which arguments are evaluated is unspecified (gcc and clang differ), and so would be the
+   meaning of an input. */
+static inline void fuzz_numbers3(fuzz_reader *r, double out[3]) {
+    out[0] = fuzz_number(r);
+    out[1] = fuzz_number(r);
+    out[2] = fuzz_number(r);
+}
+
 /* mostly plain numbers: for the parts of a script that should usually be valid */
 static inline double fuzz_plain(fuzz_reader *r) {
     uint8_t kind = fuzz_u8(r);
     if (kind < 240) return (double)(int8_t)fuzz_u8(r) / 16.0;
     return fuzz_number(r);
+}
+
+static inline void fuzz_plains3(fuzz_reader *r, double out[3]) {
+    out[0] = fuzz_plain(r);
+    out[1] = fuzz_plain(r);
+    out[2] = fuzz_plain(r);
 }
 
 #endif

@@ -108,11 +108,10 @@ static void fuzz_point_cloud(fuzz_reader *r, uint8_t mode) {
     points = (rg_vec3 *)malloc(sizeof(rg_vec3) * (size_t)(count > 0 ? count : 1));
     if (!points) return;
     for (i = 0; i < count; ++i) {
-        if (mode & 4) {
-            points[i] = rg_v3((rg_real)fuzz_number(r), (rg_real)fuzz_number(r), (rg_real)fuzz_number(r));
-        } else {
-            points[i] = rg_v3((rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r));
-        }
+        double x[3];
+        if (mode & 4) fuzz_numbers3(r, x);
+        else fuzz_plains3(r, x);
+        points[i] = rg_v3((rg_real)x[0], (rg_real)x[1], (rg_real)x[2]);
         if ((mode & 8) && i > 0 && (fuzz_u8(r) & 1)) points[i] = points[fuzz_u8(r) % i];   /* duplicates */
     }
     if (getenv("FUZZ_VERBOSE"))
@@ -137,13 +136,16 @@ static void fuzz_polyhedron(fuzz_reader *r, uint8_t mode) {
         double scale = (mode & 4) ? fuzz_number(r) : 1 + fuzz_plain(r) / 64;
         corners[i] = rg_v3((rg_real)((i & 1 ? 1 : -1) * scale), (rg_real)((i & 2 ? 1 : -1) * scale),
                            (rg_real)((i & 4 ? 1 : -1) * scale));
-        if (mode & 8) corners[i] = rg_v3_add(corners[i], rg_v3((rg_real)fuzz_plain(r) / 8, (rg_real)fuzz_plain(r) / 8,
-                                                               (rg_real)fuzz_plain(r) / 8));
+        if (mode & 8) {
+            double x[3];
+            fuzz_plains3(r, x);
+            corners[i] = rg_v3_add(corners[i], rg_v3((rg_real)x[0] / 8, (rg_real)x[1] / 8, (rg_real)x[2] / 8));
+        }
     }
     for (i = 0; i < edits; ++i) {
-        uint8_t what = fuzz_u8(r);
-        if (what % 3 == 0) faces[fuzz_u8(r) % 24] = (int)(int8_t)fuzz_u8(r) % 10;
-        else if (what % 3 == 1) sizes[fuzz_u8(r) % 6] = (int)(int8_t)fuzz_u8(r) % 6;
+        uint8_t what = fuzz_u8(r), where = fuzz_u8(r), value = fuzz_u8(r);
+        if (what % 3 == 0) faces[where % 24] = (int)(int8_t)value % 10;
+        else if (what % 3 == 1) sizes[where % 6] = (int)(int8_t)value % 6;
         else if (fuzz_u8(r) & 1) vertex_count = (int)(int8_t)fuzz_u8(r) % 9;
         else face_count = (int)(int8_t)fuzz_u8(r) % 7;
     }

@@ -8,13 +8,34 @@
      - the body count matches the creations and destructions that succeeded;
    and for the whole script: running it again on a second world gives the same state hash
    (determinism: no uninitialised memory, no pointer-order dependence).
+   Known bug, reported (solver, issue 6; not yet in main): a step much shorter than usual turns
+   a resting contact's tiny penetration d into a separating velocity d / dt (a resting cube
+   leaves at 1.1 m/s after a step of 1e-8 s, 1e12 m/s after 1e-20 s, and the next step is NaN);
+   see test_tiny_step_does_not_launch_resting_bodies. Until it is fixed, steps shorter than
+   1e-5 s are not taken, unless built with -DFUZZ_KNOWN_BUGS=1.
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"
+#include <stdarg.h>
+
+#ifndef FUZZ_KNOWN_BUGS
+#define FUZZ_KNOWN_BUGS 0
+#endif
 
 enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
+
+/* FUZZ_VERBOSE=1 in the environment prints the script as it runs (to reproduce a failure) */
+static int verbose = -1;
+static void trace(const char *format, ...) {
+    va_list args;
+    if (verbose < 0) verbose = getenv("FUZZ_VERBOSE") != NULL;
+    if (!verbose) return;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+}
 
 static void fuzz_fail(const char *what, int op) {
     fprintf(stderr, "fuzz_world: %s (operation %d)\n", what, op);
@@ -74,12 +95,18 @@ static int world_is_finite(const script_state *st) {
 }
 
 static rg_vec3 fuzz_vec3(fuzz_reader *r, int wild) {
-    if (wild) return rg_v3((rg_real)fuzz_number(r), (rg_real)fuzz_number(r), (rg_real)fuzz_number(r));
-    return rg_v3((rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r), (rg_real)fuzz_plain(r));
+    double x[3];
+    if (wild) fuzz_numbers3(r, x);
+    else fuzz_plains3(r, x);
+    return rg_v3((rg_real)x[0], (rg_real)x[1], (rg_real)x[2]);
 }
 static rg_quat fuzz_quat(fuzz_reader *r, int wild) {
     rg_quat q;
-    if (!wild) return rg_quat_from_axis_angle(fuzz_vec3(r, 0), (rg_real)fuzz_plain(r));
+    if (!wild) {
+        rg_vec3 axis = fuzz_vec3(r, 0);
+        double angle = fuzz_plain(r);
+        return rg_quat_from_axis_angle(axis, (rg_real)angle);
+    }
     q.x = (rg_real)fuzz_number(r); q.y = (rg_real)fuzz_number(r);
     q.z = (rg_real)fuzz_number(r); q.w = (rg_real)fuzz_number(r);
     return q;
@@ -167,6 +194,15 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
                 }
             }
             id = rg_body_create(w, (what & 4) && (what & 2) && (what & 1) ? NULL : &bd, &res);
+            trace("create type %d hull %d at (%g %g %g) q (%g %g %g %g) v (%g %g %g) w (%g %g %g) density %g mass %g "
+                  "restitution %g friction %g %g %g %g -> #%u", (int)bd.type,
+                  bd.hull == NULL ? -1 : (int)((what >> 5) % HULLS), (double)bd.position.x, (double)bd.position.y,
+                  (double)bd.position.z, (double)bd.orientation.x, (double)bd.orientation.y, (double)bd.orientation.z,
+                  (double)bd.orientation.w, (double)bd.linear_velocity.x, (double)bd.linear_velocity.y,
+                  (double)bd.linear_velocity.z, (double)bd.angular_velocity.x, (double)bd.angular_velocity.y,
+                  (double)bd.angular_velocity.z, (double)bd.density, (double)bd.mass, (double)bd.restitution,
+                  (double)bd.static_friction, (double)bd.dynamic_friction, (double)bd.rolling_friction,
+                  (double)bd.spinning_friction, id.index);
             if ((id.generation == 0) != (res != RG_OK)) fuzz_fail("rg_body_create: result code disagrees with the id", op);
             refused = res != RG_OK;
             if (!refused) {
@@ -181,38 +217,64 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             int valid = rg_body_is_valid(w, id);
             res = rg_body_destroy(w, id);
+            trace("destroy #%u/%u", id.index, id.generation);
             if (valid != (res == RG_OK)) fuzz_fail("rg_body_destroy: result disagrees with rg_body_is_valid", op);
             refused = res != RG_OK;
             if (!refused) --st.live;
             break;
         }
-        case 3:
-            res = rg_body_set_transform(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild), fuzz_quat(&r, wild));
+        case 3: {
+            rg_body_id id = fuzz_id(&r, &st);
+            rg_vec3 p = fuzz_vec3(&r, wild);
+            rg_quat q = fuzz_quat(&r, wild);
+            res = rg_body_set_transform(w, id, p, q);
+            trace("set_transform #%u (%g %g %g) (%g %g %g %g)", id.index, (double)p.x, (double)p.y, (double)p.z,
+                  (double)q.x, (double)q.y, (double)q.z, (double)q.w);
             break;
-        case 4:
-            res = rg_body_set_linear_velocity(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild));
+        }
+        case 4: {
+            rg_body_id id = fuzz_id(&r, &st);
+            rg_vec3 v = fuzz_vec3(&r, wild);
+            res = rg_body_set_linear_velocity(w, id, v);
+            trace("set_linear_velocity #%u (%g %g %g)", id.index, (double)v.x, (double)v.y, (double)v.z);
             break;
-        case 5:
-            res = rg_body_set_angular_velocity(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild));
+        }
+        case 5: {
+            rg_body_id id = fuzz_id(&r, &st);
+            rg_vec3 v = fuzz_vec3(&r, wild);
+            res = rg_body_set_angular_velocity(w, id, v);
+            trace("set_angular_velocity #%u (%g %g %g)", id.index, (double)v.x, (double)v.y, (double)v.z);
             break;
+        }
         case 6: {
             rg_body_id id = fuzz_id(&r, &st);
-            rg_vec3 impulse = fuzz_vec3(&r, wild);
-            res = rg_body_apply_impulse(w, id, impulse, rg_v3_add(rg_body_center_of_mass(w, id), fuzz_vec3(&r, wild)));
+            rg_vec3 impulse = fuzz_vec3(&r, wild), arm = fuzz_vec3(&r, wild);
+            res = rg_body_apply_impulse(w, id, impulse, rg_v3_add(rg_body_center_of_mass(w, id), arm));
+            trace("apply_impulse #%u (%g %g %g) at com + (%g %g %g)", id.index, (double)impulse.x, (double)impulse.y,
+                  (double)impulse.z, (double)arm.x, (double)arm.y, (double)arm.z);
             break;
         }
         case 7: {
             rg_body_id id = fuzz_id(&r, &st);
-            rg_vec3 force = fuzz_vec3(&r, wild);
-            res = rg_body_apply_force(w, id, force, rg_v3_add(rg_body_center_of_mass(w, id), fuzz_vec3(&r, wild)));
+            rg_vec3 force = fuzz_vec3(&r, wild), arm = fuzz_vec3(&r, wild);
+            res = rg_body_apply_force(w, id, force, rg_v3_add(rg_body_center_of_mass(w, id), arm));
+            trace("apply_force #%u (%g %g %g) at com + (%g %g %g)", id.index, (double)force.x, (double)force.y,
+                  (double)force.z, (double)arm.x, (double)arm.y, (double)arm.z);
             break;
         }
-        case 8:
-            res = rg_body_apply_torque(w, fuzz_id(&r, &st), fuzz_vec3(&r, wild));
+        case 8: {
+            rg_body_id id = fuzz_id(&r, &st);
+            rg_vec3 t = fuzz_vec3(&r, wild);
+            res = rg_body_apply_torque(w, id, t);
+            trace("apply_torque #%u (%g %g %g)", id.index, (double)t.x, (double)t.y, (double)t.z);
             break;
-        case 9:
-            res = rg_world_set_gravity(w, fuzz_vec3(&r, wild));
+        }
+        case 9: {
+            rg_vec3 g = fuzz_vec3(&r, wild);
+            res = rg_world_set_gravity(w, g);
+            trace("set_gravity (%g %g %g)", (double)g.x, (double)g.y, (double)g.z);
             break;
+        }
         case 10: {                                                /* queries: must not change anything */
             rg_contact contacts[8];
             int capacity = (int)(int8_t)fuzz_u8(&r) % 9, total;
@@ -233,7 +295,9 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_real dt = k < 160 ? (rg_real)(1.0 / 60) : k < 200 ? (rg_real)(fabs(fuzz_plain(&r)) / 8)
                                                                : (rg_real)fuzz_number(&r);
             if (st.steps >= MAX_STEPS) break;
+            if (!FUZZ_KNOWN_BUGS && dt > 0 && dt < (rg_real)1e-5) dt = (rg_real)1e-5;   /* the known bug above */
             res = rg_world_step(w, dt);
+            trace("step %g", (double)dt);
             if (res == RG_OK) {
                 ++st.steps;
                 if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
@@ -242,6 +306,8 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
         }
         }
         if (code % 12 >= 2 && code % 12 <= 9) refused = res != RG_OK;
+        if (code % 12 != 10 && !(code % 12 == 11 && st.steps >= MAX_STEPS))
+            trace("%s: %s\n", w ? "" : " (NULL world)", rg_result_string(res));
         if (!w && res == RG_OK && code % 12 != 10 && !(code % 12 == 11 && st.steps >= MAX_STEPS))
             fuzz_fail("a call on a NULL world succeeded", op);
         if (refused && st.w && world_hash(&st) != before) fuzz_fail("a refused call changed the world", op);
