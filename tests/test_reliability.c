@@ -788,6 +788,66 @@ static void test_tiny_step_does_not_launch_resting_bodies(void) {
     rg_hull_destroy(cube);
 }
 
+/* Known solver bug (issue 6), reported: in the collision loop, dynamic friction at a single
+   contact point can overshoot. rg__solver_friction sets a sliding point's accumulated friction
+   to mu_d pn against the current sliding direction; at a corner, far from the centre of mass,
+   the tangential mass is strongly anisotropic, so that impulse turns the sliding velocity
+   around instead of slowing it, the next visit turns it back, and each flip can add energy.
+   Here a unit cube of 1 kg lands on a corner (lowest corner 2.53 cm above the ground, falling
+   at 6.6 m/s, spinning at 4 rad/s, restitution 0): in one step its mechanical energy
+   (kinetic + m g y) goes from 32.6 J to 38.4 J and it leaves spinning at 15.5 rad/s (gcc,
+   clang, tcc, float and double alike). With restitution 0 a landing cannot add energy;
+   allowed: 0.05 J (a 5 mm lift). Checked when RG_TEST_KNOWN_BUGS is 1, reported as a note
+   otherwise; that the cube lands, stays finite and comes to rest on a face is checked always. */
+static double mechanical_energy(const rg_world *w, rg_body_id id) {
+    return (double)rg_body_kinetic_energy(w, id) -
+           (double)rg_body_mass(w, id) * (double)rg_world_gravity(w).y * (double)rg_body_center_of_mass(w, id).y;
+}
+
+static void test_collision_friction_creates_no_energy(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *ground = rg_hull_create_box(rg_v3(10, 0.5f, 10), NULL), *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    rg_body_def bd = rg_body_default_def();
+    rg_body_id id;
+    rg_real lowest = 0;
+    double before, after, gain;
+    int i;
+    ENSURE(w && ground && cube);
+    bd.type = RG_BODY_STATIC;
+    bd.hull = ground;
+    bd.position = rg_v3(0, -0.5f, 0);
+    rg_body_create(w, &bd, NULL);
+    bd = rg_body_default_def();
+    bd.hull = cube;
+    bd.mass = 1;
+    bd.orientation = rg_quat_from_axis_angle(rg_v3(0.4f, 0, 0.2f), 5.8f);
+    bd.linear_velocity = rg_v3(0.3f, -6.6f, 1.9f);
+    bd.angular_velocity = rg_v3(3.6f, -1.5f, 1);
+    for (i = 0; i < rg_hull_vertex_count(cube); ++i) {
+        rg_real y = rg_quat_rotate(bd.orientation, rg_hull_vertex(cube, i)).y;
+        if (y < lowest) lowest = y;
+    }
+    bd.position = rg_v3(0, -lowest + 0.23f * 6.6f / 60, 0);   /* the corner 2.53 cm above the ground */
+    id = rg_body_create(w, &bd, NULL);
+    before = mechanical_energy(w, id);
+    ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    after = mechanical_energy(w, id);
+    gain = after - before;
+    ENSURE(rg_world_contacts(w, NULL, 0) > 0);   /* it landed in this step */
+    rg_test_note("a cube landing on a corner: mechanical energy %.2f J before the step, %.2f J after (%+.2f J), spin %.1f rad/s%s",
+                 before, after, gain, (double)rg_v3_length(rg_body_angular_velocity(w, id)),
+                 gain > 0.05 ? " [known solver bug: energy created]" : "");
+    if (RG_TEST_KNOWN_BUGS) ENSURE(gain <= 0.05);
+    for (i = 0; i < 180; ++i) ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    ENSURE(rg_v3_is_finite(rg_body_position(w, id)) && rg_quat_is_finite(rg_body_orientation(w, id)));
+    ENSURE_NEAR(rg_body_position(w, id).y, 0.5, 0.01);   /* at rest on a face after 3 s */
+    ENSURE(rg_v3_length(rg_body_linear_velocity(w, id)) < 0.01);
+    rg_world_destroy(w);
+    rg_hull_destroy(ground);
+    rg_hull_destroy(cube);
+}
+
 /* The largest velocities, impulses and forces the setters accept (found by bisection on their
    result codes) on a tiny, a plain and a big asymmetric box, then 20 steps of the longest dt
    under the largest gravity: the state stays finite. This is what the energy and magnitude
@@ -868,4 +928,5 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_tiny_and_huge_bodies_turn);
     RUN_TEST(test_limits_keep_accepted_input_finite);
     RUN_TEST(test_tiny_step_does_not_launch_resting_bodies);
+    RUN_TEST(test_collision_friction_creates_no_energy);
 }

@@ -1,30 +1,57 @@
 /* Soak: a long run of a mixed scene, the way a game runs one. `make soak` runs 1 000 000 steps;
    CI runs 20 000. Usage: soak [steps]
 
-   The scene, on the ground slab of examples/scenes.h (top face y = 0):
+   The scene, on the ground slab of examples/scenes.h (top face y = 0, 100 m wide), all bodies
+   of 1 kg:
      - a stack of 10 cubes and a pyramid of 21 cubes (base 6), rebuilt from scratch (destroyed
-       and created again) every `rebuild` steps;
-     - rain: a cube or plank (or, once rg_hull_create builds hulls, a random convex hull) dropped
-       every 15 steps over one corner, turned and spinning; at most 40 live, the oldest removed;
+       and created again) every `rebuild` steps (a quarter of the run, at most 100 000);
+     - rain: a cube, a plank or a convex hull of 24 random points (rg_hull_create) dropped
+       every 15 steps from 8 to 12 m over one corner, turned and spinning; at most 40 live,
+       the oldest removed;
      - a cube fired into the pyramid at 15 m/s every 3000 steps;
      - like a game, every body that falls below y = -20 is removed (rain, projectiles) or put
-       back where it started (stack, pyramid). Until the solver lands bodies fall through the
-       ground, so this is what keeps the scene alive; afterwards it should rarely fire.
-   Checked (every 100 steps):
+       back where it started (stack, pyramid); only bodies knocked off the slab fall, the
+       count is printed.
+   Checked every 100 steps:
      - every body's state is finite;
      - energy is bounded: no body faster than 100 m/s or spinning faster than 200 rad/s (a
        drop from 12 m to -20 m reaches 25 m/s), total kinetic energy below 2500 J per body;
-     - memory is flat: after the warm-up (a fifth of the run) the live bytes of rigid.h, counted
-       through the allocator hooks, never exceed the warm-up's peak by more than 10%;
-     - the body count is what the script created minus what it destroyed;
-     - at the end, after the world and hulls are destroyed, nothing is left allocated. */
+     - the body count is what the script created minus what it destroyed.
+   Checked after every step:
+     - memory is flat: after the warm-up (a fifth of the run, at most 100 000 steps) the live
+       bytes of rigid.h, counted through the allocator hooks, never exceed the warm-up's peak
+       by more than 10%;
+     - energy is not created. A body's mechanical energy E = kinetic + m |g| y can only grow by
+       a push from another dynamic body (the ground is static; friction, restitution 0 and
+       integration only take energy away; the symplectic Euler free fall loses m g^2 dt^2 / 2
+       a step). So after each step, a body with no contact with another dynamic body may have
+       gained at most ENERGY_SLACK; the bodies with such contacts are pooled and their sum may
+       have gained at most ENERGY_SLACK per pooled body. ENERGY_SLACK is what the solver's
+       position correction may add by lifting a penetrating body by a few millimetres; the
+       worst gains measured are printed at the end.
+       Known solver bug, reported: in the collision loop, dynamic friction at a single corner
+       contact can flip direction from one visit to the next and add energy (a cube landing on
+       a corner at 6.6 m/s gains 5.8 J in one step; test_collision_friction_creates_no_energy
+       in tests/test_reliability.c). Until it is fixed the energy check reports how often and
+       how much energy was created and fails only when built with -DSOAK_KNOWN_BUGS=1
+       (make soak SOAK_KNOWN_BUGS=1); the bounds on speed, spin and kinetic energy hold
+       regardless.
+   At the end, after the world and hulls are destroyed, nothing may be left allocated. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <time.h>
 #include "counting_allocator.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
+#ifndef SOAK_KNOWN_BUGS
+#define SOAK_KNOWN_BUGS 0
+#endif
+
+#define ENERGY_SLACK 0.05   /* J per body and step: m g h for a lift of 5 mm at 1 kg */
+
+enum { BODY_SLOTS = 4096, CONTACT_CAPACITY = 4096 };
 enum { STACK = 10, PYRAMID_BASE = 6, PYRAMID = PYRAMID_BASE * (PYRAMID_BASE + 1) / 2, RAIN_MAX = 40 };
 
 typedef struct soak {
@@ -35,12 +62,22 @@ typedef struct soak {
     int rain_count;                 /* rain[] is oldest first */
     int expected_bodies;
     long long created, destroyed, respawned;
+    rg_body_id ground_body;
+    double energy[BODY_SLOTS];      /* E at the last step, by body slot (id.index) */
+    unsigned char pooled[BODY_SLOTS];
+    rg_contact contacts[CONTACT_CAPACITY];
     unsigned long long random_state;
 } soak;
 
 static double soak_random(soak *s) {
     s->random_state = s->random_state * 6364136223846793005ull + 1442695040888963407ull;
     return (double)(s->random_state >> 11) / 9007199254740992.0;
+}
+
+/* kinetic plus potential energy (gravity along -y, zero at y = 0) */
+static double mechanical_energy(const soak *s, rg_body_id id) {
+    return (double)rg_body_kinetic_energy(s->w, id) -
+           (double)rg_body_mass(s->w, id) * (double)rg_world_gravity(s->w).y * (double)rg_body_center_of_mass(s->w, id).y;
 }
 
 static rg_body_id soak_create(soak *s, const rg_hull *hull, rg_vec3 position, rg_quat orientation, rg_vec3 v, rg_vec3 omega) {
@@ -59,8 +96,13 @@ static rg_body_id soak_create(soak *s, const rg_hull *hull, rg_vec3 position, rg
         printf("FAIL body creation: %s\n", rg_result_string(r));
         exit(1);
     }
+    if (id.index >= BODY_SLOTS) {
+        printf("FAIL body slot %u beyond the soak's table\n", id.index);
+        exit(1);
+    }
     ++s->created;
     ++s->expected_bodies;
+    s->energy[id.index] = mechanical_energy(s, id);
     return id;
 }
 
@@ -152,6 +194,45 @@ static void check_body(const soak *s, rg_body_id id, body_check *c) {
     c->kinetic += rg_body_kinetic_energy(s->w, id);
 }
 
+/* the energy check after a step: the largest gain of a body on its own and of the pool */
+typedef struct energy_check { double alone, pool; int pooled; } energy_check;
+
+static void energy_of_body(soak *s, rg_body_id id, energy_check *e, double *pool) {
+    double now = mechanical_energy(s, id), gain = now - s->energy[id.index];
+    if (s->pooled[id.index]) {
+        *pool += gain;
+        ++e->pooled;
+    } else if (gain > e->alone) {
+        e->alone = gain;
+    }
+    s->energy[id.index] = now;
+    s->pooled[id.index] = 0;
+}
+
+static energy_check check_energy(soak *s) {
+    energy_check e;
+    double pool = 0;
+    int i, n = rg_world_contacts(s->w, s->contacts, CONTACT_CAPACITY);
+    memset(&e, 0, sizeof e);
+    e.alone = -1e300;
+    if (n > CONTACT_CAPACITY) {
+        memset(s->pooled, 1, sizeof s->pooled);
+    } else {
+        for (i = 0; i < n; ++i) {
+            rg_contact *c = &s->contacts[i];
+            int a_ground = c->a.index == s->ground_body.index && c->a.generation == s->ground_body.generation;
+            int b_ground = c->b.index == s->ground_body.index && c->b.generation == s->ground_body.generation;
+            if (a_ground || b_ground) continue;
+            s->pooled[c->a.index] = s->pooled[c->b.index] = 1;
+        }
+    }
+    for (i = 0; i < STACK; ++i) energy_of_body(s, s->stack[i], &e, &pool);
+    for (i = 0; i < PYRAMID; ++i) energy_of_body(s, s->pyramid[i], &e, &pool);
+    for (i = 0; i < s->rain_count; ++i) energy_of_body(s, s->rain[i], &e, &pool);
+    e.pool = e.pooled ? pool : -1e300;
+    return e;
+}
+
 static double now_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
 int main(int argc, char **argv) {
@@ -162,6 +243,10 @@ int main(int argc, char **argv) {
     int passed = 0, failed = 0, i, finite = 1, count_ok = 1;
     long long warmup_peak = 0, later_peak = 0, allocator_calls_after_warmup = 0, calls_at_warmup = 0;
     double worst_speed = 0, worst_spin = 0, worst_kinetic = 0, start = now_seconds();
+    /* the largest energy gains of a step: of a body alone, and of the pool per pooled body */
+    double worst_alone = -1e300, worst_pool = -1e300;
+    int worst_pooled = 1;
+    long long energy_created_steps = 0, worst_alone_step = 0, worst_pool_step = 0;
     if (steps < 100) steps = 100;
     warmup = steps / 5 < 100000 ? steps / 5 : 100000;
     rebuild = steps / 4 < 100000 ? steps / 4 : 100000;
@@ -174,16 +259,18 @@ int main(int argc, char **argv) {
     {
         /* a convex cloud for rg_hull_create; NULL until quickhull lands */
         rg_vec3 cloud[24];
-        for (i = 0; i < 24; ++i)
-            cloud[i] = rg_v3((rg_real)(soak_random(&s) - 0.5), (rg_real)(soak_random(&s) - 0.5) * 0.8f,
-                             (rg_real)(soak_random(&s) - 0.5) * 1.2f);
+        for (i = 0; i < 24; ++i) {
+            /* one draw per statement: the evaluation order of a call's arguments is unspecified */
+            double x = soak_random(&s) - 0.5, y = (soak_random(&s) - 0.5) * 0.8, z = (soak_random(&s) - 0.5) * 1.2;
+            cloud[i] = rg_v3((rg_real)x, (rg_real)y, (rg_real)z);
+        }
         s.cloud = rg_hull_create(cloud, 24, NULL);
     }
     if (!s.w || !s.ground || !s.cube || !s.plank) { printf("FAIL set-up\n0 passed, 1 failed\n"); return 1; }
     bd.type = RG_BODY_STATIC;
     bd.hull = s.ground;
     bd.position = rg_v3(0, -0.5f, 0);
-    rg_body_create(s.w, &bd, NULL);
+    s.ground_body = rg_body_create(s.w, &bd, NULL);
     s.expected_bodies = 1;
     build_structures(&s, 1);
     printf("soak: %lld steps, warm-up %lld, structures rebuilt every %lld, %s hull for the rain\n", steps, warmup,
@@ -193,6 +280,24 @@ int main(int argc, char **argv) {
         if (step % 3000 == 0) fire_projectile(&s);
         if (step % rebuild == 0) build_structures(&s, 0);
         if (rg_world_step(s.w, 1.0f / 60) != RG_OK) { printf("FAIL step %lld refused\n", step); return 1; }
+        {
+            energy_check e = check_energy(&s);
+            if (e.alone > ENERGY_SLACK || e.pool > ENERGY_SLACK * e.pooled) {
+                if (energy_created_steps == 0)
+                    printf("  step %lld: energy created: a body alone gained %.3g J, %d bodies in contact %.3g J "
+                           "(allowed %g J per body)\n", step, e.alone, e.pooled, e.pool, ENERGY_SLACK);
+                ++energy_created_steps;
+            }
+            if (e.alone > worst_alone) {
+                worst_alone = e.alone;
+                worst_alone_step = step;
+            }
+            if (e.pooled && e.pool / e.pooled > worst_pool / worst_pooled) {
+                worst_pool = e.pool;
+                worst_pooled = e.pooled;
+                worst_pool_step = step;
+            }
+        }
         if (step % 100 == 0) {
             body_check c;
             memset(&c, 0, sizeof c);
@@ -230,6 +335,7 @@ int main(int argc, char **argv) {
     CHECK(finite, "a body became NaN or infinite");
     CHECK(worst_speed < 100 && worst_spin < 200, "speed %.3g m/s or spin %.3g rad/s out of bounds", worst_speed, worst_spin);
     CHECK(worst_kinetic < 2500.0 * (1 + STACK + PYRAMID + RAIN_MAX), "kinetic energy %.3g J", worst_kinetic);
+    if (SOAK_KNOWN_BUGS) CHECK(energy_created_steps == 0, "energy was created in %lld steps (see above)", energy_created_steps);
     CHECK(later_peak <= warmup_peak + warmup_peak / 10, "memory grew after the warm-up: peak %lld bytes, warm-up peak %lld",
           later_peak, warmup_peak);
     CHECK(count_ok, "body count differs from the script's");
@@ -237,9 +343,13 @@ int main(int argc, char **argv) {
           counting_allocator.live_bytes, counting_allocator.live_blocks);
     printf("soak: %lld steps, %lld bodies created and destroyed, %lld respawned; fastest %.1f m/s, spin %.1f rad/s, "
            "kinetic at most %.0f J; live bytes: warm-up peak %lld, later peak %lld; %.2f allocator calls per 1000 steps "
-           "after warm-up; %.1f s\n",
+           "after warm-up; %.1f s\n"
+           "soak: largest energy gain in one step: %.3g J by a body alone (step %lld), %.3g J by %d bodies in contact "
+           "(step %lld); allowed %g J per body; %lld steps created more%s\n",
            steps, s.created, s.respawned, worst_speed, worst_spin, worst_kinetic, warmup_peak, later_peak,
-           (double)allocator_calls_after_warmup * 1000 / (double)(steps - warmup), now_seconds() - start);
+           (double)allocator_calls_after_warmup * 1000 / (double)(steps - warmup), now_seconds() - start,
+           worst_alone, worst_alone_step, worst_pool, worst_pooled, worst_pool_step, ENERGY_SLACK, energy_created_steps,
+           energy_created_steps && !SOAK_KNOWN_BUGS ? " [known solver bug, not checked; SOAK_KNOWN_BUGS=1 checks it]" : "");
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
