@@ -835,6 +835,7 @@ struct rg_world {
     rg__solver solver;
     rg_world_stats stats;
     rg_real step_dt;              /* dt of the step being taken (0 before the first) */
+    rg_real previous_step_dt;     /* dt of the step before it (0 before the second): warm starts scale by the ratio */
 };
 
 /* =============================================================================================
@@ -4277,6 +4278,9 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
 #endif
+#ifndef RG__PUSHOUT_RATE
+#define RG__PUSHOUT_RATE ((rg_real)60)            /* 1/s: the fastest the velocity removes penetration within the slop */
+#endif
 #ifndef RG__COLLISION_RELATIVE_TOLERANCE
 #define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
 #endif
@@ -4297,6 +4301,9 @@ static void rg__narrowphase_update(rg_world *w) {
 #endif
 #ifndef RG__WARM_ALIGNMENT
 #define RG__WARM_ALIGNMENT ((rg_real)0.995)       /* cos of the largest turn of a normal that still carries a warm start */
+#endif
+#ifndef RG__WARM_MAX_RATIO
+#define RG__WARM_MAX_RATIO ((rg_real)4)           /* a step this many times longer than the last starts its contacts cold */
 #endif
 #ifndef RG__LINEAR_TURN
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
@@ -5011,17 +5018,22 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
 
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion of the two points. */
-static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop) {
+static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
+                                    rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 d = rg_v3_scale(m->n, -p->depth);
+    rg_real share = rg__min_real(1, h * RG__PUSHOUT_RATE);
     d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
     d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
-       stays for the next step's pass, never pushed out by a velocity the bodies would keep */
-    p->floor_n = rg__min_real(0, p->base_n + slop);
+       stays for the next step's pass, never pushed out by a velocity the bodies would keep. A
+       step shorter than 1 / RG__PUSHOUT_RATE removes only its share of it: removing all of a
+       penetration d in a step h takes a velocity d / h, which a very short step would turn into
+       a launch (a resting cube's float noise of 1e-8 m left at 9 m/s after a step of 1e-8 s) */
+    p->floor_n = p->base_n < 0 ? p->base_n + rg__min_real(-p->base_n, slop) * share : 0;
 }
 
 /* ---- first-order separation (Guendelman §11) ---- */
@@ -5213,12 +5225,24 @@ typedef struct rg__patch_load {
     rg_real N, Mx, Mz, F1, F2, T;
 } rg__patch_load;
 
+/* Impulses are forces times the step: a step of another length carries last step's in
+   proportion. After a step more than RG__WARM_MAX_RATIO times shorter than this one, what it
+   applied says little about this step's forces (a tiny step's impulses are mostly rounding)
+   and the contacts start cold. */
+static rg_real rg__solver_warm_ratio(const rg_world *w) {
+    rg_real ratio;
+    if (!(w->previous_step_dt > 0)) return 1;
+    ratio = w->step_dt / w->previous_step_dt;
+    return ratio <= RG__WARM_MAX_RATIO ? ratio : 0;
+}
+
 /* The resultant of last step's impulses about this step's patch centre c, in this step's frame.
    Last step's points lay on b's surface; b has moved since by about v h and turned by w h (the
-   velocities it started this step with), and the points with it. */
+   velocities it started this step with), and the points with it. The impulses scale by
+   step_ratio (above). */
 static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
                                                const rg__solver_body *B, const rg__body *body_b, rg_vec3 c,
-                                               rg_real h) {
+                                               rg_real h, rg_real step_ratio) {
     rg__patch_load load;
     rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
     int j;
@@ -5228,10 +5252,11 @@ static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous
         rg_vec3 now = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
         rg_vec3 r = rg_v3_sub(now, c);
         rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
-        rg_real f1 = rg_v3_dot(q->friction_impulse, m->t1), f2 = rg_v3_dot(q->friction_impulse, m->t2);
-        load.N += q->normal_impulse;
-        load.Mx += q->normal_impulse * x;
-        load.Mz += q->normal_impulse * z;
+        rg_real f1 = step_ratio * rg_v3_dot(q->friction_impulse, m->t1);
+        rg_real f2 = step_ratio * rg_v3_dot(q->friction_impulse, m->t2), N = step_ratio * q->normal_impulse;
+        load.N += N;
+        load.Mx += N * x;
+        load.Mz += N * z;
         load.F1 += f1;
         load.F2 += f2;
         load.T += x * f2 - z * f1;
@@ -5346,7 +5371,7 @@ static void rg__solver_start_contacts(rg_world *w) {
         m->spin = m->roll1 = m->roll2 = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
-            rg__solver_contact_base(s, m, p, slop);
+            rg__solver_contact_base(s, m, p, slop, w->step_dt);
             p->pn = p->pt1 = p->pt2 = 0;
             p->stick = p->stuck_at_start;
             /* only points that touch take a load: speculative ones, with a gap, start from zero */
@@ -5364,7 +5389,8 @@ static void rg__solver_start_contacts(rg_world *w) {
         if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
         c = rg_v3_scale(c, 1 / (rg_real)touching);
         rg__solver_spread_load(m, points, that, touching, where, c,
-                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt),
+                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt,
+                                                        rg__solver_warm_ratio(w)),
                                w->def.contact_tolerance);
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
@@ -5567,6 +5593,7 @@ RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravit
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     int i, n;
     if (!w || !rg__is_finite_real(dt) || !(dt > 0) || dt > RG__MAX_TIME_STEP) return RG_ERR_INVALID_ARGUMENT;
+    w->previous_step_dt = w->step_dt;
     w->step_dt = dt;
     /* Guendelman §5: collide, advance velocities, contact, advance positions */
     {
