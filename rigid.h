@@ -405,6 +405,8 @@ typedef struct rg_world_stats {
     int contact_iterations;    /* used in the last step */
     int witness_hits;          /* narrow-phase pairs whose cached separating feature held */
     int witness_misses;        /* pairs that needed the full separating-axis search */
+    int manifold_reuses;       /* touching pairs whose manifold was carried over: they had not
+                                  moved relative to each other since it was computed */
     int broadphase_exchanges;  /* endpoint swaps of the last incremental sort */
     int broadphase_rebuilds;   /* full rebuilds of the sweep since the world was created */
     int shock_iterations;      /* sweeps of shock propagation in the last step, all levels */
@@ -730,9 +732,23 @@ typedef struct rg__pair_manifold {
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
+/* A pair's manifold as it was computed, in the bodies' own frames, with the pose of a relative
+   to b at that time: while the pair has not moved relative to itself since, the manifold is
+   carried over with depths recomputed, instead of collided again. */
+typedef struct rg__kept_manifold {
+    int count;                    /* 0: nothing kept */
+    rg_real margin;               /* the speculative margin it was computed with */
+    rg_vec3 a_position;           /* a's centre of mass in b's hull frame */
+    rg_quat a_orientation;        /* a's orientation relative to b's */
+    rg_vec3 normal;               /* in b's frame */
+    rg_vec3 on_a[RG_MANIFOLD_MAX], on_b[RG_MANIFOLD_MAX]; /* each point on a, in a's frame, and on b, in b's */
+    uint32_t features[RG_MANIFOLD_MAX];
+} rg__kept_manifold;
+
 /* What the narrow phase keeps for a pair of bodies from one step to the next. */
 typedef struct rg__pair_cache {
     rg_witness witness;           /* Baraff §7.1: the last separating feature */
+    rg__kept_manifold kept;
     int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
     uint32_t stamp;               /* the step that last saw the pair in the broad phase */
 } rg__pair_cache;
@@ -4183,10 +4199,71 @@ static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__b
     return w->def.contact_margin + speed * h;
 }
 
+/* How far a pair may have moved relative to itself before its kept manifold is collided again:
+   no point of a has moved by more than this in b's frame (the centre's move plus the turn times
+   a's radius), so a kept point is off by at most this along the surface, and its depth is
+   recomputed exactly for the rigid motion. */
+#ifndef RG__REUSE_FRACTION
+#define RG__REUSE_FRACTION ((rg_real)0.25) /* of contact_tolerance */
+#endif
+
+/* a's centre and orientation seen from b's hull frame. */
+static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb, rg_vec3 *position,
+                                 rg_quat *orientation) {
+    *position = rg_quat_rotate_inverse(qb, rg_v3_sub(center_a, origin_b));
+    *orientation = rg_quat_mul(rg_quat_conjugate(qb), qa);
+}
+
+static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_real margin, const rg__body *a,
+                              rg_vec3 origin_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb) {
+    int k;
+    kept->count = m->count;
+    kept->margin = margin;
+    rg__pose_seen_from_b(a->com, qa, origin_b, qb, &kept->a_position, &kept->a_orientation);
+    kept->normal = rg_quat_rotate_inverse(qb, m->normal);
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 on_a = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
+        kept->on_b[k] = rg_quat_rotate_inverse(qb, rg_v3_sub(m->points[k], origin_b));
+        kept->on_a[k] = rg_quat_rotate_inverse(qa, rg_v3_sub(on_a, origin_a));
+        kept->features[k] = m->features[k];
+    }
+}
+
+/* The kept manifold in the current poses, if the pair has moved relative to itself by less than
+   `reach` since it was computed and the margin has not grown (a larger one could take in points
+   the kept manifold left out); points beyond the current margin are dropped. Returns the
+   count, or -1 when the pair must be collided again. */
+static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
+                              rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
+    rg_vec3 position;
+    rg_quat orientation, turn;
+    rg_real moved, sine;
+    int k, count = 0;
+    if (kept->count == 0 || margin > kept->margin) return -1;
+    rg__pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
+    turn = rg_quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
+    sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
+    moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
+    if (!(moved <= reach)) return -1;
+    out->normal = rg_quat_rotate(b->orientation, kept->normal);
+    for (k = 0; k < kept->count; ++k) {
+        rg_vec3 on_b = rg_v3_add(origin_b, rg_quat_rotate(b->orientation, kept->on_b[k]));
+        rg_vec3 on_a = rg_v3_add(origin_a, rg_quat_rotate(a->orientation, kept->on_a[k]));
+        rg_real depth = rg_v3_dot(rg_v3_sub(on_b, on_a), out->normal);
+        if (depth < -margin) continue;
+        out->points[count] = on_b;
+        out->depths[count] = depth;
+        out->features[count++] = kept->features[k];
+    }
+    out->count = count;
+    return count;
+}
+
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
-    int hits = 0, misses = 0, contacts = 0;
+    int hits = 0, misses = 0, reuses = 0, contacts = 0;
+    rg_real reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
     {
         /* last step's manifolds, with the impulses the solver left in them, become `previous` */
         rg__pair_manifold *swap = np->previous;
@@ -4202,15 +4279,25 @@ static void rg__narrowphase_update(rg_world *w) {
         rg__pair_manifold m;
         rg_manifold result;
         const rg__pair_manifold *previous = NULL;
+        rg_vec3 origin_a, origin_b;
+        rg_real margin;
         int k, count;
         if (!body_a->hull || !body_b->hull) continue;
         cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
         cache->stamp = np->step;
-        count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
-                                         body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
-                                         rg__pair_margin(w, body_a, body_b), &cache->witness, &np->scratch,
-                                         &result);
-        if (cache->witness.held) ++hits; else ++misses;
+        origin_a = rg__body_hull_origin(body_a);
+        origin_b = rg__body_hull_origin(body_b);
+        margin = rg__pair_margin(w, body_a, body_b);
+        count = rg__reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
+        if (count >= 0) {
+            ++reuses;
+        } else {
+            count = rg__collide_hulls_cached(body_a->hull, origin_a, body_a->orientation, body_b->hull, origin_b,
+                                             body_b->orientation, margin, &cache->witness, &np->scratch, &result);
+            if (cache->witness.held) ++hits; else ++misses;
+            rg__keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
+                              body_b->orientation);
+        }
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
             np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
             previous = &np->previous[cache->manifold_index];
@@ -4235,6 +4322,7 @@ static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase_forget_stale_pairs(np);
     w->stats.witness_hits = hits;
     w->stats.witness_misses = misses;
+    w->stats.manifold_reuses = reuses;
     w->stats.contact_count = contacts;
 }
 
