@@ -214,8 +214,8 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    input order; coplanar faces are merged into convex polygons. Tolerances are relative to
    s = max|x| + max|y| + max|z| over the points: points within 8 FLT_EPSILON s (64 DBL_EPSILON s
    with RIGID_DOUBLE) of a hull vertex are welded into it, and points within that distance of a
-   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN
-   or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
+   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN,
+   infinities or coordinates beyond 1e15; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
    or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
 /* Box centred on the origin. Extents must be positive, finite and at most 1e15. */
@@ -270,7 +270,8 @@ typedef struct rg_manifold {
    points of the two edges (1 point). Faces are preferred to edges, and faces of B to faces of
    A, when their separation is within 0.5% of the depth plus 0.1% of the smaller hull's radius
    of the best axis, so the reported depth can differ from the exact minimum overlap by that.
-   Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, NULL out).
+   Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, positions
+   beyond 1e15, NULL out).
    Hulls apart by less than margin get the points where the closest features face each other
    on both surfaces, with depth = -gap; rarely (corner to corner) there is no such point and
    the count is 0. A negative or NaN margin counts as 0. */
@@ -2597,7 +2598,7 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
         return NULL;
     }
     for (i = 0; i < count; ++i) {
-        if (!rg_v3_is_finite(points[i])) {
+        if (!rg__v3_is_sane(points[i])) { /* NaN, infinite or beyond RG__MAX_MAGNITUDE */
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }
@@ -3332,8 +3333,9 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
     if (!out) return 0;
     memset(out, 0, sizeof *out);
     if (witness) witness->held = 0;
-    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg_v3_is_finite(pos_a) ||
-        !rg_v3_is_finite(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
+    /* positions beyond RG__MAX_MAGNITUDE are refused: their difference may overflow */
+    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg__v3_is_sane(pos_a) ||
+        !rg__v3_is_sane(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
         return 0;
     if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
     if (!rg__is_finite_real(margin)) return 0;

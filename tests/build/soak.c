@@ -324,6 +324,7 @@ int main(int argc, char **argv) {
                    "kinetic %.0f J, %lld created, %lld respawned, %.3f ms/step\n",
                    step, rg_world_get_stats(s.w).body_count, counting_allocator.live_bytes, warmup_peak,
                    worst_speed, worst_kinetic, s.created, s.respawned, (now_seconds() - start) * 1e3 / (double)step);
+        if (step % 100000 == 0) fflush(stdout);
     }
     allocator_calls_after_warmup = counting_allocator.calls - calls_at_warmup;
     rg_world_destroy(s.w);

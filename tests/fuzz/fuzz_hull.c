@@ -6,7 +6,10 @@
      - every vertex on or behind every face plane, and (rg_hull_create) every input point too,
        within 1e-3 of the cloud's extent;
      - finite, positive volume equal to that of a fan of tetrahedra over its faces (1e-3),
-       finite centroid inside the bounding box, finite inertia with positive diagonal.
+       finite centroid inside the bounding box, finite inertia with positive diagonal;
+     - rg_hull_create's result code is RG_ERR_INVALID_ARGUMENT exactly for NULL points,
+       count < 0, NaN, infinities or coordinates beyond 1e15, RG_ERR_DEGENERATE for fewer than
+       4 valid points.
    Known bug, reported (quickhull, issue 4): a cloud of a few points within ~8 units and one
    point ~5e4 to 1e5 away gives a hull without the far point (float) or RG_ERR_DEGENERATE
    (double); see test_quickhull_keeps_a_far_point in tests/test_reliability.c. Until it is
@@ -119,6 +122,16 @@ static void fuzz_point_cloud(fuzz_reader *r, uint8_t mode) {
             fprintf(stderr, "  {%.9g, %.9g, %.9g},\n", (double)points[i].x, (double)points[i].y, (double)points[i].z);
     h = rg_hull_create((mode & 16) ? NULL : points, count, &result);
     if ((h == NULL) != (result != RG_OK)) fuzz_fail("rg_hull_create: result code disagrees with the hull");
+    {
+        /* the documented codes: invalid argument for NULL, count < 0, NaN, infinities and
+           coordinates beyond 1e15 (checked first); degenerate for fewer than 4 points */
+        int invalid = (mode & 16) || count < 0;
+        for (i = 0; i < count && !invalid; ++i)
+            invalid = !(fabs((double)points[i].x) <= 1e15 && fabs((double)points[i].y) <= 1e15 &&
+                        fabs((double)points[i].z) <= 1e15);
+        if (invalid != (result == RG_ERR_INVALID_ARGUMENT)) fuzz_fail("rg_hull_create: invalid argument or not");
+        if (!invalid && count < 4 && result != RG_ERR_DEGENERATE) fuzz_fail("rg_hull_create: fewer than 4 points");
+    }
     if (h) check_hull(h, points, count);
     rg_hull_destroy(h);
     free(points);
