@@ -18,9 +18,13 @@
        drop from 12 m to -20 m reaches 25 m/s), total kinetic energy below 2500 J per body;
      - the body count is what the script created minus what it destroyed.
    Checked after every step:
-     - memory is flat: after the warm-up (a fifth of the run, at most 100 000 steps) the live
-       bytes of rigid.h, counted through the allocator hooks, never exceed the warm-up's peak
-       by more than 10%;
+     - memory is flat after the warm-up (a fifth of the run, at most 100 000 steps), counted
+       through the allocator hooks: the number of live blocks never exceeds the warm-up's peak
+       by more than 10% (every allocation is reused or freed); the live bytes at most double
+       (the growable arrays keep the capacity of their largest use, and a rare new high, e.g.
+       the most manifolds at once, doubles one: 455 KB to 538 KB at step 422 500 of the
+       1 000 000-step run) and stop growing: the peak of the last half of the run after the
+       warm-up is within 10% of the first half's;
      - energy is not created. A body's mechanical energy E = kinetic + m |g| y can only grow by
        a push from another dynamic body (the ground is static; friction, restitution 0 and
        integration only take energy away; the symplectic Euler free fall loses m g^2 dt^2 / 2
@@ -242,6 +246,7 @@ int main(int argc, char **argv) {
     rg_body_def bd = rg_body_default_def();
     int passed = 0, failed = 0, i, finite = 1, count_ok = 1;
     long long warmup_peak = 0, later_peak = 0, allocator_calls_after_warmup = 0, calls_at_warmup = 0;
+    long long middle, middle_peak = 0, last_half_peak = 0, warmup_blocks = 0, later_blocks = 0;
     double worst_speed = 0, worst_spin = 0, worst_kinetic = 0, start = now_seconds();
     /* the largest energy gains of a step: of a body alone, and of the pool per pooled body */
     double worst_alone = -1e300, worst_pool = -1e300;
@@ -250,6 +255,7 @@ int main(int argc, char **argv) {
     if (steps < 100) steps = 100;
     warmup = steps / 5 < 100000 ? steps / 5 : 100000;
     rebuild = steps / 4 < 100000 ? steps / 4 : 100000;
+    middle = (warmup + steps) / 2;
     memset(&s, 0, sizeof s);
     s.random_state = 2026;
     s.w = rg_world_create(&wd, NULL);
@@ -315,9 +321,13 @@ int main(int argc, char **argv) {
         }
         if (step <= warmup) {
             if (counting_allocator.live_bytes > warmup_peak) warmup_peak = counting_allocator.live_bytes;
+            if (counting_allocator.live_blocks > warmup_blocks) warmup_blocks = counting_allocator.live_blocks;
             if (step == warmup) calls_at_warmup = counting_allocator.calls;
-        } else if (counting_allocator.live_bytes > later_peak) {
-            later_peak = counting_allocator.live_bytes;
+        } else {
+            if (counting_allocator.live_bytes > later_peak) later_peak = counting_allocator.live_bytes;
+            if (counting_allocator.live_blocks > later_blocks) later_blocks = counting_allocator.live_blocks;
+            if (step <= middle && counting_allocator.live_bytes > middle_peak) middle_peak = counting_allocator.live_bytes;
+            if (step > middle && counting_allocator.live_bytes > last_half_peak) last_half_peak = counting_allocator.live_bytes;
         }
         if (step % 100000 == 0 || step == steps)
             printf("  step %8lld: %3d bodies, %7lld live bytes (warm-up peak %lld), fastest %.1f m/s, "
@@ -337,18 +347,23 @@ int main(int argc, char **argv) {
     CHECK(worst_speed < 100 && worst_spin < 200, "speed %.3g m/s or spin %.3g rad/s out of bounds", worst_speed, worst_spin);
     CHECK(worst_kinetic < 2500.0 * (1 + STACK + PYRAMID + RAIN_MAX), "kinetic energy %.3g J", worst_kinetic);
     if (SOAK_KNOWN_BUGS) CHECK(energy_created_steps == 0, "energy was created in %lld steps (see above)", energy_created_steps);
-    CHECK(later_peak <= warmup_peak + warmup_peak / 10, "memory grew after the warm-up: peak %lld bytes, warm-up peak %lld",
+    CHECK(later_blocks <= warmup_blocks + warmup_blocks / 10, "allocated blocks grew after the warm-up: %lld, warm-up peak %lld",
+          later_blocks, warmup_blocks);
+    CHECK(later_peak <= 2 * warmup_peak, "memory more than doubled after the warm-up: peak %lld bytes, warm-up peak %lld",
           later_peak, warmup_peak);
+    CHECK(last_half_peak <= middle_peak + middle_peak / 10,
+          "memory still grows: peak %lld bytes in the last half after the warm-up, %lld in the first", last_half_peak,
+          middle_peak);
     CHECK(count_ok, "body count differs from the script's");
     CHECK(counting_allocator.live_bytes == 0 && counting_allocator.live_blocks == 0, "%lld bytes in %lld blocks left",
           counting_allocator.live_bytes, counting_allocator.live_blocks);
     printf("soak: %lld steps, %lld bodies created and destroyed, %lld respawned; fastest %.1f m/s, spin %.1f rad/s, "
-           "kinetic at most %.0f J; live bytes: warm-up peak %lld, later peak %lld; %.2f allocator calls per 1000 steps "
-           "after warm-up; %.1f s\n"
+           "kinetic at most %.0f J; live bytes: warm-up peak %lld, later peak %lld (first half %lld, last half %lld), "
+           "live blocks: warm-up peak %lld, later peak %lld; %.2f allocator calls per 1000 steps after warm-up; %.1f s\n"
            "soak: largest energy gain in one step: %.3g J by a body alone (step %lld), %.3g J by %d bodies in contact "
            "(step %lld); allowed %g J per body; %lld steps created more%s\n",
-           steps, s.created, s.respawned, worst_speed, worst_spin, worst_kinetic, warmup_peak, later_peak,
-           (double)allocator_calls_after_warmup * 1000 / (double)(steps - warmup), now_seconds() - start,
+           steps, s.created, s.respawned, worst_speed, worst_spin, worst_kinetic, warmup_peak, later_peak, middle_peak,
+           last_half_peak, warmup_blocks, later_blocks, (double)allocator_calls_after_warmup * 1000 / (double)(steps - warmup), now_seconds() - start,
            worst_alone, worst_alone_step, worst_pool, worst_pooled, worst_pool_step, ENERGY_SLACK, energy_created_steps,
            energy_created_steps && !SOAK_KNOWN_BUGS ? " [known solver bug, not checked; SOAK_KNOWN_BUGS=1 checks it]" : "");
     printf("%d passed, %d failed\n", passed, failed);
