@@ -8,14 +8,25 @@
      - the body count matches the creations and destructions that succeeded;
    and for the whole script: running it again on a second world gives the same state hash
    (determinism: no uninitialised memory, no pointer-order dependence).
-   Steps of any accepted length are taken, the shortest ones included (a step much shorter than
-   usual used to launch resting bodies, see test_tiny_step_does_not_launch_resting_bodies).
+   Steps down to 1e-20 s are taken (a step much shorter than usual used to launch resting
+   bodies, see test_tiny_step_does_not_launch_resting_bodies).
+   Known bug, reported (solver): the first-order separation pass works with pseudo-velocities
+   (penetration beyond the slop) / dt and impulses of that times the normal mass, which
+   overflow when dt is below about depth * normal mass / FLT_MAX, and the positions become NaN
+   (a 1000 kg cube 0.5 m deep in the ground, a step of 1e-37 s; a script found it with a step
+   of 1.5e-39 s); see test_shortest_step_keeps_a_penetrating_body_finite. With masses up to
+   1e15 kg and depths up to 100 m, steps of 1e-20 s stay 30 times clear of it, so shorter
+   steps are taken as 1e-20 s, unless built with -DFUZZ_KNOWN_BUGS=1.
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"
 #include <stdarg.h>
+
+#ifndef FUZZ_KNOWN_BUGS
+#define FUZZ_KNOWN_BUGS 0
+#endif
 
 enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
 
@@ -288,6 +299,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_real dt = k < 160 ? (rg_real)(1.0 / 60) : k < 200 ? (rg_real)(fabs(fuzz_plain(&r)) / 8)
                                                                : (rg_real)fuzz_number(&r);
             if (st.steps >= MAX_STEPS) break;
+            if (!FUZZ_KNOWN_BUGS && dt > 0 && dt < (rg_real)1e-20) dt = (rg_real)1e-20;   /* the known bug above */
             res = rg_world_step(w, dt);
             trace("step %g", (double)dt);
             if (res == RG_OK) {
