@@ -17,6 +17,14 @@
    of 1.5e-39 s); see test_shortest_step_keeps_a_penetrating_body_finite. With masses up to
    1e15 kg and depths up to 100 m, steps of 1e-20 s stay 30 times clear of it, so shorter
    steps are taken as 1e-20 s, unless built with -DFUZZ_KNOWN_BUGS=1.
+   Known bug, reported (solver): rg__solve_gyroscopic's four Newton iterations of the implicit
+   midpoint rule do not converge once a body turns by more than about 8 radians in a step; the
+   energy then grows (a 0.5 x 0.3 x 0.2 m box at 693 rad/s gains 1900 times in 20 steps of
+   1/60 s) until it overflows. A script found it through a kinematic slab at 1e15 m/s hitting
+   a cube, whose spin, already far too high in float (1000 times the double build's), then
+   blew up; see test_fast_spin_keeps_its_energy. Unless built with -DFUZZ_KNOWN_BUGS=1, a step
+   taken in that regime (in_spin_bug_regime) is the script's last and its result is not
+   checked for finiteness.
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
@@ -51,6 +59,7 @@ typedef struct script_state {
     rg_hull *hulls[HULLS];
     rg_body_id ids[MAX_IDS];
     int id_count, live, steps;
+    int stepping_over;              /* a step in the known gyroscopic bug's regime was taken */
 } script_state;
 
 typedef struct hash64 { uint64_t h; } hash64;
@@ -96,6 +105,20 @@ static int world_is_finite(const script_state *st) {
             return 0;
     }
     return 1;
+}
+
+/* The known gyroscopic bug's regime (see above): a dynamic body turning by more than 4 radians
+   in the step, or any body faster than 1e4 m/s (an impact at that speed spins a small body up
+   within the step). */
+static int in_spin_bug_regime(const script_state *st, rg_real dt) {
+    int i;
+    for (i = 0; i < st->id_count; ++i) {
+        rg_body_id id = st->ids[i];
+        if (!rg_body_is_valid(st->w, id)) continue;
+        if (rg_v3_length(rg_body_linear_velocity(st->w, id)) > 1e4) return 1;
+        if (rg_body_mass(st->w, id) > 0 && dt * rg_v3_length(rg_body_angular_velocity(st->w, id)) > 4) return 1;
+    }
+    return 0;
 }
 
 static rg_vec3 fuzz_vec3(fuzz_reader *r, int wild) {
@@ -169,7 +192,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
         uint8_t code = fuzz_u8(&r), wild = fuzz_u8(&r) < 64;
         rg_world *w = (fuzz_u8(&r) == 255) ? NULL : st.w;        /* now and then a NULL world */
         uint64_t before = st.w ? world_hash(&st) : 0;
-        int refused = 0;
+        int refused = 0, not_taken = 0;   /* not_taken: a step op that did not call rg_world_step */
         rg_result res = RG_OK;
         switch (code % 12) {
         case 0: case 1: {                                         /* create a body */
@@ -298,21 +321,27 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             uint8_t k = fuzz_u8(&r);
             rg_real dt = k < 160 ? (rg_real)(1.0 / 60) : k < 200 ? (rg_real)(fabs(fuzz_plain(&r)) / 8)
                                                                : (rg_real)fuzz_number(&r);
-            if (st.steps >= MAX_STEPS) break;
+            int spin_bug;
+            if (st.steps >= MAX_STEPS || st.stepping_over) {
+                not_taken = 1;
+                break;
+            }
             if (!FUZZ_KNOWN_BUGS && dt > 0 && dt < (rg_real)1e-20) dt = (rg_real)1e-20;   /* the known bug above */
+            spin_bug = !FUZZ_KNOWN_BUGS && w && in_spin_bug_regime(&st, dt);
             res = rg_world_step(w, dt);
-            trace("step %g", (double)dt);
+            trace("step %g%s", (double)dt, spin_bug ? " (fast spin or speed: the known gyroscopic bug, last step)" : "");
             if (res == RG_OK) {
                 ++st.steps;
-                if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
+                if (spin_bug) st.stepping_over = 1;
+                else if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
             }
             break;
         }
         }
         if (code % 12 >= 2 && code % 12 <= 9) refused = res != RG_OK;
-        if (code % 12 != 10 && !(code % 12 == 11 && st.steps >= MAX_STEPS))
+        if (code % 12 != 10 && !not_taken)
             trace("%s: %s\n", w ? "" : " (NULL world)", rg_result_string(res));
-        if (!w && res == RG_OK && code % 12 != 10 && !(code % 12 == 11 && st.steps >= MAX_STEPS))
+        if (!w && res == RG_OK && code % 12 != 10 && !not_taken)
             fuzz_fail("a call on a NULL world succeeded", op);
         if (refused && st.w && world_hash(&st) != before) fuzz_fail("a refused call changed the world", op);
         if (st.w && rg_world_get_stats(st.w).body_count != st.live) fuzz_fail("body count", op);
