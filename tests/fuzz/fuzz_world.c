@@ -60,6 +60,7 @@ typedef struct script_state {
     rg_body_id ids[MAX_IDS];
     int id_count, live, steps;
     int stepping_over;              /* a step in the known gyroscopic bug's regime was taken */
+    rg_vec3 force[MAX_IDS], torque[MAX_IDS];   /* applied to ids[i] for the next step */
 } script_state;
 
 typedef struct hash64 { uint64_t h; } hash64;
@@ -107,18 +108,46 @@ static int world_is_finite(const script_state *st) {
     return 1;
 }
 
-/* The known gyroscopic bug's regime (see above): a dynamic body turning by more than 4 radians
-   in the step, or any body faster than 1e4 m/s (an impact at that speed spins a small body up
-   within the step). */
+/* The known gyroscopic bug's regime (see above): a dynamic body that, with gravity and the
+   forces and torques applied for this step, turns by more than 4 radians in the step or moves
+   faster than 1e4 m/s; or any body moving faster than 1e4 m/s or turning faster than 1e3 rad/s
+   (a kinematic slab's edge then moves at 5e4 m/s): impacts at such speeds spin small bodies up
+   within the step. In double, as the velocities are predicted in float. */
 static int in_spin_bug_regime(const script_state *st, rg_real dt) {
+    rg_vec3 g = rg_world_gravity(st->w);
     int i;
     for (i = 0; i < st->id_count; ++i) {
         rg_body_id id = st->ids[i];
+        rg_vec3 v = rg_body_linear_velocity(st->w, id), omega = rg_body_angular_velocity(st->w, id);
+        double m = rg_body_mass(st->w, id);
         if (!rg_body_is_valid(st->w, id)) continue;
-        if (rg_v3_length(rg_body_linear_velocity(st->w, id)) > 1e4) return 1;
-        if (rg_body_mass(st->w, id) > 0 && dt * rg_v3_length(rg_body_angular_velocity(st->w, id)) > 4) return 1;
+        if (rg_v3_length(v) > 1e4 || rg_v3_length(omega) > 1e3) return 1;
+        if (m > 0) {
+            rg_mat3 inverse = rg_body_inverse_inertia(st->w, id);
+            rg_vec3 f = st->force[i], t = st->torque[i];
+            double vx = (double)v.x + ((double)g.x + (double)f.x / m) * dt;
+            double vy = (double)v.y + ((double)g.y + (double)f.y / m) * dt;
+            double vz = (double)v.z + ((double)g.z + (double)f.z / m) * dt;
+            double w[3];
+            int k;
+            for (k = 0; k < 3; ++k)
+                w[k] = (double)(k == 0 ? omega.x : k == 1 ? omega.y : omega.z) +
+                       ((double)inverse.m[k][0] * t.x + (double)inverse.m[k][1] * t.y + (double)inverse.m[k][2] * t.z) * dt;
+            if (!(sqrt(vx * vx + vy * vy + vz * vz) <= 1e4)) return 1;
+            if (!(dt * sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) <= 4)) return 1;
+        }
     }
     return 0;
+}
+
+/* the forces and torques of a successful call, for in_spin_bug_regime */
+static void note_push(script_state *st, rg_body_id id, rg_vec3 force, rg_vec3 torque) {
+    int i;
+    for (i = 0; i < st->id_count; ++i)
+        if (st->ids[i].index == id.index && st->ids[i].generation == id.generation) {
+            st->force[i] = rg_v3_add(st->force[i], force);
+            st->torque[i] = rg_v3_add(st->torque[i], torque);
+        }
 }
 
 static rg_vec3 fuzz_vec3(fuzz_reader *r, int wild) {
@@ -285,6 +314,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 force = fuzz_vec3(&r, wild), arm = fuzz_vec3(&r, wild);
             res = rg_body_apply_force(w, id, force, rg_v3_add(rg_body_center_of_mass(w, id), arm));
+            if (res == RG_OK) note_push(&st, id, force, rg_v3_cross(arm, force));
             trace("apply_force #%u (%g %g %g) at com + (%g %g %g)", id.index, (double)force.x, (double)force.y,
                   (double)force.z, (double)arm.x, (double)arm.y, (double)arm.z);
             break;
@@ -293,6 +323,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 t = fuzz_vec3(&r, wild);
             res = rg_body_apply_torque(w, id, t);
+            if (res == RG_OK) note_push(&st, id, rg_v3(0, 0, 0), t);
             trace("apply_torque #%u (%g %g %g)", id.index, (double)t.x, (double)t.y, (double)t.z);
             break;
         }
@@ -332,6 +363,8 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             trace("step %g%s", (double)dt, spin_bug ? " (fast spin or speed: the known gyroscopic bug, last step)" : "");
             if (res == RG_OK) {
                 ++st.steps;
+                memset(st.force, 0, sizeof st.force);
+                memset(st.torque, 0, sizeof st.torque);
                 if (spin_bug) st.stepping_over = 1;
                 else if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
             }
