@@ -205,9 +205,11 @@ run: deps $(BUILD)/demo
 	$(BUILD)/demo --out $(BUILD)
 
 # the README's pictures: the pyramid and the funnel after 10 s, drawn by examples/snapshot.h
-pictures: $(BUILD)/pyramid $(BUILD)/funnel
-	$(BUILD)/pyramid --snapshot $(BUILD)/pyramid.png
-	$(BUILD)/funnel --snapshot $(BUILD)/funnel.png
+# into docs/ (committed; README.md shows them)
+pictures: deps $(BUILD)/pyramid $(BUILD)/funnel
+	@mkdir -p docs
+	$(BUILD)/pyramid --snapshot docs/pyramid.png
+	$(BUILD)/funnel --snapshot docs/funnel.png
 
 # every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
 # never asserted.
