@@ -405,6 +405,8 @@ typedef struct rg_world_stats {
     int contact_iterations;    /* used in the last step */
     int witness_hits;          /* narrow-phase pairs whose cached separating feature held */
     int witness_misses;        /* pairs that needed the full separating-axis search */
+    int manifold_reuses;       /* touching pairs whose manifold was carried over: they had not
+                                  moved relative to each other since it was computed */
     int broadphase_exchanges;  /* endpoint swaps of the last incremental sort */
     int broadphase_rebuilds;   /* full rebuilds of the sweep since the world was created */
     int shock_iterations;      /* sweeps of shock propagation in the last step, all levels */
@@ -730,9 +732,23 @@ typedef struct rg__pair_manifold {
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
+/* A pair's manifold as it was computed, in the bodies' own frames, with the pose of a relative
+   to b at that time: while the pair has not moved relative to itself since, the manifold is
+   carried over with depths recomputed, instead of collided again. */
+typedef struct rg__kept_manifold {
+    int count;                    /* 0: nothing kept */
+    rg_real margin;               /* the speculative margin it was computed with */
+    rg_vec3 a_position;           /* a's centre of mass in b's hull frame */
+    rg_quat a_orientation;        /* a's orientation relative to b's */
+    rg_vec3 normal;               /* in b's frame */
+    rg_vec3 on_a[RG_MANIFOLD_MAX], on_b[RG_MANIFOLD_MAX]; /* each point on a, in a's frame, and on b, in b's */
+    uint32_t features[RG_MANIFOLD_MAX];
+} rg__kept_manifold;
+
 /* What the narrow phase keeps for a pair of bodies from one step to the next. */
 typedef struct rg__pair_cache {
     rg_witness witness;           /* Baraff §7.1: the last separating feature */
+    rg__kept_manifold kept;
     int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
     uint32_t stamp;               /* the step that last saw the pair in the broad phase */
 } rg__pair_cache;
@@ -835,6 +851,7 @@ struct rg_world {
     rg__solver solver;
     rg_world_stats stats;
     rg_real step_dt;              /* dt of the step being taken (0 before the first) */
+    rg_real previous_step_dt;     /* dt of the step before it (0 before the second): warm starts scale by the ratio */
 };
 
 /* =============================================================================================
@@ -4182,10 +4199,71 @@ static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__b
     return w->def.contact_margin + speed * h;
 }
 
+/* How far a pair may have moved relative to itself before its kept manifold is collided again:
+   no point of a has moved by more than this in b's frame (the centre's move plus the turn times
+   a's radius), so a kept point is off by at most this along the surface, and its depth is
+   recomputed exactly for the rigid motion. */
+#ifndef RG__REUSE_FRACTION
+#define RG__REUSE_FRACTION ((rg_real)0.25) /* of contact_tolerance */
+#endif
+
+/* a's centre and orientation seen from b's hull frame. */
+static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb, rg_vec3 *position,
+                                 rg_quat *orientation) {
+    *position = rg_quat_rotate_inverse(qb, rg_v3_sub(center_a, origin_b));
+    *orientation = rg_quat_mul(rg_quat_conjugate(qb), qa);
+}
+
+static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_real margin, const rg__body *a,
+                              rg_vec3 origin_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb) {
+    int k;
+    kept->count = m->count;
+    kept->margin = margin;
+    rg__pose_seen_from_b(a->com, qa, origin_b, qb, &kept->a_position, &kept->a_orientation);
+    kept->normal = rg_quat_rotate_inverse(qb, m->normal);
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 on_a = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
+        kept->on_b[k] = rg_quat_rotate_inverse(qb, rg_v3_sub(m->points[k], origin_b));
+        kept->on_a[k] = rg_quat_rotate_inverse(qa, rg_v3_sub(on_a, origin_a));
+        kept->features[k] = m->features[k];
+    }
+}
+
+/* The kept manifold in the current poses, if the pair has moved relative to itself by less than
+   `reach` since it was computed and the margin has not grown (a larger one could take in points
+   the kept manifold left out); points beyond the current margin are dropped. Returns the
+   count, or -1 when the pair must be collided again. */
+static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
+                              rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
+    rg_vec3 position;
+    rg_quat orientation, turn;
+    rg_real moved, sine;
+    int k, count = 0;
+    if (kept->count == 0 || margin > kept->margin) return -1;
+    rg__pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
+    turn = rg_quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
+    sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
+    moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
+    if (!(moved <= reach)) return -1;
+    out->normal = rg_quat_rotate(b->orientation, kept->normal);
+    for (k = 0; k < kept->count; ++k) {
+        rg_vec3 on_b = rg_v3_add(origin_b, rg_quat_rotate(b->orientation, kept->on_b[k]));
+        rg_vec3 on_a = rg_v3_add(origin_a, rg_quat_rotate(a->orientation, kept->on_a[k]));
+        rg_real depth = rg_v3_dot(rg_v3_sub(on_b, on_a), out->normal);
+        if (depth < -margin) continue;
+        out->points[count] = on_b;
+        out->depths[count] = depth;
+        out->features[count++] = kept->features[k];
+    }
+    out->count = count;
+    return count;
+}
+
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
-    int hits = 0, misses = 0, contacts = 0;
+    int hits = 0, misses = 0, reuses = 0, contacts = 0;
+    rg_real reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
     {
         /* last step's manifolds, with the impulses the solver left in them, become `previous` */
         rg__pair_manifold *swap = np->previous;
@@ -4201,15 +4279,25 @@ static void rg__narrowphase_update(rg_world *w) {
         rg__pair_manifold m;
         rg_manifold result;
         const rg__pair_manifold *previous = NULL;
+        rg_vec3 origin_a, origin_b;
+        rg_real margin;
         int k, count;
         if (!body_a->hull || !body_b->hull) continue;
         cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
         cache->stamp = np->step;
-        count = rg__collide_hulls_cached(body_a->hull, rg__body_hull_origin(body_a), body_a->orientation,
-                                         body_b->hull, rg__body_hull_origin(body_b), body_b->orientation,
-                                         rg__pair_margin(w, body_a, body_b), &cache->witness, &np->scratch,
-                                         &result);
-        if (cache->witness.held) ++hits; else ++misses;
+        origin_a = rg__body_hull_origin(body_a);
+        origin_b = rg__body_hull_origin(body_b);
+        margin = rg__pair_margin(w, body_a, body_b);
+        count = rg__reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
+        if (count >= 0) {
+            ++reuses;
+        } else {
+            count = rg__collide_hulls_cached(body_a->hull, origin_a, body_a->orientation, body_b->hull, origin_b,
+                                             body_b->orientation, margin, &cache->witness, &np->scratch, &result);
+            if (cache->witness.held) ++hits; else ++misses;
+            rg__keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
+                              body_b->orientation);
+        }
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
             np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
             previous = &np->previous[cache->manifold_index];
@@ -4234,6 +4322,7 @@ static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase_forget_stale_pairs(np);
     w->stats.witness_hits = hits;
     w->stats.witness_misses = misses;
+    w->stats.manifold_reuses = reuses;
     w->stats.contact_count = contacts;
 }
 
@@ -4277,6 +4366,9 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
 #endif
+#ifndef RG__PUSHOUT_RATE
+#define RG__PUSHOUT_RATE ((rg_real)60)            /* 1/s: the fastest the velocity removes penetration within the slop */
+#endif
 #ifndef RG__COLLISION_RELATIVE_TOLERANCE
 #define RG__COLLISION_RELATIVE_TOLERANCE ((rg_real)1e-3) /* collision loop: velocity error / approach speed */
 #endif
@@ -4297,6 +4389,9 @@ static void rg__narrowphase_update(rg_world *w) {
 #endif
 #ifndef RG__WARM_ALIGNMENT
 #define RG__WARM_ALIGNMENT ((rg_real)0.995)       /* cos of the largest turn of a normal that still carries a warm start */
+#endif
+#ifndef RG__WARM_MAX_RATIO
+#define RG__WARM_MAX_RATIO ((rg_real)4)           /* a step this many times longer than the last starts its contacts cold */
 #endif
 #ifndef RG__LINEAR_TURN
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
@@ -5011,17 +5106,22 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
 
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion of the two points. */
-static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop) {
+static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
+                                    rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 d = rg_v3_scale(m->n, -p->depth);
+    rg_real share = rg__min_real(1, h * RG__PUSHOUT_RATE);
     d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
     d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
-       stays for the next step's pass, never pushed out by a velocity the bodies would keep */
-    p->floor_n = rg__min_real(0, p->base_n + slop);
+       stays for the next step's pass, never pushed out by a velocity the bodies would keep. A
+       step shorter than 1 / RG__PUSHOUT_RATE removes only its share of it: removing all of a
+       penetration d in a step h takes a velocity d / h, which a very short step would turn into
+       a launch (a resting cube's float noise of 1e-8 m left at 9 m/s after a step of 1e-8 s) */
+    p->floor_n = p->base_n < 0 ? p->base_n + rg__min_real(-p->base_n, slop) * share : 0;
 }
 
 /* ---- first-order separation (Guendelman §11) ---- */
@@ -5213,12 +5313,24 @@ typedef struct rg__patch_load {
     rg_real N, Mx, Mz, F1, F2, T;
 } rg__patch_load;
 
+/* Impulses are forces times the step: a step of another length carries last step's in
+   proportion. After a step more than RG__WARM_MAX_RATIO times shorter than this one, what it
+   applied says little about this step's forces (a tiny step's impulses are mostly rounding)
+   and the contacts start cold. */
+static rg_real rg__solver_warm_ratio(const rg_world *w) {
+    rg_real ratio;
+    if (!(w->previous_step_dt > 0)) return 1;
+    ratio = w->step_dt / w->previous_step_dt;
+    return ratio <= RG__WARM_MAX_RATIO ? ratio : 0;
+}
+
 /* The resultant of last step's impulses about this step's patch centre c, in this step's frame.
    Last step's points lay on b's surface; b has moved since by about v h and turned by w h (the
-   velocities it started this step with), and the points with it. */
+   velocities it started this step with), and the points with it. The impulses scale by
+   step_ratio (above). */
 static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
                                                const rg__solver_body *B, const rg__body *body_b, rg_vec3 c,
-                                               rg_real h) {
+                                               rg_real h, rg_real step_ratio) {
     rg__patch_load load;
     rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
     int j;
@@ -5228,10 +5340,11 @@ static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous
         rg_vec3 now = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
         rg_vec3 r = rg_v3_sub(now, c);
         rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
-        rg_real f1 = rg_v3_dot(q->friction_impulse, m->t1), f2 = rg_v3_dot(q->friction_impulse, m->t2);
-        load.N += q->normal_impulse;
-        load.Mx += q->normal_impulse * x;
-        load.Mz += q->normal_impulse * z;
+        rg_real f1 = step_ratio * rg_v3_dot(q->friction_impulse, m->t1);
+        rg_real f2 = step_ratio * rg_v3_dot(q->friction_impulse, m->t2), N = step_ratio * q->normal_impulse;
+        load.N += N;
+        load.Mx += N * x;
+        load.Mz += N * z;
         load.F1 += f1;
         load.F2 += f2;
         load.T += x * f2 - z * f1;
@@ -5346,7 +5459,7 @@ static void rg__solver_start_contacts(rg_world *w) {
         m->spin = m->roll1 = m->roll2 = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
-            rg__solver_contact_base(s, m, p, slop);
+            rg__solver_contact_base(s, m, p, slop, w->step_dt);
             p->pn = p->pt1 = p->pt2 = 0;
             p->stick = p->stuck_at_start;
             /* only points that touch take a load: speculative ones, with a gap, start from zero */
@@ -5364,7 +5477,8 @@ static void rg__solver_start_contacts(rg_world *w) {
         if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
         c = rg_v3_scale(c, 1 / (rg_real)touching);
         rg__solver_spread_load(m, points, that, touching, where, c,
-                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt),
+                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt,
+                                                        rg__solver_warm_ratio(w)),
                                w->def.contact_tolerance);
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
@@ -5567,6 +5681,7 @@ RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravit
 RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     int i, n;
     if (!w || !rg__is_finite_real(dt) || !(dt > 0) || dt > RG__MAX_TIME_STEP) return RG_ERR_INVALID_ARGUMENT;
+    w->previous_step_dt = w->step_dt;
     w->step_dt = dt;
     /* Guendelman §5: collide, advance velocities, contact, advance positions */
     {

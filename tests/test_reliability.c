@@ -750,40 +750,55 @@ static void test_tiny_and_huge_bodies_turn(void) {
     rg_world_destroy(w);
 }
 
-/* Known solver bug (issue 6, not yet in main), reported: a step much shorter than usual turns a
-   resting contact's tiny penetration d into a separating velocity d / dt: a cube resting on the
-   ground leaves at 1.1 m/s after a step of 1e-8 s, at 1e12 m/s after 1e-20 s, and the next
-   normal step is NaN. Here: a cube settles for 1 s, then one step of 1e-8 s may change its
-   velocity by at most g dt + 1 mm/s. Holds today (no solver in main); checked once the solver
-   is in only when RG_TEST_KNOWN_BUGS is 1, reported as a note otherwise. */
+/* A step much shorter than usual must not turn a resting contact's tiny penetration d into a
+   separating velocity d / dt (before the fix: a resting cube left at 9 m/s after a step of
+   1e-8 s without warm starting, and warm starts from a 1/60 s step over-pushed a 1e-8 s step).
+   A cube settles for 1 s; one short step may change its velocity by at most g dt + 1 mm/s, and
+   after three more 1/60 s steps it still rests within 1 mm of its place, slower than 1 mm/s.
+   Short steps of 1e-4, 1e-8 and 1e-20 s, with and without warm starting. */
 static void test_tiny_step_does_not_launch_resting_bodies(void) {
-    rg_world_def wd = rg_world_default_def();
-    rg_world *w = rg_world_create(&wd, NULL);
+    static const double short_steps[3] = {1e-4, 1e-8, 1e-20};
     rg_hull *ground = rg_hull_create_box(rg_v3(10, 0.5f, 10), NULL), *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
-    rg_body_def bd = rg_body_default_def();
-    rg_body_id id;
-    rg_vec3 before;
-    double change;
-    int i, has_contacts;
-    ENSURE(w && ground && cube);
-    bd.type = RG_BODY_STATIC;
-    bd.hull = ground;
-    bd.position = rg_v3(0, -0.5f, 0);
-    rg_body_create(w, &bd, NULL);
-    bd = rg_body_default_def();
-    bd.hull = cube;
-    bd.position = rg_v3(0, 0.5f, 0);
-    id = rg_body_create(w, &bd, NULL);
-    for (i = 0; i < 60; ++i) rg_world_step(w, 1.0f / 60);
-    has_contacts = rg_world_contacts(w, NULL, 0) > 0;
-    before = rg_body_linear_velocity(w, id);
-    ENSURE(rg_world_step(w, 1e-8f) == RG_OK);
-    change = rg_v3_length(rg_v3_sub(rg_body_linear_velocity(w, id), before));
-    if (change > 9.81 * 1e-8 + 1e-3) rg_test_note("known solver bug: a step of 1e-8 s changed a resting cube's velocity by %.3g m/s", change);
-    if (!has_contacts || RG_TEST_KNOWN_BUGS) ENSURE_NEAR(change, 0, 9.81 * 1e-8 + 1e-3);
-    for (i = 0; i < 3; ++i) rg_world_step(w, 1.0f / 60);
-    if (!has_contacts || RG_TEST_KNOWN_BUGS) ENSURE(rg_v3_is_finite(rg_body_position(w, id)));
-    rg_world_destroy(w);
+    double worst_change = 0, worst_after = 0;
+    int k, warm;
+    ENSURE(ground && cube);
+    for (warm = 0; warm < 2; ++warm)
+        for (k = 0; k < 3; ++k) {
+            rg_world_def wd = rg_world_default_def();
+            rg_world *w;
+            rg_body_def bd = rg_body_default_def();
+            rg_body_id id;
+            rg_vec3 before;
+            double change, after;
+            int i, has_contacts;
+            wd.warm_starting = warm;
+            w = rg_world_create(&wd, NULL);
+            ENSURE(w != NULL);
+            if (!w) break;
+            bd.type = RG_BODY_STATIC;
+            bd.hull = ground;
+            bd.position = rg_v3(0, -0.5f, 0);
+            rg_body_create(w, &bd, NULL);
+            bd = rg_body_default_def();
+            bd.hull = cube;
+            bd.position = rg_v3(0, 0.5f, 0);
+            id = rg_body_create(w, &bd, NULL);
+            for (i = 0; i < 60; ++i) rg_world_step(w, 1.0f / 60);
+            has_contacts = rg_world_contacts(w, NULL, 0) > 0;
+            before = rg_body_linear_velocity(w, id);
+            ENSURE(rg_world_step(w, (rg_real)short_steps[k]) == RG_OK);
+            change = rg_v3_length(rg_v3_sub(rg_body_linear_velocity(w, id), before));
+            ENSURE_NEAR(change, 0, 9.81 * short_steps[k] + 1e-3);
+            for (i = 0; i < 3; ++i) rg_world_step(w, 1.0f / 60);
+            after = rg_v3_length(rg_body_linear_velocity(w, id));
+            ENSURE(has_contacts);
+            ENSURE_NEAR(rg_body_position(w, id).y, 0.5, 1e-3);
+            ENSURE_NEAR(after, 0, 1e-3);
+            if (change > worst_change) worst_change = change;
+            if (after > worst_after) worst_after = after;
+            rg_world_destroy(w);
+        }
+    rg_test_note("largest velocity change in a short step %.3g m/s, speed 3 steps later %.3g m/s", worst_change, worst_after);
     rg_hull_destroy(ground);
     rg_hull_destroy(cube);
 }
