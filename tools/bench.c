@@ -328,7 +328,9 @@ static void format_outcome(char *buffer, size_t size, const result *r, const sum
         return;
     }
     if (scene_build(&s, r->scene)) {
-        if (is_column_scene(&s)) snprintf(top, sizeof top, ", top %+.3f m", m->top_drift);
+        /* below half a millimetre: +0.000, not the -0.000 a tiny sinking would print */
+        if (is_column_scene(&s))
+            snprintf(top, sizeof top, ", top %+.3f m", fabs(m->top_drift) < 5e-4 ? 0.0 : m->top_drift);
         if (is_funnel_scene(&s)) snprintf(funnel, sizeof funnel, ", %d in funnel", m->in_funnel);
         scene_free(&s);
     }
