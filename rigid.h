@@ -4614,7 +4614,34 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
    point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
    direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
    smaller: then that one, friction only decelerating, and static friction takes over (the mark
-   is set). Writes the impulse to apply to (d1, d2). */
+   is set). Where the tangential mass is anisotropic (a corner far from the centre of mass), an
+   impulse against the sliding direction can turn the sliding around instead of slowing it, and
+   the next visit turns it back, each flip adding energy (a cube landing on a corner left
+   spinning 4 times faster); so the change of a sliding point's impulse is shortened to what
+   removes the most energy along it, never more: friction only dissipates. Writes the impulse to
+   apply to (d1, d2). */
+/* For a sliding point: the change d = P - pt of its friction impulse changes the energy by
+   d.u + d^T K d / 2 (K the tangential mass matrix, the inverse of (i11 i12; i12 i22)). Where
+   that is positive the change is scaled to s d with s = -d.u / d^T K d (no change when d.u >= 0),
+   the most energy removed along d; then kept in the cone of `limit`. */
+static void rg__solver_dissipative_friction(const rg__solver_point *p, rg_real u1, rg_real u2, rg_real limit,
+                                            rg_real *P1, rg_real *P2) {
+    rg_real d1 = *P1 - p->pt1, d2 = *P2 - p->pt2, det = p->i11 * p->i22 - p->i12 * p->i12;
+    rg_real a = d1 * u1 + d2 * u2, b, scale, length2;
+    if (!(det > 0)) return;
+    b = (p->i22 * d1 * d1 - 2 * p->i12 * d1 * d2 + p->i11 * d2 * d2) / det; /* d^T K d */
+    if (!(a + b / 2 > 0)) return;
+    scale = a < 0 && b > 0 ? -a / b : 0;
+    *P1 = p->pt1 + scale * d1;
+    *P2 = p->pt2 + scale * d2;
+    length2 = *P1 * *P1 + *P2 * *P2;
+    if (length2 > limit * limit) {
+        rg_real shrink = limit / rg__sqrt(length2);
+        *P1 *= shrink;
+        *P2 *= shrink;
+    }
+}
+
 static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
                                        rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
     rg_real P1, P2, limit, length2;
@@ -4639,6 +4666,7 @@ static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_rea
             if (speed > 0) {
                 P1 = -limit * u1 / speed;
                 P2 = -limit * u2 / speed;
+                rg__solver_dissipative_friction(p, u1, u2, limit, &P1, &P2);
             } else {
                 P1 = P2 = 0;
             }
