@@ -302,7 +302,7 @@ typedef struct rg_world_def {
     rg_vec3 gravity;              /* default (0, -9.81, 0) */
     int     collision_iterations; /* cap on the collision loop */
     int     contact_iterations;   /* cap on the resting-contact loop */
-    int     shock_iterations;     /* sweeps of shock propagation; 0 turns it off */
+    int     shock_iterations;     /* shock propagation: each level swept until converged, at most 4 x this; 0 turns it off */
     rg_real contact_tolerance;    /* allowed penetration after a step, metres */
     void   *allocator_context;
     rg_real contact_margin;       /* speculative distance at which contacts are made, metres */
@@ -4361,7 +4361,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-3)   /* shock propagation converges a level further: its errors add up the stack */
 #endif
 #ifndef RG__SHOCK_INNER
-#define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
+#define RG__SHOCK_INNER 4                         /* sweeps of a level per shock iteration, while it has errors */
 #endif
 #ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
@@ -5516,10 +5516,12 @@ static void rg__solver_start_contacts(rg_world *w) {
     }
 }
 
-/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level gets
-   shock_iterations sweeps with everything below it at infinite mass, then joins it. A level's
-   errors add to those of every level above, so each manifold is visited up to RG__SHOCK_INNER
-   times per sweep while it still has errors. */
+/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
+   everything below it at infinite mass until it converges (at most shock_iterations times
+   RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
+   a level left moving up lifts all above it, so it is swept whole until converged (visiting
+   each manifold several times in a row instead converged a cube resting on two others so
+   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). */
 static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
     int level, i, j, sweeps = 0;
@@ -5535,18 +5537,10 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
             const rg__solver_manifold *m = &s->manifolds[s->order[i]];
             for (j = 0; j < m->count; ++j) rg__solver_point_jacobians(s, m, &s->points[m->first + j]);
         }
-        for (sweep = 0; sweep < w->def.shock_iterations; ++sweep) {
+        for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
             rg_real worst = 0;
             ++sweeps;
-            for (i = begin; i < end; ++i) {
-                rg__solver_manifold *m = &s->manifolds[s->order[i]];
-                int inner;
-                for (inner = 0; inner < RG__SHOCK_INNER; ++inner) {
-                    rg_real e = rg__contact_visit_manifold(s, m, h);
-                    if (inner == 0) worst = rg__max_real(worst, e);
-                    if (e <= tolerance) break;
-                }
-            }
+            for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
             if (worst <= tolerance) break;
         }
     }
