@@ -778,7 +778,7 @@ typedef struct rg__solver_body {
     rg_real toi;                  /* time within the step of the body's latest collision */
     rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
     rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
-    rg_vec3 pv, pw;               /* first-order (pseudo) velocities of the separation pass */
+    rg_vec3 pv, pw;               /* the separation pass's moves: displacement and turn (pseudo-velocities times h) */
     int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
     int dynamic;
 } rg__solver_body;
@@ -5201,7 +5201,9 @@ static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_man
    the velocities' share. Whatever lies beyond the slop is removed by impulses on pseudo-
    velocities that move the positions in this step only: pushing bodies apart must not leave
    them with the velocity that did it. Every contact takes part, the others allowing approach up
-   to the slop, so that a body pushed out of one neighbour is not pushed into another. */
+   to the slop, so that a body pushed out of one neighbour is not pushed into another. The pass
+   works on the moves themselves (pseudo-velocity times h, impulses times h): a depth over h
+   would overflow for the shortest steps (a cube 0.5 m deep, a step of 1e-37 s). */
 static void rg__solver_separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
@@ -5241,7 +5243,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
             for (j = 0; j < m->count; ++j) {
                 rg__solver_point *p = &s->points[m->first + j];
-                rg_real un, next, dp, target = (-p->gap - slop) / h;
+                rg_real un, next, dp, target = -p->gap - slop;
                 if (p->normal_mass <= 0) continue;
                 un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
                 if (un >= target && p->pp == 0) continue;
@@ -5249,7 +5251,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
-                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass);
                 A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
                 B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
@@ -5260,8 +5262,8 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     }
     for (i = 0; i < n; ++i) {
         rg__solver_body *sb = &s->bodies[i];
-        sb->dx = rg_v3_madd(sb->dx, sb->pv, h);
-        sb->dr = rg_v3_madd(sb->dr, sb->pw, h);
+        sb->dx = rg_v3_add(sb->dx, sb->pv);
+        sb->dr = rg_v3_add(sb->dr, sb->pw);
     }
 }
 
