@@ -214,9 +214,9 @@ RIGID_API rg_vec3 rg_mat3_solve(rg_mat3 m, rg_vec3 b);      /* x with m x = b, b
    input order; coplanar faces are merged into convex polygons. Tolerances are relative to
    s = max|x| + max|y| + max|z| over the points: points within 8 FLT_EPSILON s (64 DBL_EPSILON s
    with RIGID_DOUBLE) of a hull vertex are welded into it, and points within that distance of a
-   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN
-   or infinities; RG_ERR_DEGENERATE for count < 4 or points without volume (all equal, collinear
-   or coplanar within the tolerance). */
+   face plane may be left out. NULL and RG_ERR_INVALID_ARGUMENT for NULL points, count < 0, NaN,
+   infinities or absurd coordinates (beyond 1e15); RG_ERR_DEGENERATE for count < 4 or points
+   without volume (all equal, collinear or coplanar within the tolerance). */
 RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *result);
 /* Box centred on the origin. Extents must be positive, finite and at most 1e15. */
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result);
@@ -2596,8 +2596,10 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return NULL;
     }
+    /* every point is checked before the count: NaN, infinities and absurd magnitudes (beyond
+       1e15, which rg_hull_create_polyhedron would refuse at the end) are bad input */
     for (i = 0; i < count; ++i) {
-        if (!rg_v3_is_finite(points[i])) {
+        if (!rg__v3_is_sane(points[i])) {
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }

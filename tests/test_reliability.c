@@ -314,15 +314,14 @@ static void test_hull_create_bad_input(void) {
     HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
     memcpy(bad, cube, sizeof bad); bad[0].z = -inf_real();
     HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
+    /* points beyond 1e15 are absurd input (issue 4: they used to be passed on, refused by
+       rg_hull_create_polyhedron, retried and reported as degenerate) */
     memcpy(bad, cube, sizeof bad); bad[7].x = 1e30f;
-    HULL_REFUSED(bad, 8, RG_OK);
-    /* Known quickhull bug (issue 4), reported: rg_hull_create passes points beyond 1e15 on to
-       rg_hull_create_polyhedron, which refuses them with RG_ERR_INVALID_ARGUMENT; rg_hull_create
-       retries twice and then reports RG_ERR_DEGENERATE (its final result mapping keeps only
-       RG_ERR_OUT_OF_MEMORY). Checked when RG_TEST_KNOWN_BUGS is 1. */
-    if (RG_TEST_KNOWN_BUGS && quickhull_works) ENSURE(r == RG_ERR_INVALID_ARGUMENT);
-    if (quickhull_works && r != RG_ERR_INVALID_ARGUMENT)
-        rg_test_note("known quickhull bug: points beyond 1e15 give %s, not invalid argument", rg_result_string(r));
+    HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
+    memcpy(bad, cube, sizeof bad); bad[2].z = -2e15f;
+    HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
+    memcpy(bad, cube, sizeof bad); bad[1].y = 2e15f;
+    HULL_REFUSED(bad, 3, RG_ERR_INVALID_ARGUMENT);   /* checked before the count */
     HULL_REFUSED(line, 8, RG_ERR_DEGENERATE);
     HULL_REFUSED(plane, 8, RG_ERR_DEGENERATE);
     HULL_REFUSED(same, 8, RG_ERR_DEGENERATE);
