@@ -1333,25 +1333,61 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
     return 1;
 }
 
-/* Outward unit normal of a polygon by Newell's method, robust for nearly collinear corners.
-   In double and relative to the first corner: with absolute coordinates the sums p.z + q.z
-   carry the distance from the origin, and a thin face far from it loses its normal to rounding
-   (eps |x| / height). */
-static rg_vec3 rg__polygon_normal(const rg_vec3 *vertices, const int *indices, int count) {
-    double n[3] = {0, 0, 0}, length;
-    rg_vec3 o = vertices[indices[0]];
-    int i;
-    for (i = 0; i < count; ++i) {
-        rg_vec3 p = vertices[indices[i]], q = vertices[indices[(i + 1) % count]];
-        double px = (double)p.x - o.x, py = (double)p.y - o.y, pz = (double)p.z - o.z;
-        double qx = (double)q.x - o.x, qy = (double)q.y - o.y, qz = (double)q.z - o.z;
-        n[0] += (py - qy) * (pz + qz);
-        n[1] += (pz - qz) * (px + qx);
-        n[2] += (px - qx) * (py + qy);
+/* Twice the area vector of the triangle a, b, c (outward for counter-clockwise corners): the
+   cross product of the edges at the corner opposite the longest edge, in double. Its rounding
+   is then epsilon times the product of the two shorter edges. At another corner, or by Newell's
+   sums, a needle's face (10^5 long, 8 wide) has terms of 10^5 x 10^5: a normal 1e-12 off, and
+   the far end 1e-7 off its own plane, above the convexity tolerance in double. */
+static void rg__triangle_area_vector(const double a[3], const double b[3], const double c[3],
+                                     double out[3]) {
+    const double *corner[3];
+    double u[3], v[3], longest = -1;
+    int k, best = 0;
+    corner[0] = a; corner[1] = b; corner[2] = c;
+    for (k = 0; k < 3; ++k) {  /* the edge opposite corner k */
+        const double *p = corner[(k + 1) % 3], *q = corner[(k + 2) % 3];
+        double length2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                         (p[2] - q[2]) * (p[2] - q[2]);
+        if (length2 > longest) { longest = length2; best = k; }
     }
+    for (k = 0; k < 3; ++k) {
+        u[k] = corner[(best + 1) % 3][k] - corner[best][k];
+        v[k] = corner[(best + 2) % 3][k] - corner[best][k];
+    }
+    out[0] = u[1] * v[2] - u[2] * v[1];
+    out[1] = u[2] * v[0] - u[0] * v[2];
+    out[2] = u[0] * v[1] - u[1] * v[0];
+}
+
+/* Twice the area vector of a polygon (what Newell's formula gives; outward for counter-clockwise
+   corners), as the sum over the fan of triangles from its first corner: the area vector of a
+   closed polygon is the same from any point, and the triangles keep each rounding small. */
+static void rg__polygon_area_vector(const rg_vec3 *vertices, const int *indices, int count,
+                                    double n[3]) {
+    double o[3], p[3], q[3], t[3];
+    int i;
+    n[0] = n[1] = n[2] = 0;
+    o[0] = vertices[indices[0]].x; o[1] = vertices[indices[0]].y; o[2] = vertices[indices[0]].z;
+    for (i = 1; i + 1 < count; ++i) {
+        rg_vec3 a = vertices[indices[i]], b = vertices[indices[i + 1]];
+        p[0] = a.x; p[1] = a.y; p[2] = a.z;
+        q[0] = b.x; q[1] = b.y; q[2] = b.z;
+        rg__triangle_area_vector(o, p, q, t);
+        n[0] += t[0]; n[1] += t[1]; n[2] += t[2];
+    }
+}
+
+/* Outward unit normal of a polygon, counter-clockwise corners (zero without area); returns its
+   area. */
+static double rg__polygon_normal(const rg_vec3 *vertices, const int *indices, int count,
+                                 rg_vec3 *normal) {
+    double n[3], length;
+    rg__polygon_area_vector(vertices, indices, count, n);
     length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(length > 0)) return rg_v3(0, 0, 0);
-    return rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length), (rg_real)(n[2] / length));
+    *normal = rg_v3(0, 0, 0);
+    if (length > 0)
+        *normal = rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length), (rg_real)(n[2] / length));
+    return length / 2;
 }
 
 /* The undirected edges of the faces, each with the face on either side. Fails (returns 0)
@@ -1411,6 +1447,7 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     int f, i, index_count = 0, half_edges;
     rg_vec3 lo, hi;
     rg_real extent, tolerance;
+    double area = 0;
     if (!vertices || !face_sizes || !face_indices || vertex_count < 4 || face_count < 4) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return NULL;
@@ -1465,7 +1502,8 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         for (i = 0; i < face->count; ++i)
             centre = rg_v3_add(centre, vertices[hull->face_vertices[face->first + i]]);
         centre = rg_v3_scale(centre, 1 / (rg_real)face->count);
-        face->normal = rg__polygon_normal(vertices, hull->face_vertices + face->first, face->count);
+        area += rg__polygon_normal(vertices, hull->face_vertices + face->first, face->count,
+                                   &face->normal);
         face->offset = rg_v3_dot(face->normal, centre);
     }
     /* convex: every vertex on or behind every face plane, every face with an area */
@@ -1486,7 +1524,14 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         rg__set_result(result, RG_ERR_OUT_OF_MEMORY);
         return NULL;
     }
-    if (!(hull->volume > extent * extent * extent * 1e-9)) {
+    /* Without volume: Mirtich's volume V must be positive (clockwise faces give a negative one),
+       and the mean thickness 2 V / A (A the surface area) above 1e-9 of the extent. 2 V / A lies
+       between 0.19 and 1 times the least width w of a convex body: V <= w A / 2 (the projection
+       along the thinnest direction covers at most half the surface), V >= r A / 3 (cones from
+       the centre of the inscribed ball, radius r) and r >= w / (2 sqrt 3) (Steinhagen). So a
+       slab and a needle are measured alike; V against extent^3 called a needle 10^4 times
+       longer than wide flat. (An overflowing float volume is refused below.) */
+    if (!(hull->volume > 0) || !(2 * (double)hull->volume / area > 1e-9 * (double)extent)) {
         rg_hull_destroy(hull);
         rg__set_result(result, RG_ERR_DEGENERATE);
         return NULL;
