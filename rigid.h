@@ -1386,7 +1386,8 @@ static double rg__polygon_normal(const rg_vec3 *vertices, const int *indices, in
     length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     *normal = rg_v3(0, 0, 0);
     if (length > 0)
-        *normal = rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length), (rg_real)(n[2] / length));
+        *normal = rg_v3((rg_real)(n[0] / length), (rg_real)(n[1] / length),
+                        (rg_real)(n[2] / length));
     return length / 2;
 }
 
@@ -1639,8 +1640,11 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
    at least three polygons meet: a point between two polygons lies on their common edge and is
    dropped from both, so every edge appears once in each direction. A group whose boundary is
    not one convex loop, or whose corners do not make a strictly convex polygon, goes back to
-   its triangles. The polygons go to rg_hull_create_polyhedron, the one place that builds hulls
-   (planes, edges, mass properties, and the convexity and V - E + F = 2 checks).
+   its triangles; so does one with a dropped point more than twice the tolerance above some
+   polygon's plane (merged at the tolerance, a needle's tip can lie between two polygons only,
+   and dropping it would cut it off). The polygons go to rg_hull_create_polyhedron, the one
+   place that builds hulls (planes, edges, mass properties, and the convexity and V - E + F = 2
+   checks).
    ============================================================================================= */
 
 enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
@@ -2449,6 +2453,46 @@ static int rg__qh_polygon_is_strictly_convex(const rg_vec3 *vertices, const int 
     return 1;
 }
 
+/* Whether the points dropped from the triangles stay inside the emitted hull: every vertex of a
+   triangle that is not a corner at most twice the tolerance above every polygon's plane (the
+   merge lets a polygon's points stray the tolerance to either side of it). Then, by convexity,
+   so does the whole triangulated hull, and every input point lies within three tolerances of
+   the emitted one (validated in tests/test_quickhull.c). The emitted hull is the hull of its
+   corners, so it can only be too small, never too large. A point between just two polygons
+   lies on their common edge when the polygons are exactly planar, and it is dropped; merged at
+   the tolerance, a point far out can be there too: the tip of a needle, one of whose sides
+   merged into one polygon while the other faces the other way, would be cut off. The groups
+   with such a point among their triangles are marked invalid (they go back to triangles, and
+   the point becomes a corner); returns how many. `normals` and `offsets` hold each polygon's
+   plane (in pg->order; zero normals for the ones that collapsed); `state` has room for a
+   number per point. */
+static int rg__qh_reject_cut_off_points(const rg__quickhull *qh, rg__qh_polygons *pg,
+                                        const double *normals, const double *offsets,
+                                        int *state) {
+    int m = (int)stbds_arrlen(pg->triangles), groups = (int)stbds_arrlen(pg->order), t, i, k;
+    int rejected = 0;
+    for (t = 0; t < m; ++t)
+        for (k = 0; k < 3; ++k) state[qh->faces[pg->triangles[t]].v[k]] = 0;
+    for (t = 0; t < m; ++t)
+        for (k = 0; k < 3; ++k) {
+            int v = qh->faces[pg->triangles[t]].v[k];
+            if (pg->corners[v] >= 3) continue;
+            if (state[v] == 0) {
+                double p[3];
+                rg__qh_point(qh, v, p);
+                state[v] = 1;
+                for (i = 0; i < groups && state[v] == 1; ++i)
+                    if (rg__qh_dot(normals + 3 * i, p) - offsets[i] > 2 * qh->tolerance)
+                        state[v] = 2;
+            }
+            if (state[v] == 2 && !pg->invalid[pg->group[t]]) {
+                pg->invalid[pg->group[t]] = 1;
+                ++rejected;
+            }
+        }
+    return rejected;
+}
+
 typedef struct rg__qh_face_ref { const int *indices; int count; } rg__qh_face_ref;
 
 /* Faces in lexicographic order of their index sequences (each starts at its smallest index). */
@@ -2463,14 +2507,16 @@ static int rg__qh_compare_faces(const void *a, const void *b) {
 /* The polygons' corners, renumbered in input order, and the polygons in canonical order, handed
    to rg_hull_create_polyhedron. A polygon left with fewer than three corners collapses into an
    edge between its neighbours and is dropped; that can turn more points into non-corners, so
-   the count repeats until nothing changes. A polygon that is not strictly convex on its corners
-   (possible when the tolerance is coarse next to the shape's details) gets its group marked
-   invalid and counted in *nonconvex, and no hull is built. */
-static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, int *nonconvex,
+   the count repeats until nothing changes. A group whose polygon is not strictly convex on its
+   corners (possible when the tolerance is coarse next to the shape's details), or whose
+   dropped points would be cut off the hull (rg__qh_reject_cut_off_points), is marked invalid
+   and counted in *rejected, and no hull is built. */
+static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, int *rejected,
                                  rg_result *result) {
     int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
     rg_vec3 *vertices = NULL;
     rg__qh_face_ref *refs = NULL;
+    double *normals = NULL, *offsets = NULL;
     int i, j, g, changed, groups = (int)stbds_arrlen(pg->order), face_count;
     rg_hull *hull = NULL;
     stbds_arrsetlen(pg->corners, qh->count);
@@ -2496,6 +2542,10 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, i
             for (j = 0; j < pg->loop_count[g]; ++j) --pg->corners[pg->loop[pg->loop_first[g] + j]];
         }
     } while (changed);
+    stbds_arrsetlen(normals, 3 * groups);
+    stbds_arrsetlen(offsets, groups);
+    for (i = 0; i < groups; ++i)
+        normals[3 * i] = normals[3 * i + 1] = normals[3 * i + 2] = offsets[i] = 0;
     for (i = 0; i < qh->count; ++i) {
         index[i] = -1;
         if (pg->corners[i] >= 3) {
@@ -2514,7 +2564,18 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, i
         count = (int)stbds_arrlen(indices) - first;
         if (!rg__qh_polygon_is_strictly_convex(vertices, indices + first, count)) {
             pg->invalid[g] = 1;
-            ++*nonconvex;
+            ++*rejected;
+        } else {  /* its plane, as rg_hull_create_polyhedron will make it */
+            double *n = normals + 3 * i, length, centre[3] = {0, 0, 0}, p[3];
+            int k;
+            rg__polygon_area_vector(vertices, indices + first, count, n);
+            length = sqrt(rg__qh_dot(n, n));
+            for (k = 0; k < 3; ++k) n[k] = length > 0 ? n[k] / length : 0;
+            for (j = 0; j < count; ++j) {
+                rg__qh_point_of(vertices[indices[first + j]], p);
+                for (k = 0; k < 3; ++k) centre[k] += p[k] / count;
+            }
+            offsets[i] = rg__qh_dot(n, centre);
         }
         stbds_arrput(sizes, count);
         for (j = 1; j < count; ++j)
@@ -2538,9 +2599,13 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, i
         sizes[i] = refs[i].count;
         for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
     }
-    if (*nonconvex == 0)
+    if (*rejected == 0)  /* (`index` is no longer needed: it holds the points' states) */
+        *rejected = rg__qh_reject_cut_off_points(qh, pg, normals, offsets, index);
+    if (*rejected == 0)
         hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
                                          canonical, result);
+    stbds_arrfree(normals);
+    stbds_arrfree(offsets);
     stbds_arrfree(index);
     stbds_arrfree(alive);
     stbds_arrfree(sizes);
@@ -2581,8 +2646,8 @@ static void rg__qh_split_invalid_groups(rg__qh_polygons *pg) {
 }
 
 /* From the finished triangles to a hull: merge, trace the polygons, split the groups whose
-   boundary is not one convex loop or whose polygon is not strictly convex back into their
-   triangles, and emit. */
+   boundary is not one convex loop, whose polygon is not strictly convex, or whose dropped
+   points would move the surface (see rg__qh_emit_hull) back into their triangles, and emit. */
 static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     rg__qh_polygons pg;
     rg_hull *hull = NULL;
@@ -2610,13 +2675,13 @@ static rg_hull *rg__qh_make_hull(const rg__quickhull *qh, rg_result *result) {
     rg__qh_merge_coplanar(qh, &pg);
     rg__set_result(result, RG_ERR_DEGENERATE);
     for (round = 0; round < 16; ++round) {
-        int nonconvex = 0;
+        int rejected = 0;
         if (rg__qh_trace_boundaries(qh, &pg) > 0) {
             rg__qh_split_invalid_groups(&pg);
             if (rg__qh_trace_boundaries(qh, &pg) > 0) break;
         }
-        hull = rg__qh_emit_hull(qh, &pg, &nonconvex, result);
-        if (nonconvex == 0) break;  /* built, or refused for another reason */
+        hull = rg__qh_emit_hull(qh, &pg, &rejected, result);
+        if (rejected == 0) break;  /* built, or refused for another reason */
         rg__qh_split_invalid_groups(&pg);
     }
     stbds_arrfree(pg.triangles);

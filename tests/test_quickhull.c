@@ -933,6 +933,56 @@ static void test_quickhull_needle_keeps_its_far_point(void) {
                  "points at most %.2f tol outside", longest, largest_tolerance, same_vertices, worst_volume, worst_outside);
 }
 
+/* A flat needle: the cloud of tests/test_reliability.c's far-point test (three points and the
+   far one in the plane x = y), with the fourth near point k1 tolerances to one side of that
+   plane and the fifth k2 to the other, k1 and k2 from 0.5 to 3 (in double, moved 1e10 away
+   from the origin, where the tolerance is as coarse in relative terms as in float). Merged at
+   the tolerance, the far point's cap was one polygon on one side and one facing the other way,
+   and the point between them was dropped: left in, a near point ended 10 tolerances (float) and
+   2400 (double) outside the hull. Each cloud must give a valid hull with the far point as a
+   vertex, or, thinner than about two tolerances, be refused as degenerate; from k1 + k2 = 3 on
+   it must be built. */
+static void test_quickhull_flat_needle_keeps_every_point(void) {
+    static const double base[5][3] = {{6.5, 6.5, 6.5}, {1.0625, 1.0625, -1.5625}, {1.0625, 1.0625, 0.25},
+                                      {-0.0625, -0.0625, 108000}, {0, 0, 6}};
+#ifdef RIGID_DOUBLE
+    const double offset = 1e10;
+#else
+    const double offset = 0;
+#endif
+    rg_vec3 points[5];
+    int a, b, i, built = 0, refused = 0;
+    double tol, worst_outside = 0;
+    for (i = 0; i < 5; ++i)
+        points[i] = rg_v3((rg_real)(base[i][0] + offset), (rg_real)(base[i][1] + offset), (rg_real)(base[i][2] + offset));
+    tol = hull_tolerance(points, 5);
+    for (a = 0; a <= 10; ++a)
+        for (b = 0; b <= 10; ++b) {
+            double k1 = 0.5 + 0.25 * a, k2 = 0.5 + 0.25 * b;
+            rg_result result = RG_ERR_OUT_OF_MEMORY;
+            rg_hull *h;
+            /* distance from the plane x = y: (x - y) / sqrt 2 */
+            points[2].x = (rg_real)(base[2][0] + offset + k1 * tol * sqrt(2.0));
+            points[4].x = (rg_real)(base[4][0] + offset - k2 * tol * sqrt(2.0));
+            h = rg_hull_create(points, 5, &result);
+            if (h) {
+                hull_report report = validate_hull_faces(points, 5, h, 0);
+                int far_is_vertex = 0;
+                ENSURE(result == RG_OK && report.ok);
+                for (i = 0; i < rg_hull_vertex_count(h); ++i) far_is_vertex |= same_point(rg_hull_vertex(h, i), points[3]);
+                ENSURE(far_is_vertex);
+                if (report.outside > worst_outside) worst_outside = report.outside;
+                ++built;
+                rg_hull_destroy(h);
+            } else {
+                ENSURE(result == RG_ERR_DEGENERATE && k1 + k2 < 3);
+                ++refused;
+            }
+        }
+    rg_test_note("121 flat needles: %d built (the far point a vertex, points at most %.2f tol outside), %d refused as degenerate",
+                 built, worst_outside, refused);
+}
+
 /* Nine points of a rotated dodecahedron, one of them on the segment between two others up to
    rounding (found by reducing a failing random case). Built in double, an intermediate hull has
    an edge from a corner to a point near it on that segment, and the apex is then collinear with
@@ -1011,6 +1061,7 @@ void rg_tests_quickhull(void) {
     RUN_TEST(test_quickhull_is_deterministic_and_order_independent);
     RUN_TEST(test_quickhull_thin_and_far_shapes);
     RUN_TEST(test_quickhull_needle_keeps_its_far_point);
+    RUN_TEST(test_quickhull_flat_needle_keeps_every_point);
     RUN_TEST(test_quickhull_point_collinear_with_a_hull_edge);
     RUN_TEST(test_quickhull_100000_points);
 }
