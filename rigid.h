@@ -1340,20 +1340,23 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
    the far end 1e-7 off its own plane, above the convexity tolerance in double. */
 static void rg__triangle_area_vector(const double a[3], const double b[3], const double c[3],
                                      double out[3]) {
-    const double *corner[3];
-    double u[3], v[3], longest = -1;
+    double edge[3][3], length2[3];  /* edge k runs from corner k to the next one */
+    const double *u, *v;
     int k, best = 0;
-    corner[0] = a; corner[1] = b; corner[2] = c;
-    for (k = 0; k < 3; ++k) {  /* the edge opposite corner k */
-        const double *p = corner[(k + 1) % 3], *q = corner[(k + 2) % 3];
-        double length2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                         (p[2] - q[2]) * (p[2] - q[2]);
-        if (length2 > longest) { longest = length2; best = k; }
+    for (k = 0; k < 3; ++k) {
+        edge[0][k] = b[k] - a[k];
+        edge[1][k] = c[k] - b[k];
+        edge[2][k] = a[k] - c[k];
     }
     for (k = 0; k < 3; ++k) {
-        u[k] = corner[(best + 1) % 3][k] - corner[best][k];
-        v[k] = corner[(best + 2) % 3][k] - corner[best][k];
+        length2[k] = edge[k][0] * edge[k][0] + edge[k][1] * edge[k][1] + edge[k][2] * edge[k][2];
+        if (length2[k] > length2[best]) best = k;
     }
+    /* at the corner opposite edge `best` meet edges best + 1 (arriving) and best + 2 (leaving):
+       (b - a) x (c - a) = edge[best + 1] x edge[best + 2] with a that corner (negation is
+       exact, so this is the cross product of the two edges leaving it, to the last bit) */
+    u = edge[(best + 1) % 3];
+    v = edge[(best + 2) % 3];
     out[0] = u[1] * v[2] - u[2] * v[1];
     out[1] = u[2] * v[0] - u[0] * v[2];
     out[2] = u[0] * v[1] - u[1] * v[0];
@@ -2454,23 +2457,21 @@ static int rg__qh_polygon_is_strictly_convex(const rg_vec3 *vertices, const int 
 }
 
 /* Whether the points dropped from the triangles stay inside the emitted hull: every vertex of a
-   triangle that is not a corner at most twice the tolerance above every polygon's plane (the
-   merge lets a polygon's points stray the tolerance to either side of it). Then, by convexity,
-   so does the whole triangulated hull, and every input point lies within three tolerances of
-   the emitted one (validated in tests/test_quickhull.c). The emitted hull is the hull of its
-   corners, so it can only be too small, never too large. A point between just two polygons
-   lies on their common edge when the polygons are exactly planar, and it is dropped; merged at
-   the tolerance, a point far out can be there too: the tip of a needle, one of whose sides
-   merged into one polygon while the other faces the other way, would be cut off. The groups
-   with such a point among their triangles are marked invalid (they go back to triangles, and
-   the point becomes a corner); returns how many. `normals` and `offsets` hold each polygon's
-   plane (in pg->order; zero normals for the ones that collapsed); `state` has room for a
-   number per point. */
+   triangle that is not a corner at most twice the tolerance above every face plane of the hull
+   (the merge lets a polygon's points stray the tolerance to either side of it). Then, by
+   convexity, so does the whole triangulated hull, and every input point lies within three
+   tolerances of the emitted one (validated in tests/test_quickhull.c). The emitted hull is the
+   hull of its corners, so it can only be too small, never too large. A point between just two
+   polygons lies on their common edge when the polygons are exactly planar, and it is dropped;
+   merged at the tolerance, a point far out can be there too: the tip of a needle, one of whose
+   sides merged into one polygon while the other faces the other way, would be cut off. The
+   groups with such a point among their triangles are marked invalid (they go back to
+   triangles, and the point becomes a corner); returns how many. `state` has room for a number
+   per point. */
 static int rg__qh_reject_cut_off_points(const rg__quickhull *qh, rg__qh_polygons *pg,
-                                        const double *normals, const double *offsets,
-                                        int *state) {
-    int m = (int)stbds_arrlen(pg->triangles), groups = (int)stbds_arrlen(pg->order), t, i, k;
-    int rejected = 0;
+                                        const rg_hull *hull, int *state) {
+    int m = (int)stbds_arrlen(pg->triangles), t, f, k, rejected = 0;
+    double *planes = NULL;  /* per face: its normal, and its offset plus twice the tolerance */
     for (t = 0; t < m; ++t)
         for (k = 0; k < 3; ++k) state[qh->faces[pg->triangles[t]].v[k]] = 0;
     for (t = 0; t < m; ++t)
@@ -2479,17 +2480,25 @@ static int rg__qh_reject_cut_off_points(const rg__quickhull *qh, rg__qh_polygons
             if (pg->corners[v] >= 3) continue;
             if (state[v] == 0) {
                 double p[3];
+                if (!planes) {
+                    stbds_arrsetlen(planes, 4 * hull->face_count);
+                    for (f = 0; f < hull->face_count; ++f) {
+                        rg__qh_point_of(hull->faces[f].normal, planes + 4 * f);
+                        planes[4 * f + 3] = (double)hull->faces[f].offset + 2 * qh->tolerance;
+                    }
+                }
                 rg__qh_point(qh, v, p);
                 state[v] = 1;
-                for (i = 0; i < groups && state[v] == 1; ++i)
-                    if (rg__qh_dot(normals + 3 * i, p) - offsets[i] > 2 * qh->tolerance)
-                        state[v] = 2;
+                for (f = 0; f < hull->face_count; ++f)
+                    if (rg__qh_dot(planes + 4 * f, p) > planes[4 * f + 3]) break;
+                if (f < hull->face_count) state[v] = 2;
             }
             if (state[v] == 2 && !pg->invalid[pg->group[t]]) {
                 pg->invalid[pg->group[t]] = 1;
                 ++rejected;
             }
         }
+    stbds_arrfree(planes);
     return rejected;
 }
 
@@ -2509,14 +2518,13 @@ static int rg__qh_compare_faces(const void *a, const void *b) {
    edge between its neighbours and is dropped; that can turn more points into non-corners, so
    the count repeats until nothing changes. A group whose polygon is not strictly convex on its
    corners (possible when the tolerance is coarse next to the shape's details), or whose
-   dropped points would be cut off the hull (rg__qh_reject_cut_off_points), is marked invalid
-   and counted in *rejected, and no hull is built. */
+   dropped points the built hull cuts off (rg__qh_reject_cut_off_points), is marked invalid
+   and counted in *rejected, and no hull is returned. */
 static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, int *rejected,
                                  rg_result *result) {
     int *index = NULL, *alive = NULL, *sizes = NULL, *indices = NULL, *canonical = NULL;
     rg_vec3 *vertices = NULL;
     rg__qh_face_ref *refs = NULL;
-    double *normals = NULL, *offsets = NULL;
     int i, j, g, changed, groups = (int)stbds_arrlen(pg->order), face_count;
     rg_hull *hull = NULL;
     stbds_arrsetlen(pg->corners, qh->count);
@@ -2542,10 +2550,6 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, i
             for (j = 0; j < pg->loop_count[g]; ++j) --pg->corners[pg->loop[pg->loop_first[g] + j]];
         }
     } while (changed);
-    stbds_arrsetlen(normals, 3 * groups);
-    stbds_arrsetlen(offsets, groups);
-    for (i = 0; i < groups; ++i)
-        normals[3 * i] = normals[3 * i + 1] = normals[3 * i + 2] = offsets[i] = 0;
     for (i = 0; i < qh->count; ++i) {
         index[i] = -1;
         if (pg->corners[i] >= 3) {
@@ -2565,17 +2569,6 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, i
         if (!rg__qh_polygon_is_strictly_convex(vertices, indices + first, count)) {
             pg->invalid[g] = 1;
             ++*rejected;
-        } else {  /* its plane, as rg_hull_create_polyhedron will make it */
-            double *n = normals + 3 * i, length, centre[3] = {0, 0, 0}, p[3];
-            int k;
-            rg__polygon_area_vector(vertices, indices + first, count, n);
-            length = sqrt(rg__qh_dot(n, n));
-            for (k = 0; k < 3; ++k) n[k] = length > 0 ? n[k] / length : 0;
-            for (j = 0; j < count; ++j) {
-                rg__qh_point_of(vertices[indices[first + j]], p);
-                for (k = 0; k < 3; ++k) centre[k] += p[k] / count;
-            }
-            offsets[i] = rg__qh_dot(n, centre);
         }
         stbds_arrput(sizes, count);
         for (j = 1; j < count; ++j)
@@ -2599,13 +2592,14 @@ static rg_hull *rg__qh_emit_hull(const rg__quickhull *qh, rg__qh_polygons *pg, i
         sizes[i] = refs[i].count;
         for (j = 0; j < refs[i].count; ++j) stbds_arrput(canonical, refs[i].indices[j]);
     }
-    if (*rejected == 0)  /* (`index` is no longer needed: it holds the points' states) */
-        *rejected = rg__qh_reject_cut_off_points(qh, pg, normals, offsets, index);
     if (*rejected == 0)
         hull = rg_hull_create_polyhedron(vertices, (int)stbds_arrlen(vertices), sizes, face_count,
                                          canonical, result);
-    stbds_arrfree(normals);
-    stbds_arrfree(offsets);
+    /* (`index` is no longer needed: it holds the points' states) */
+    if (hull && (*rejected = rg__qh_reject_cut_off_points(qh, pg, hull, index)) > 0) {
+        rg_hull_destroy(hull);
+        hull = NULL;
+    }
     stbds_arrfree(index);
     stbds_arrfree(alive);
     stbds_arrfree(sizes);
@@ -2707,15 +2701,18 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
         return NULL;
     }
     /* every point is checked before the count: NaN, infinities and absurd magnitudes (beyond
-       1e15, which rg_hull_create_polyhedron would refuse at the end) are bad input */
+       1e15, which rg_hull_create_polyhedron would refuse at the end) are bad input, as in
+       rg__v3_is_sane; NaN fails every comparison, so one per coordinate tells all three */
     for (i = 0; i < count; ++i) {
-        if (!rg__v3_is_sane(points[i])) {
+        double x = fabs((double)points[i].x), y = fabs((double)points[i].y);
+        double z = fabs((double)points[i].z), limit = (double)RG__MAX_MAGNITUDE;
+        if (!(x <= limit && y <= limit && z <= limit)) {
             rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
             return NULL;
         }
-        if (fabs((double)points[i].x) > extreme[0]) extreme[0] = fabs((double)points[i].x);
-        if (fabs((double)points[i].y) > extreme[1]) extreme[1] = fabs((double)points[i].y);
-        if (fabs((double)points[i].z) > extreme[2]) extreme[2] = fabs((double)points[i].z);
+        if (x > extreme[0]) extreme[0] = x;
+        if (y > extreme[1]) extreme[1] = y;
+        if (z > extreme[2]) extreme[2] = z;
     }
     if (count < 4) {
         rg__set_result(result, RG_ERR_DEGENERATE);
