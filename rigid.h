@@ -302,7 +302,7 @@ typedef struct rg_world_def {
     rg_vec3 gravity;              /* default (0, -9.81, 0) */
     int     collision_iterations; /* cap on the collision loop */
     int     contact_iterations;   /* cap on the resting-contact loop */
-    int     shock_iterations;     /* sweeps of shock propagation; 0 turns it off */
+    int     shock_iterations;     /* shock propagation: each level swept until converged, at most 4 x this; 0 turns it off */
     rg_real contact_tolerance;    /* allowed penetration after a step, metres */
     void   *allocator_context;
     rg_real contact_margin;       /* speculative distance at which contacts are made, metres */
@@ -4470,7 +4470,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-3)   /* shock propagation converges a level further: its errors add up the stack */
 #endif
 #ifndef RG__SHOCK_INNER
-#define RG__SHOCK_INNER 4                         /* visits of a manifold per shock sweep, while it has errors */
+#define RG__SHOCK_INNER 4                         /* sweeps of a level per shock iteration, while it has errors */
 #endif
 #ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
@@ -4723,7 +4723,34 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
    point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
    direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
    smaller: then that one, friction only decelerating, and static friction takes over (the mark
-   is set). Writes the impulse to apply to (d1, d2). */
+   is set). Where the tangential mass is anisotropic (a corner far from the centre of mass), an
+   impulse against the sliding direction can turn the sliding around instead of slowing it, and
+   the next visit turns it back, each flip adding energy (a cube landing on a corner left
+   spinning 4 times faster); so the change of a sliding point's impulse is shortened to what
+   removes the most energy along it, never more: friction only dissipates. Writes the impulse to
+   apply to (d1, d2). */
+/* For a sliding point: the change d = P - pt of its friction impulse changes the energy by
+   d.u + d^T K d / 2 (K the tangential mass matrix, the inverse of (i11 i12; i12 i22)). Where
+   that is positive the change is scaled to s d with s = -d.u / d^T K d (no change when d.u >= 0),
+   the most energy removed along d; then kept in the cone of `limit`. */
+static void rg__solver_dissipative_friction(const rg__solver_point *p, rg_real u1, rg_real u2, rg_real limit,
+                                            rg_real *P1, rg_real *P2) {
+    rg_real d1 = *P1 - p->pt1, d2 = *P2 - p->pt2, det = p->i11 * p->i22 - p->i12 * p->i12;
+    rg_real a = d1 * u1 + d2 * u2, b, scale, length2;
+    if (!(det > 0)) return;
+    b = (p->i22 * d1 * d1 - 2 * p->i12 * d1 * d2 + p->i11 * d2 * d2) / det; /* d^T K d */
+    if (!(a + b / 2 > 0)) return;
+    scale = a < 0 && b > 0 ? -a / b : 0;
+    *P1 = p->pt1 + scale * d1;
+    *P2 = p->pt2 + scale * d2;
+    length2 = *P1 * *P1 + *P2 * *P2;
+    if (length2 > limit * limit) {
+        rg_real shrink = limit / rg__sqrt(length2);
+        *P1 *= shrink;
+        *P2 *= shrink;
+    }
+}
+
 static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
                                        rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
     rg_real P1, P2, limit, length2;
@@ -4748,6 +4775,7 @@ static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_rea
             if (speed > 0) {
                 P1 = -limit * u1 / speed;
                 P2 = -limit * u2 / speed;
+                rg__solver_dissipative_friction(p, u1, u2, limit, &P1, &P2);
             } else {
                 P1 = P2 = 0;
             }
@@ -5597,10 +5625,12 @@ static void rg__solver_start_contacts(rg_world *w) {
     }
 }
 
-/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level gets
-   shock_iterations sweeps with everything below it at infinite mass, then joins it. A level's
-   errors add to those of every level above, so each manifold is visited up to RG__SHOCK_INNER
-   times per sweep while it still has errors. */
+/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
+   everything below it at infinite mass until it converges (at most shock_iterations times
+   RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
+   a level left moving up lifts all above it, so it is swept whole until converged (visiting
+   each manifold several times in a row instead converged a cube resting on two others so
+   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). */
 static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
     int level, i, j, sweeps = 0;
@@ -5616,18 +5646,10 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
             const rg__solver_manifold *m = &s->manifolds[s->order[i]];
             for (j = 0; j < m->count; ++j) rg__solver_point_jacobians(s, m, &s->points[m->first + j]);
         }
-        for (sweep = 0; sweep < w->def.shock_iterations; ++sweep) {
+        for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
             rg_real worst = 0;
             ++sweeps;
-            for (i = begin; i < end; ++i) {
-                rg__solver_manifold *m = &s->manifolds[s->order[i]];
-                int inner;
-                for (inner = 0; inner < RG__SHOCK_INNER; ++inner) {
-                    rg_real e = rg__contact_visit_manifold(s, m, h);
-                    if (inner == 0) worst = rg__max_real(worst, e);
-                    if (e <= tolerance) break;
-                }
-            }
+            for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
             if (worst <= tolerance) break;
         }
     }
