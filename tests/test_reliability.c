@@ -314,15 +314,14 @@ static void test_hull_create_bad_input(void) {
     HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
     memcpy(bad, cube, sizeof bad); bad[0].z = -inf_real();
     HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
+    /* points beyond 1e15 are absurd input (issue 4: they used to be passed on, refused by
+       rg_hull_create_polyhedron, retried and reported as degenerate) */
     memcpy(bad, cube, sizeof bad); bad[7].x = 1e30f;
-    HULL_REFUSED(bad, 8, RG_OK);
-    /* Known quickhull bug (issue 4), reported: rg_hull_create passes points beyond 1e15 on to
-       rg_hull_create_polyhedron, which refuses them with RG_ERR_INVALID_ARGUMENT; rg_hull_create
-       retries twice and then reports RG_ERR_DEGENERATE (its final result mapping keeps only
-       RG_ERR_OUT_OF_MEMORY). Checked when RG_TEST_KNOWN_BUGS is 1. */
-    if (RG_TEST_KNOWN_BUGS && quickhull_works) ENSURE(r == RG_ERR_INVALID_ARGUMENT);
-    if (quickhull_works && r != RG_ERR_INVALID_ARGUMENT)
-        rg_test_note("known quickhull bug: points beyond 1e15 give %s, not invalid argument", rg_result_string(r));
+    HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
+    memcpy(bad, cube, sizeof bad); bad[2].z = -2e15f;
+    HULL_REFUSED(bad, 8, RG_ERR_INVALID_ARGUMENT);
+    memcpy(bad, cube, sizeof bad); bad[1].y = 2e15f;
+    HULL_REFUSED(bad, 3, RG_ERR_INVALID_ARGUMENT);   /* checked before the count */
     HULL_REFUSED(line, 8, RG_ERR_DEGENERATE);
     HULL_REFUSED(plane, 8, RG_ERR_DEGENERATE);
     HULL_REFUSED(same, 8, RG_ERR_DEGENERATE);
@@ -332,30 +331,33 @@ static void test_hull_create_bad_input(void) {
                                  : "rg_hull_create builds nothing yet (%d exact codes checked)", exact);
 }
 
-/* Known quickhull bug (issue 4), reported: four points within 8 units and one 108 000 units
-   away. In float rg_hull_create returns RG_OK and the tetrahedron of the four near points
-   (volume 17.5), leaving the far point 12 400 outside; in double it refuses the cloud as
-   RG_ERR_DEGENERATE. Failures start near 5e4 to 1e5 depending on the axis. The hull must hold
-   every point; checked when RG_TEST_KNOWN_BUGS is 1, reported as a note otherwise. */
+/* Four points within 8 units and one 108 000 units away (issue 4: in float rg_hull_create gave
+   the tetrahedron of the four near points, volume 17.5, leaving the far point 12 400 outside;
+   in double it refused the cloud as RG_ERR_DEGENERATE). A needle, but with volume: its hull has
+   all 5 points as vertices, and every point lies behind every face plane within 1 (the
+   tolerance is 8 FLT_EPSILON x 108 013 = 0.1 in float). */
 static void test_quickhull_keeps_a_far_point(void) {
     rg_vec3 p[5];
     rg_result r = RG_OK;
     rg_hull *h;
-    int f, i, inside = 1;
+    int f, i;
+    double outside = -1e300;
     p[0] = rg_v3(6.5f, 6.5f, 6.5f); p[1] = rg_v3(1.0625f, 1.0625f, -1.5625f); p[2] = rg_v3(1.0625f, 3, 0.25f);
     p[3] = rg_v3(-0.0625f, -0.0625f, 108000); p[4] = rg_v3(-1.5625f, 0, 6);
     h = rg_hull_create(p, 5, &r);
-    for (f = 0; h && f < rg_hull_face_count(h); ++f) {
+    ENSURE(h != NULL && r == RG_OK);
+    for (f = 0; f < rg_hull_face_count(h); ++f) {
         rg_vec3 n = rg_hull_face_normal(h, f);
         int first;
         rg_hull_face_vertices(h, f, &first, 1);
-        for (i = 0; i < 5; ++i)
-            if (rg_v3_dot(n, rg_v3_sub(p[i], rg_hull_vertex(h, first))) > 1) inside = 0;
+        for (i = 0; i < 5; ++i) {
+            double height = rg_v3_dot(n, rg_v3_sub(p[i], rg_hull_vertex(h, first)));
+            if (height > outside) outside = height;
+        }
     }
-    if (!h || !inside)
-        rg_test_note("known quickhull bug: %s, %d vertices, volume %g, all points inside: %s", rg_result_string(r),
-                     rg_hull_vertex_count(h), (double)rg_hull_volume(h), h && inside ? "yes" : "no");
-    if (RG_TEST_KNOWN_BUGS) ENSURE(h != NULL && inside && rg_hull_vertex_count(h) == 5);
+    rg_test_note("%s, %d vertices, %d faces, volume %g, points at most %.3g above a face plane", rg_result_string(r),
+                 rg_hull_vertex_count(h), rg_hull_face_count(h), (double)rg_hull_volume(h), outside);
+    ENSURE(outside <= 1 && rg_hull_vertex_count(h) == 5);
     rg_hull_destroy(h);
 }
 
