@@ -33,7 +33,7 @@ DETERMINISM_TEST = $(BUILD)/determinism_gcc $(BUILD)/determinism_clang $(BUILD)/
 DETERMINISM_ALL  = $(DETERMINISM_TEST) $(BUILD)/determinism_cpp $(BUILD)/determinism_tcc_double
 TEST_BINARIES += $(BUILD)/determinism_check $(BUILD)/steady_alloc
 
-.PHONY: all test run bench bench-peers bench-deps test-replay pictures sanitize examples deps clean soak fuzz \
+.PHONY: all test run bench bench-peers bench-readme bench-deps test-replay pictures sanitize examples deps clean soak fuzz \
         determinism
 
 all: $(TEST_BINARIES) examples
@@ -207,9 +207,11 @@ run: deps $(BUILD)/demo
 	$(BUILD)/demo --out $(BUILD)
 
 # the README's pictures: the pyramid and the funnel after 10 s, drawn by examples/snapshot.h
-pictures: $(BUILD)/pyramid $(BUILD)/funnel
-	$(BUILD)/pyramid --snapshot $(BUILD)/pyramid.png
-	$(BUILD)/funnel --snapshot $(BUILD)/funnel.png
+# into docs/ (committed; README.md shows them)
+pictures: deps $(BUILD)/pyramid $(BUILD)/funnel
+	@mkdir -p docs
+	$(BUILD)/pyramid --snapshot docs/pyramid.png
+	$(BUILD)/funnel --snapshot docs/funnel.png
 
 # every tools/bench_*.c is a benchmark program; `make bench` runs them all. Timings are printed,
 # never asserted.
@@ -231,6 +233,13 @@ bench-deps:
 bench-peers: bench-deps
 	@$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench $(BENCH_ARGS)
+
+# README.md's Performance section: the peer bench with its markdown tables, pasted by
+# tools/bench-readme between <!-- bench:begin --> and <!-- bench:end -->, and the scaling plot
+# copied to docs/bench_scaling.png. About 15 minutes on 2 cores.
+bench-readme: bench-deps
+	@$(MAKE) --no-print-directory $(BUILD)/bench
+	CC="$(CC)" CXX="$(CXX)" tools/bench-readme $(BUILD)/bench "$(OPT) $(DETERMINISM) -DNDEBUG" $(BENCH_ARGS)
 
 $(BUILD)/bench.o: tools/bench.c tools/plot.h tools/peers/peers.h examples/scenes.h examples/snapshot.h rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@

@@ -65,19 +65,26 @@ EXAMPLE__STATIC void example_record_close(const example_options *o, recorder *r)
     else fprintf(stderr, "writing %s failed\n", o->record);
 }
 
+/* The snapshot the options ask for, drawn with the given snapshot options (NULL: defaults). */
+EXAMPLE__STATIC void example_snapshot_with(const example_options *o, const rg_world *w, const rg_body_id *ids, int count,
+                                           const snapshot_options *options) {
+    snapshot_options so = options ? *options : snapshot_default_options();
+    if (!o->snapshot) return;
+    if (snapshot_world(o->snapshot, w, ids, count, &so)) printf("snapshot: %s\n", o->snapshot);
+    else fprintf(stderr, "could not write %s\n", o->snapshot);
+}
+
 /* The snapshot the options ask for; eye and target NULL: a camera that frames every body. */
 EXAMPLE__STATIC void example_snapshot(const example_options *o, const rg_world *w, const rg_body_id *ids, int count,
                                       const char *caption, const double *eye, const double *target) {
     snapshot_options so = snapshot_default_options();
-    if (!o->snapshot) return;
     so.caption = caption;
     if (eye && target) {
         so.auto_camera = 0;
         memcpy(so.eye, eye, sizeof so.eye);
         memcpy(so.target, target, sizeof so.target);
     }
-    if (snapshot_world(o->snapshot, w, ids, count, &so)) printf("snapshot: %s\n", o->snapshot);
-    else fprintf(stderr, "could not write %s\n", o->snapshot);
+    example_snapshot_with(o, w, ids, count, &so);
 }
 
 /* A scene of scenes.h run to the end, with what the examples print about it. */

@@ -33,9 +33,16 @@ int main(int argc, char **argv) {
     printf("  the heap under the funnel: %.2f m high at its highest cube centre, spread %.2f m from the axis\n",
            height, spread);
     {
-        /* the funnel and the heap below it, rather than every cube that bounced away */
-        static const double eye[3] = {26, 26, 42}, target[3] = {0, 4, 0};
-        example_snapshot(&o, run.world.world, run.world.ids, run.s.count, example_caption(&run), eye, target);
+        /* the funnel, what is left in it and the heaps below it, seen from a little above the
+           rim; contact markers left out (thousands of them) */
+        snapshot_options so = snapshot_default_options();
+        so.caption = example_caption(&run);
+        so.auto_camera = 0;
+        so.eye[0] = 24; so.eye[1] = 14; so.eye[2] = 40;
+        so.target[0] = 0; so.target[1] = 6; so.target[2] = 0;
+        so.fov_degrees = 42;
+        so.draw_contacts = 0;
+        example_snapshot_with(&o, run.world.world, run.world.ids, run.s.count, &so);
     }
     example_run_free(&run);
     return 0;

@@ -1,5 +1,6 @@
 /* snapshot.h: PNG pictures of a rigid.h world, drawn by a small software rasteriser (flat-shaded
-   convex hulls with a z-buffer and dark outlines), for CI logs and the README. Header-only, every
+   convex hulls with a z-buffer and dark outlines, shadows on the ground, a faint checkerboard on
+   it, haze in the distance), for CI logs and the README (`make pictures`). Header-only, every
    function static; writes PNG with stb_image_write (Debian's libstb-dev, -I/usr/include/stb).
 
    The 2D part (snap_image, lines, rectangles, 5x7 text) needs nothing but the C library and is
@@ -333,6 +334,46 @@ SNAP__STATIC void snap_polygon(snap_image *im, const snap_camera *cam, const dou
     }
 }
 
+/* Sets to 1 the bytes of mask (one per pixel) that a convex polygon given in camera space
+   covers, after clipping at the near plane: the shadow pass of snapshot_world. A pixel is inside
+   when its centre lies on the inner side of every edge. */
+SNAP__STATIC void snap_mask_polygon(const snap_image *im, const snap_camera *cam, const double (*points)[3], int count,
+                                    unsigned char *mask) {
+    double clipped[SNAP_MAX_POLYGON + 1][3], x[SNAP_MAX_POLYGON + 1], y[SNAP_MAX_POLYGON + 1], area = 0;
+    double x_min, x_max, y_min, y_max;
+    int n, i, px, py, x0, x1, y0, y1;
+    if (count < 3 || count > SNAP_MAX_POLYGON) return;
+    n = snap__clip_near(points, count, cam->near_z, clipped);
+    if (n < 3) return;
+    for (i = 0; i < n; ++i) {
+        x[i] = cam->cx + clipped[i][0] / clipped[i][2] * cam->focal;
+        y[i] = cam->cy - clipped[i][1] / clipped[i][2] * cam->focal;
+    }
+    x_min = x_max = x[0];
+    y_min = y_max = y[0];
+    for (i = 0; i < n; ++i) {
+        int j = (i + 1) % n;
+        area += x[i] * y[j] - x[j] * y[i];
+        x_min = fmin(x_min, x[i]); x_max = fmax(x_max, x[i]);
+        y_min = fmin(y_min, y[i]); y_max = fmax(y_max, y[i]);
+    }
+    if (fabs(area) < 1e-12 || x_max < 0 || y_max < 0 || x_min > im->width || y_min > im->height) return;
+    x0 = x_min < 0 ? 0 : (int)floor(x_min);
+    y0 = y_min < 0 ? 0 : (int)floor(y_min);
+    x1 = x_max > im->width - 1 ? im->width - 1 : (int)ceil(x_max);
+    y1 = y_max > im->height - 1 ? im->height - 1 : (int)ceil(y_max);
+    for (py = y0; py <= y1; ++py)
+        for (px = x0; px <= x1; ++px) {
+            double sx = px + 0.5, sy = py + 0.5;
+            for (i = 0; i < n; ++i) {
+                int j = (i + 1) % n;
+                double edge = (x[j] - x[i]) * (sy - y[i]) - (y[j] - y[i]) * (sx - x[i]);
+                if (edge * area < 0) break;
+            }
+            if (i == n) mask[(size_t)py * (size_t)im->width + (size_t)px] = 1;
+        }
+}
+
 /* Darkens every pixel whose right or lower neighbour shows another face: the outlines of the
    polygons, which make boxes of one colour readable. */
 SNAP__STATIC void snap_outline_faces(snap_image *im, double darken) {
@@ -401,19 +442,17 @@ SNAP__STATIC void snap_gradient(snap_image *im, snap_rgb top, snap_rgb bottom) {
     }
 }
 
-/* A pleasant colour for body number i: hues spread by the golden ratio. */
+/* A colour for body number i: eight muted colours that go well together, each body a little
+   lighter or darker than its neighbours so that touching bodies of one colour stay apart. */
 SNAP__STATIC snap_rgb snap_palette(int i) {
-    double h = fmod(i * 0.6180339887498949, 1.0) * 6, s = 0.55, v = 0.93, f = h - floor(h);
-    double p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f)), r, g, b;
-    switch ((int)h) {
-    case 0: r = v; g = t; b = p; break;
-    case 1: r = q; g = v; b = p; break;
-    case 2: r = p; g = v; b = t; break;
-    case 3: r = p; g = q; b = v; break;
-    case 4: r = t; g = p; b = v; break;
-    default: r = v; g = p; b = q; break;
-    }
-    return snap_rgb_make((int)(r * 255), (int)(g * 255), (int)(b * 255));
+    static const unsigned char colors[8][3] = {
+        {226, 112, 85}, {242, 165, 98}, {232, 198, 110}, {140, 180, 122},
+        {64, 160, 150}, {82, 132, 172}, {140, 116, 190}, {210, 118, 156},
+    };
+    unsigned u = (unsigned)(i < 0 ? -i : i);
+    const unsigned char *c = colors[u % 8];
+    double shade = 0.92 + 0.04 * (double)((u * 7u / 8u) % 4u); /* 0.92 .. 1.04 */
+    return snap_rgb_make((int)(c[0] * shade + 0.5), (int)(c[1] * shade + 0.5), (int)(c[2] * shade + 0.5));
 }
 
 /* ---- rigid.h worlds ------------------------------------------------------------------------ */
@@ -429,18 +468,34 @@ typedef struct snapshot_options {
     int draw_contacts;          /* contact points and impulses as red lines (PhysLab style) */
     double impulse_scale;       /* metres of line per N s of impulse; 0: the largest is 1 m long */
     const char *caption;        /* drawn top left, or NULL */
+    double light[3];            /* towards the (distant) light; need not be unit */
+    double ambient;             /* brightness of a face turned away from the light, 0..1 */
+    int shadows;                /* 1: the bodies cast shadows on the ground */
+    double shadow;              /* brightness of the ground in shadow, 0..1 */
+    double checker;             /* side in metres of the ground's faint checkerboard; 0: none */
+    double fog;                 /* 0..1: how much the farthest surfaces fade into the sky */
+    /* the colour of each body; NULL: snapshot_body_color. index is the body's place in ids */
+    snap_rgb (*color)(const rg_world *w, rg_body_id id, int index, void *user);
+    void *color_user;
 } snapshot_options;
 
 SNAP__STATIC snapshot_options snapshot_default_options(void) {
     snapshot_options o;
     memset(&o, 0, sizeof o);
-    o.width = 800;
-    o.height = 600;
-    o.supersample = 2;
+    o.width = 640;
+    o.height = 400;
+    o.supersample = 3;
     o.auto_camera = 1;
     o.view_direction[0] = 0.6; o.view_direction[1] = 0.55; o.view_direction[2] = 1.0;
     o.fov_degrees = 40;
     o.draw_contacts = 1;
+    /* from the upper left and in front: a box seen from the default view shows three shades */
+    o.light[0] = -0.35; o.light[1] = 0.8; o.light[2] = 0.5;
+    o.ambient = 0.5;
+    o.shadows = 1;
+    o.shadow = 0.72;
+    o.checker = 2;
+    o.fog = 0.6;
     return o;
 }
 
@@ -478,10 +533,11 @@ SNAP__STATIC int snapshot__bounds(const rg_world *w, const rg_body_id *ids, int 
     return found;
 }
 
-/* The camera the options ask for, at the image's (supersampled) size. */
-SNAP__STATIC snap_camera snapshot_camera(const rg_world *w, const rg_body_id *ids, int count, const snapshot_options *o) {
-    int width = o->width * o->supersample, height = o->height * o->supersample, k;
-    double eye[3], target[3], lo[3], hi[3];
+/* The eye and target the options ask for (the auto camera frames the bodies' bounds). */
+SNAP__STATIC void snapshot__view(const rg_world *w, const rg_body_id *ids, int count, const snapshot_options *o,
+                                 double eye[3], double target[3]) {
+    double lo[3], hi[3];
+    int k;
     if (o->auto_camera && snapshot__bounds(w, ids, count, lo, hi)) {
         double direction[3], radius = 0, distance;
         for (k = 0; k < 3; ++k) {
@@ -500,14 +556,19 @@ SNAP__STATIC snap_camera snapshot_camera(const rg_world *w, const rg_body_id *id
             target[k] = o->target[k];
         }
     }
-    return snap_camera_look_at(eye, target, o->fov_degrees, width, height);
 }
 
-/* Draws the hull of one body: its front faces, flat-shaded by a light from above. *face_id is
-   advanced by one per face. */
-SNAP__STATIC void snapshot_draw_body(snap_image *im, const snap_camera *cam, const rg_world *w, rg_body_id id, snap_rgb base,
-                               int *face_id) {
-    static const double light[3] = {0.32, 0.87, 0.37};  /* unit, from above, right and front */
+/* The camera the options ask for, at the image's (supersampled) size. */
+SNAP__STATIC snap_camera snapshot_camera(const rg_world *w, const rg_body_id *ids, int count, const snapshot_options *o) {
+    double eye[3], target[3];
+    snapshot__view(w, ids, count, o, eye, target);
+    return snap_camera_look_at(eye, target, o->fov_degrees, o->width * o->supersample, o->height * o->supersample);
+}
+
+/* Draws the hull of one body: its front faces, flat-shaded by a distant light (light: unit,
+   towards the light) with the given ambient brightness. *face_id is advanced by one per face. */
+SNAP__STATIC void snapshot_draw_body_lit(snap_image *im, const snap_camera *cam, const rg_world *w, rg_body_id id,
+                                         snap_rgb base, const double light[3], double ambient, int *face_id) {
     const rg_hull *h = rg_body_hull(w, id);
     rg_vec3 position = rg_body_position(w, id);
     rg_quat orientation = rg_body_orientation(w, id);
@@ -526,16 +587,148 @@ SNAP__STATIC void snapshot_draw_body(snap_image *im, const snap_camera *cam, con
         if (snap__dot(normal, to_face) >= 0) continue; /* faces away from the camera */
         for (i = 0; i < n; ++i) snap_camera_transform(cam, world[i], camera[i]);
         lambert = snap__dot(normal, light);
-        snap_polygon(im, cam, (const double (*)[3])camera, n, snap_rgb_scale(base, 0.5 + 0.5 * (lambert > 0 ? lambert : 0)),
-                     *face_id);
+        snap_polygon(im, cam, (const double (*)[3])camera, n,
+                     snap_rgb_scale(base, ambient + (1 - ambient) * (lambert > 0 ? lambert : 0)), *face_id);
     }
+}
+
+/* snapshot_draw_body_lit with a light from above, right and front and ambient 0.5. */
+SNAP__STATIC void snapshot_draw_body(snap_image *im, const snap_camera *cam, const rg_world *w, rg_body_id id, snap_rgb base,
+                               int *face_id) {
+    static const double light[3] = {0.32, 0.87, 0.37};  /* unit */
+    snapshot_draw_body_lit(im, cam, w, id, base, light, 0.5, face_id);
 }
 
 /* The colour snapshot_world gives a body: static bodies grey (the largest, the ground, lighter),
    dynamic ones from the palette by their position in ids. */
 SNAP__STATIC snap_rgb snapshot_body_color(const rg_world *w, rg_body_id id, int i) {
     if (rg_body_get_type(w, id) == RG_BODY_DYNAMIC) return snap_palette(i);
-    return rg_hull_volume(rg_body_hull(w, id)) > 1000 ? snap_rgb_make(214, 208, 196) : snap_rgb_make(160, 164, 172);
+    return rg_hull_volume(rg_body_hull(w, id)) > 1000 ? snap_rgb_make(222, 216, 204) : snap_rgb_make(160, 164, 172);
+}
+
+/* The ground: the static body of largest volume that has a face pointing up (within 1 degree).
+   Returns its index in ids, or -1; *face is that face's index in the hull, *height its y. */
+SNAP__STATIC int snapshot__ground(const rg_world *w, const rg_body_id *ids, int count, int *face, double *height) {
+    int i, f, best = -1;
+    double best_volume = 0;
+    for (i = 0; i < count; ++i) {
+        const rg_hull *h = rg_body_hull(w, ids[i]);
+        rg_quat orientation;
+        double volume;
+        if (!h || rg_body_get_type(w, ids[i]) != RG_BODY_STATIC) continue;
+        volume = rg_hull_volume(h);
+        if (best >= 0 && volume <= best_volume) continue;
+        orientation = rg_body_orientation(w, ids[i]);
+        for (f = 0; f < rg_hull_face_count(h); ++f) {
+            int first;
+            double p[3];
+            if (rg_quat_rotate(orientation, rg_hull_face_normal(h, f)).y < 0.99985) continue;
+            if (rg_hull_face_vertices(h, f, &first, 1) < 1) continue;
+            snapshot__vertex(h, first, rg_body_position(w, ids[i]), orientation, p);
+            best = i;
+            best_volume = volume;
+            *face = f;
+            *height = p[1];
+            break;
+        }
+    }
+    return best;
+}
+
+/* Shadows on the ground: every face of every other body that faces the light, projected along
+   the light onto the plane y = height, marks a mask; the ground face's pixels (face id
+   ground_face) under the mask are darkened. The union of a convex body's lit faces projected
+   is exactly its shadow. Bodies do not shadow one another. */
+SNAP__STATIC void snapshot__shadows(snap_image *im, const snap_camera *cam, const rg_world *w, const rg_body_id *ids,
+                                    int count, int ground, int ground_face, double height, const double light[3],
+                                    double darkness) {
+    unsigned char *mask;
+    size_t n = (size_t)im->width * (size_t)im->height, at;
+    int i, f, k;
+    if (!(light[1] > 0.05)) return; /* grazing light: shadows too long to mean anything */
+    mask = (unsigned char *)calloc(n, 1);
+    if (!mask) return;
+    for (i = 0; i < count; ++i) {
+        const rg_hull *h = rg_body_hull(w, ids[i]);
+        rg_vec3 position;
+        rg_quat orientation;
+        if (i == ground || !h) continue;
+        position = rg_body_position(w, ids[i]);
+        orientation = rg_body_orientation(w, ids[i]);
+        for (f = 0; f < rg_hull_face_count(h); ++f) {
+            int indices[SNAP_MAX_POLYGON], m = rg_hull_face_vertices(h, f, indices, SNAP_MAX_POLYGON);
+            double camera[SNAP_MAX_POLYGON][3], normal[3];
+            rg_vec3 nw = rg_quat_rotate(orientation, rg_hull_face_normal(h, f));
+            normal[0] = nw.x; normal[1] = nw.y; normal[2] = nw.z;
+            if (m < 3 || m > SNAP_MAX_POLYGON || snap__dot(normal, light) <= 0) continue;
+            for (k = 0; k < m; ++k) {
+                double p[3], t;
+                snapshot__vertex(h, indices[k], position, orientation, p);
+                t = (p[1] - height) / light[1];
+                if (t < 0) t = 0; /* a vertex below the ground casts where it is */
+                p[0] -= light[0] * t; p[1] -= light[1] * t; p[2] -= light[2] * t;
+                snap_camera_transform(cam, p, camera[k]);
+            }
+            snap_mask_polygon(im, cam, (const double (*)[3])camera, m, mask);
+        }
+    }
+    for (at = 0; at < n; ++at)
+        if (mask[at] && im->face[at] == ground_face) {
+            unsigned char *p = im->rgb + 3 * at;
+            p[0] = (unsigned char)(p[0] * darkness + 0.5);
+            p[1] = (unsigned char)(p[1] * darkness + 0.5);
+            p[2] = (unsigned char)(p[2] * darkness + 0.5);
+        }
+    free(mask);
+}
+
+/* The world point seen at pixel (px, py) on the plane y = height; 0 when the ray misses it. */
+SNAP__STATIC int snapshot__on_plane(const snap_camera *cam, double px, double py, double height, double out[3]) {
+    double ray[3], t, a = (px - cam->cx) / cam->focal, b = (cam->cy - py) / cam->focal;
+    int k;
+    for (k = 0; k < 3; ++k) ray[k] = cam->forward[k] + a * cam->right[k] + b * cam->up[k];
+    if (fabs(ray[1]) < 1e-12) return 0;
+    t = (height - cam->eye[1]) / ray[1];
+    if (t <= 0) return 0;
+    for (k = 0; k < 3; ++k) out[k] = cam->eye[k] + t * ray[k];
+    return 1;
+}
+
+/* A faint checkerboard of side `side` metres on the ground face's pixels: depth cues. */
+SNAP__STATIC void snapshot__checker(snap_image *im, const snap_camera *cam, int ground_face, double height, double side) {
+    int x, y;
+    for (y = 0; y < im->height; ++y)
+        for (x = 0; x < im->width; ++x) {
+            size_t at = (size_t)y * (size_t)im->width + (size_t)x;
+            double p[3];
+            if (im->face[at] != ground_face || !snapshot__on_plane(cam, x + 0.5, y + 0.5, height, p)) continue;
+            if (((long)floor(p[0] / side) + (long)floor(p[2] / side)) & 1) {
+                unsigned char *c = im->rgb + 3 * at;
+                c[0] = (unsigned char)(c[0] * 0.94 + 0.5);
+                c[1] = (unsigned char)(c[1] * 0.94 + 0.5);
+                c[2] = (unsigned char)(c[2] * 0.94 + 0.5);
+            }
+        }
+}
+
+/* Distant surfaces fade towards the haze colour: nothing up to the target's distance, then a
+   share rising to `amount` at four times that distance. */
+SNAP__STATIC void snapshot__fog(snap_image *im, double near_distance, double amount, snap_rgb haze) {
+    size_t n = (size_t)im->width * (size_t)im->height, at;
+    for (at = 0; at < n; ++at) {
+        double z, t;
+        unsigned char *c;
+        if (!(im->depth[at] > 0)) continue;
+        z = 1 / im->depth[at];
+        t = (z - near_distance) / (3 * near_distance);
+        if (t <= 0) continue;
+        if (t > 1) t = 1;
+        t *= amount;
+        c = im->rgb + 3 * at;
+        c[0] = (unsigned char)(c[0] + (haze.r - c[0]) * t + 0.5);
+        c[1] = (unsigned char)(c[1] + (haze.g - c[1]) * t + 0.5);
+        c[2] = (unsigned char)(c[2] + (haze.b - c[2]) * t + 0.5);
+    }
 }
 
 /* Red contact points and lines along the impulse each contact applied on body a in the last
@@ -568,20 +761,44 @@ SNAP__STATIC void snapshot_draw_contacts(snap_image *im, const snap_camera *cam,
     free(contacts);
 }
 
-/* Draws the bodies ids[0..count) of w into a PNG at path. Returns 1 on success. */
+/* Draws the bodies ids[0..count) of w into a PNG at path. Returns 1 on success. The ground (the
+   largest static body with an upward face) is drawn first, so its faces have ids 0.. */
 SNAP__STATIC int snapshot_world(const char *path, const rg_world *w, const rg_body_id *ids, int count,
                           const snapshot_options *options) {
     snapshot_options o = options ? *options : snapshot_default_options();
     snap_image im;
     snap_camera cam;
-    int i, face_id = 0, ok;
+    snap_rgb sky_top = snap_rgb_make(176, 200, 228), sky_bottom = snap_rgb_make(238, 242, 246);
+    double light[3], height = 0;
+    int i, k, face_id = 0, ok, ground_face = -1, ground;
     if (o.supersample < 1) o.supersample = 1;
     if (!w || !path || !snap_image_init(&im, o.width * o.supersample, o.height * o.supersample, snap_rgb_make(0, 0, 0)))
         return 0;
-    snap_gradient(&im, snap_rgb_make(176, 200, 228), snap_rgb_make(238, 242, 246));
+    for (k = 0; k < 3; ++k) light[k] = o.light[k];
+    if (snap__dot(light, light) < 1e-12) light[1] = 1;
+    snap__normalize(light);
+    snap_gradient(&im, sky_top, sky_bottom);
     cam = snapshot_camera(w, ids, count, &o);
-    for (i = 0; i < count; ++i) snapshot_draw_body(&im, &cam, w, ids[i], snapshot_body_color(w, ids[i], i), &face_id);
+    ground = snapshot__ground(w, ids, count, &ground_face, &height);
+    if (ground >= 0) {
+        snap_rgb c = o.color ? o.color(w, ids[ground], ground, o.color_user) : snapshot_body_color(w, ids[ground], ground);
+        snapshot_draw_body_lit(&im, &cam, w, ids[ground], c, light, o.ambient, &face_id);
+    }
+    for (i = 0; i < count; ++i) {
+        snap_rgb c;
+        if (i == ground) continue;
+        c = o.color ? o.color(w, ids[i], i, o.color_user) : snapshot_body_color(w, ids[i], i);
+        snapshot_draw_body_lit(&im, &cam, w, ids[i], c, light, o.ambient, &face_id);
+    }
+    if (ground >= 0 && o.checker > 0) snapshot__checker(&im, &cam, ground_face, height, o.checker);
+    if (ground >= 0 && o.shadows) snapshot__shadows(&im, &cam, w, ids, count, ground, ground_face, height, light, o.shadow);
     snap_outline_faces(&im, 0.55);
+    if (o.fog > 0) {
+        double eye[3], target[3], d[3];
+        snapshot__view(w, ids, count, &o, eye, target);
+        for (k = 0; k < 3; ++k) d[k] = target[k] - eye[k];
+        snapshot__fog(&im, sqrt(snap__dot(d, d)) + 1, o.fog, sky_bottom);
+    }
     if (o.draw_contacts) snapshot_draw_contacts(&im, &cam, w, o.impulse_scale, o.supersample);
     if (o.caption) snap_text(&im, 8 * o.supersample, 8 * o.supersample, o.caption, snap_rgb_make(30, 30, 40), 2 * o.supersample);
     ok = snap_image_write_png(&im, path, o.supersample);

@@ -50,6 +50,42 @@ static int compare_points(const void *pa, const void *pb) {
     return 0;
 }
 
+/* Twice the area vector of a triangle, the cross product of its edges at the corner opposite
+   its longest edge: the rounding is then eps times the product of the two shorter edges. At
+   another corner (or by Newell's formula) a needle's face 1e5 long and 8 wide has terms of
+   size 1e5 x 1e5, and a normal off by 1e-12 puts its far end 1e-7 off the plane, far above
+   the tolerance in double. */
+static void triangle_area_vector(const double a[3], const double b[3], const double c[3], double out[3]) {
+    const double *corner[3];
+    double u[3], v[3], edge[3];
+    int k, j, best = 0;
+    corner[0] = a; corner[1] = b; corner[2] = c;
+    for (k = 0; k < 3; ++k) {  /* edge[k]: the squared length of the edge opposite corner k */
+        const double *p = corner[(k + 1) % 3], *q = corner[(k + 2) % 3];
+        edge[k] = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
+        if (edge[k] > edge[best]) best = k;
+    }
+    for (j = 0; j < 3; ++j) {
+        u[j] = corner[(best + 1) % 3][j] - corner[best][j];
+        v[j] = corner[(best + 2) % 3][j] - corner[best][j];
+    }
+    cross3(u, v, out);
+}
+
+/* Twice the area vector of a convex polygon of the hull: the sum over a fan of triangles. */
+static void polygon_area_vector(const rg_hull *h, const int *indices, int count, double out[3]) {
+    double o[3], b[3], c[3], t[3];
+    int i, j;
+    out[0] = out[1] = out[2] = 0;
+    to_double(rg_hull_vertex(h, indices[0]), o);
+    for (i = 1; i + 1 < count; ++i) {
+        to_double(rg_hull_vertex(h, indices[i]), b);
+        to_double(rg_hull_vertex(h, indices[i + 1]), c);
+        triangle_area_vector(o, b, c, t);
+        for (j = 0; j < 3; ++j) out[j] += t[j];
+    }
+}
+
 typedef struct hull_report {
     int ok;                 /* every check passed */
     double outside;         /* largest height of an input point above a face plane, in tolerances */
@@ -61,6 +97,8 @@ typedef struct hull_report {
                                been merged have a fold below one */
     double fan_volume;      /* tetrahedral fan about the vertices' mean, in double */
     double area;            /* surface area */
+    double volume_rounding; /* 10 DBL_EPSILON R^3, R the largest distance of a vertex from their
+                               mean (Mirtich's origin in rg_hull_create_polyhedron, and the fan's) */
 } hull_report;
 
 #define MAX_FACE 4096
@@ -100,22 +138,14 @@ static hull_report validate_hull_faces(const rg_vec3 *points, int n, const rg_hu
         to_double(v, p);
         for (j = 0; j < 3; ++j) centre[j] += p[j] / V;
     }
-    /* faces: flat (Newell's normal in double), strictly convex, agreeing with the hull's normal */
+    /* faces: flat, strictly convex, agreeing with the hull's normal */
     for (f = 0; f < F; ++f) {
         int count = rg_hull_face_vertices(h, f, indices, MAX_FACE);
-        double nn[3] = {0, 0, 0}, length, hi = -1e300, lo = 1e300;
+        double nn[3], length, hi = -1e300, lo = 1e300;
         rg_vec3 hn = rg_hull_face_normal(h, f);
         if (count < 3 || count > MAX_FACE) { printf("  validate: face %d has %d vertices\n", f, count); goto done; }
         half_edges += count;
-        for (i = 0; i < count; ++i) {
-            double p[3], q[3];
-            to_double(rg_hull_vertex(h, indices[i]), p);
-            to_double(rg_hull_vertex(h, indices[(i + 1) % count]), q);
-            for (j = 0; j < 3; ++j) { p[j] -= centre[j]; q[j] -= centre[j]; }
-            nn[0] += (p[1] - q[1]) * (p[2] + q[2]);
-            nn[1] += (p[2] - q[2]) * (p[0] + q[0]);
-            nn[2] += (p[0] - q[0]) * (p[1] + q[1]);
-        }
+        polygon_area_vector(h, indices, count, nn);
         length = sqrt(dot3(nn, nn));
         if (!(length > 0)) { printf("  validate: face %d has no area\n", f); goto done; }
         r.area += length / 2;
@@ -203,10 +233,19 @@ static hull_report validate_hull_faces(const rg_vec3 *points, int n, const rg_hu
             r.fan_volume += dot3(u, t) / 6;
         }
     }
-    /* faces flat within the tolerance leave the volume uncertain by up to tolerance x area */
+    /* faces flat within the tolerance leave the volume uncertain by up to tolerance x area; both
+       volumes add up products of three coordinates relative to the vertices' mean, each rounded
+       by DBL_EPSILON R^3: for most hulls far below the first term, but a needle 5.7e5 long and 8
+       wide loses 1e-7 of its volume that way in double */
+    for (i = 0; i < V; ++i) {
+        double p[3], d[3];
+        to_double(rg_hull_vertex(h, i), p);
+        for (j = 0; j < 3; ++j) d[j] = p[j] - centre[j];
+        if (10 * DBL_EPSILON * pow(dot3(d, d), 1.5) > r.volume_rounding) r.volume_rounding = 10 * DBL_EPSILON * pow(dot3(d, d), 1.5);
+    }
     r.ok = r.outside <= 3 && r.flatness <= 2 && r.min_turn > 0 && r.min_dihedral > -1e-5 &&
            (!distinct_faces || r.min_fold > 0.5) &&
-           fabs(r.fan_volume - rg_hull_volume(h)) <= 10 * RG_TEST_EPS * r.fan_volume + tol * r.area;
+           fabs(r.fan_volume - rg_hull_volume(h)) <= 10 * RG_TEST_EPS * r.fan_volume + tol * r.area + r.volume_rounding;
     if (!r.ok)
         printf("  validate: outside %.3g tol, flatness %.3g tol, min turn %.3g, min dihedral %.3g, "
                "min fold %.3g tol, fan volume %.9g vs %.9g\n", r.outside, r.flatness, r.min_turn,
@@ -827,6 +866,123 @@ static void test_quickhull_thin_and_far_shapes(void) {
                  worst_outside);
 }
 
+/* A needle: a few points within 8 units of the origin and one far point, 1e2 to 1e6 away along
+   a random direction (the reliability suite's cloud with the far point 108 000 away was refused
+   in double and lost that point in float). The near points are a jittered tetrahedron of
+   circumradius 4..8 (at least 2.5 tolerances wide at 1e6 in float) and up to three points
+   inside it. Every hull must contain all points (validate_hull), have the far point as a
+   vertex, only vertices of the brute-force hull, and its volume within tolerance x area. */
+static void test_quickhull_needle_keeps_its_far_point(void) {
+    static const double tetrahedron[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+    rg_vec3 points[8];
+    int is_vertex[8], trial, i, same_vertices = 0;
+    double worst_outside = 0, worst_volume = 0, longest = 0, largest_tolerance = 0;
+    rg_test_seed(1010);
+    for (trial = 0; trial < 300; ++trial) {
+        int n = 5 + trial % 4, far = (int)(rg_test_random() * n), vertices = 0, k = 0, far_is_vertex = 0;
+        /* log-uniform over 1e2..1e6, each of 300 strata once */
+        double distance = pow(10.0, 2 + 4 * (trial + rg_test_random()) / 300);
+        double radius = rg_test_uniform(4, 8) / sqrt(3.0), volume, tol;
+        rg_quat q = random_rotation();
+        rg_vec3 direction = random_on_sphere();
+        rg_result result = RG_ERR_OUT_OF_MEMORY;
+        rg_hull *h;
+        hull_report report;
+        for (i = 0; i < n; ++i) {
+            rg_vec3 p;
+            if (i == far) {
+                p = rg_v3_scale(direction, (rg_real)distance);
+            } else if (k < 4) {
+                double jx = rg_test_uniform(0.8, 1.2), jy = rg_test_uniform(0.8, 1.2), jz = rg_test_uniform(0.8, 1.2);
+                p = rg_quat_rotate(q, rg_v3((rg_real)(tetrahedron[k][0] * radius * jx), (rg_real)(tetrahedron[k][1] * radius * jy),
+                                            (rg_real)(tetrahedron[k][2] * radius * jz)));
+                ++k;
+            } else {
+                p = random_in_ball(radius);
+            }
+            points[i] = p;
+        }
+        tol = hull_tolerance(points, n);
+        h = rg_hull_create(points, n, &result);
+        ENSURE(h && result == RG_OK);
+        report = validate_hull(points, n, h);
+        ENSURE(report.ok);
+        brute_force_hull(points, n, is_vertex, &volume);
+        for (i = 0; i < n; ++i) vertices += is_vertex[i];
+        ENSURE(is_vertex[far]);
+        for (i = 0; i < rg_hull_vertex_count(h); ++i) {
+            int j;
+            for (j = 0; j < n && !same_point(points[j], rg_hull_vertex(h, i)); ++j) {}
+            ENSURE(j < n && is_vertex[j]);
+            if (j == far) far_is_vertex = 1;
+        }
+        ENSURE(far_is_vertex);
+        same_vertices += rg_hull_vertex_count(h) == vertices;
+        /* a point left out within the tolerance of a face costs at most tolerance x area */
+        ENSURE_NEAR(rg_hull_volume(h), volume, 10 * RG_TEST_EPS * volume + tol * report.area + report.volume_rounding);
+        if (fabs(rg_hull_volume(h) - volume) / volume > worst_volume) worst_volume = fabs(rg_hull_volume(h) - volume) / volume;
+        if (report.outside > worst_outside) worst_outside = report.outside;
+        if (distance > longest) longest = distance;
+        if (tol > largest_tolerance) largest_tolerance = tol;
+        rg_hull_destroy(h);
+    }
+    /* in float the tolerance reaches 1.6 at 1e6, and near points within it of a face may be
+       left out: hence the fewer brute-force vertices and the larger volume differences */
+    rg_test_note("300 needles (4..7 points within 8 units, one 1e2..%.3g away, tolerance up to %.2g): the far point a "
+                 "vertex of every hull, %d/300 with all the brute-force hull's vertices, volume within %.2g (relative), "
+                 "points at most %.2f tol outside", longest, largest_tolerance, same_vertices, worst_volume, worst_outside);
+}
+
+/* A flat needle: the cloud of tests/test_reliability.c's far-point test (three points and the
+   far one in the plane x = y), with the fourth near point k1 tolerances to one side of that
+   plane and the fifth k2 to the other, k1 and k2 from 0.5 to 3 (in double, moved 1e10 away
+   from the origin, where the tolerance is as coarse in relative terms as in float). Merged at
+   the tolerance, the far point's cap was one polygon on one side and one facing the other way,
+   and the point between them was dropped: left in, a near point ended 10 tolerances (float) and
+   2400 (double) outside the hull. Each cloud must give a valid hull with the far point as a
+   vertex, or, thinner than about two tolerances, be refused as degenerate; from k1 + k2 = 3 on
+   it must be built. */
+static void test_quickhull_flat_needle_keeps_every_point(void) {
+    static const double base[5][3] = {{6.5, 6.5, 6.5}, {1.0625, 1.0625, -1.5625}, {1.0625, 1.0625, 0.25},
+                                      {-0.0625, -0.0625, 108000}, {0, 0, 6}};
+#ifdef RIGID_DOUBLE
+    const double offset = 1e10;
+#else
+    const double offset = 0;
+#endif
+    rg_vec3 points[5];
+    int a, b, i, built = 0, refused = 0;
+    double tol, worst_outside = 0;
+    for (i = 0; i < 5; ++i)
+        points[i] = rg_v3((rg_real)(base[i][0] + offset), (rg_real)(base[i][1] + offset), (rg_real)(base[i][2] + offset));
+    tol = hull_tolerance(points, 5);
+    for (a = 0; a <= 10; ++a)
+        for (b = 0; b <= 10; ++b) {
+            double k1 = 0.5 + 0.25 * a, k2 = 0.5 + 0.25 * b;
+            rg_result result = RG_ERR_OUT_OF_MEMORY;
+            rg_hull *h;
+            /* distance from the plane x = y: (x - y) / sqrt 2 */
+            points[2].x = (rg_real)(base[2][0] + offset + k1 * tol * sqrt(2.0));
+            points[4].x = (rg_real)(base[4][0] + offset - k2 * tol * sqrt(2.0));
+            h = rg_hull_create(points, 5, &result);
+            if (h) {
+                hull_report report = validate_hull_faces(points, 5, h, 0);
+                int far_is_vertex = 0;
+                ENSURE(result == RG_OK && report.ok);
+                for (i = 0; i < rg_hull_vertex_count(h); ++i) far_is_vertex |= same_point(rg_hull_vertex(h, i), points[3]);
+                ENSURE(far_is_vertex);
+                if (report.outside > worst_outside) worst_outside = report.outside;
+                ++built;
+                rg_hull_destroy(h);
+            } else {
+                ENSURE(result == RG_ERR_DEGENERATE && k1 + k2 < 3);
+                ++refused;
+            }
+        }
+    rg_test_note("121 flat needles: %d built (the far point a vertex, points at most %.2f tol outside), %d refused as degenerate",
+                 built, worst_outside, refused);
+}
+
 /* Nine points of a rotated dodecahedron, one of them on the segment between two others up to
    rounding (found by reducing a failing random case). Built in double, an intermediate hull has
    an edge from a corner to a point near it on that segment, and the apex is then collinear with
@@ -904,6 +1060,8 @@ void rg_tests_quickhull(void) {
     RUN_TEST(test_quickhull_box_corners_match_create_box);
     RUN_TEST(test_quickhull_is_deterministic_and_order_independent);
     RUN_TEST(test_quickhull_thin_and_far_shapes);
+    RUN_TEST(test_quickhull_needle_keeps_its_far_point);
+    RUN_TEST(test_quickhull_flat_needle_keeps_every_point);
     RUN_TEST(test_quickhull_point_collinear_with_a_hull_edge);
     RUN_TEST(test_quickhull_100000_points);
 }

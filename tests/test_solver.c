@@ -466,8 +466,8 @@ static void test_scene_funnel(void) {
     scene_run r;
     rg_world_def wd = rg_world_default_def();
     rg_contact *contacts;
-    double deepest = 0, worst_inside = -1e9, lowest = 1e9;
-    int i, p, step, steps, count, finite = 1;
+    double deepest = 0, deepest_resting = 0, worst_inside = -1e9, lowest = 1e9;
+    int i, p, step, steps, count, finite = 1, resting = 0, resting_over = 0;
     ENSURE(scene_run_create(&r, "funnel"));
     steps = SOLVER_SANITIZED ? 150 : r.s.steps; /* 10 s; under sanitizers 2.5 s, the first impacts, without the final check */
     for (step = 0; step < steps; ++step) {
@@ -497,17 +497,31 @@ static void test_scene_funnel(void) {
     contacts = (rg_contact *)malloc(sizeof(rg_contact) * (size_t)(count > 0 ? count : 1));
     ENSURE(contacts);
     rg_world_contacts(r.sw.world, contacts, count);
-    for (i = 0; i < count; ++i) deepest = fmax(deepest, contacts[i].depth);
+    /* the final penetration of the heap: contacts between bodies at rest (both slower than
+       0.1 m/s); the deepest of all contacts is reported too, as it includes cubes still
+       landing on the heap in the last step, a collision in progress */
+    for (i = 0; i < count; ++i) {
+        double speed_a = rg_v3_length(rg_body_linear_velocity(r.sw.world, contacts[i].a));
+        double speed_b = rg_v3_length(rg_body_linear_velocity(r.sw.world, contacts[i].b));
+        deepest = fmax(deepest, contacts[i].depth);
+        if (speed_a < 0.1 && speed_b < 0.1) {
+            ++resting;
+            if (contacts[i].depth > wd.contact_tolerance + 1e-3) ++resting_over;
+            deepest_resting = fmax(deepest_resting, contacts[i].depth);
+        }
+    }
     free(contacts);
-    rg_test_note("after %.1f s: %d contacts, deepest %.3f mm (issue's target %.1f mm: %s; asserted < 10 mm); lowest "
-                 "cube centre %.4f m; deepest cube centre in a static box %.3f m (< 0: never inside)",
-                 steps * r.s.dt, count, deepest * 1e3, (wd.contact_tolerance + 1e-3) * 1e3,
-                 deepest < wd.contact_tolerance + 1e-3 ? "met" : "NOT met", lowest, worst_inside);
+    rg_test_note("after %.1f s: %d contacts, %d between resting bodies, deepest of those %.3f mm (issue's target %.1f "
+                 "mm: %s, %d deeper; asserted < 10 mm); deepest of all %.3f mm; lowest cube centre %.4f m; deepest "
+                 "cube centre in a static box %.3f m (< 0: never inside)",
+                 steps * r.s.dt, count, resting, deepest_resting * 1e3, (wd.contact_tolerance + 1e-3) * 1e3,
+                 deepest_resting < wd.contact_tolerance + 1e-3 ? "met" : "NOT met", resting_over, deepest * 1e3,
+                 lowest, worst_inside);
     ENSURE(finite);
     ENSURE(worst_inside < 0);
     /* the depth bound is about the settled heap after 10 s; the shortened sanitizer run ends
        amid the first impacts, where it checks only that nothing is NaN or inside a box */
-    if (!SOLVER_SANITIZED) ENSURE(deepest < 0.01);
+    if (!SOLVER_SANITIZED) ENSURE(deepest_resting < 0.01);
     scene_run_destroy(&r);
 }
 

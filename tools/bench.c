@@ -24,7 +24,10 @@
    usage: bench [--engines rigid,bullet,ode] [--scenes a,b,...] [--steps N] [--iterations N]
                 [--no-scaling] [--scaling-only] [--png file] [--markdown file]
      --steps N caps every scene at N steps (quick checks; the medians then cover the fall only);
-     --iterations N replaces every scene's solver iterations (scenes.md's `pyramid` at 4). */
+     --iterations N replaces every scene's solver iterations (scenes.md's `pyramid` at 4);
+     --png file: the scaling plot (default build/bench_scaling.png);
+     --markdown file: the speed, stability and scaling tables as markdown (default
+       build/bench.md), which `make bench-readme` (tools/bench-readme) puts into README.md. */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
@@ -234,7 +237,7 @@ static void run_engines(const int *selected, const scene *s, int steps, summary 
 #define MAX_RESULTS 64
 typedef struct result {
     char scene[32];
-    int steps, bodies;
+    int steps, bodies, dynamic;   /* bodies: with the static ground and walls */
     summary engines[ENGINE_COUNT];
 } result;
 
@@ -279,6 +282,7 @@ static result *run_scene(const options *o, const char *name, int steps_override)
     snprintf(r->scene, sizeof r->scene, "%s", s.name);
     r->steps = steps;
     r->bodies = s.count;
+    r->dynamic = scene_dynamic_count(&s);
     fprintf(stderr, "  %-14s %6d bodies %5d steps ...", s.name, s.count, steps);
     fflush(stderr);
     run_engines(o->engines, &s, steps, r->engines);
@@ -315,7 +319,8 @@ static const reference *find_reference(const char *name) {
     return NULL;
 }
 
-static void format_outcome(char *buffer, size_t size, const result *r, const summary *m) {
+/* markdown: no '|' (it would end a table cell) */
+static void format_outcome(char *buffer, size_t size, const result *r, const summary *m, int markdown) {
     char top[32] = "", funnel[32] = "";
     scene s;
     if (!m->ran || m->error) {
@@ -323,59 +328,95 @@ static void format_outcome(char *buffer, size_t size, const result *r, const sum
         return;
     }
     if (scene_build(&s, r->scene)) {
-        if (is_column_scene(&s)) snprintf(top, sizeof top, ", top %+.3f m", m->top_drift);
+        /* below half a millimetre: +0.000, not the -0.000 a tiny sinking would print */
+        if (is_column_scene(&s))
+            snprintf(top, sizeof top, ", top %+.3f m", fabs(m->top_drift) < 5e-4 ? 0.0 : m->top_drift);
         if (is_funnel_scene(&s)) snprintf(funnel, sizeof funnel, ", %d in funnel", m->in_funnel);
         scene_free(&s);
     }
-    snprintf(buffer, size, "%d/%d moved%s%s, %d sunk, max|v| %.2f%s", m->moved, m->dynamic, top, funnel,
-             m->sunk, m->max_speed, m->nonfinite ? ", NaN!" : "");
+    snprintf(buffer, size, markdown ? "%d/%d moved%s%s, %d sunk, max speed %.2f m/s%s" : "%d/%d moved%s%s, %d sunk, max|v| %.2f%s",
+             m->moved, m->dynamic, top, funnel, m->sunk, m->max_speed, m->nonfinite ? ", NaN!" : "");
 }
 
-/* Writes both tables to f, as markdown when markdown is set, as aligned text otherwise. */
-static void print_tables(FILE *f, int markdown, int first, int last) {
+/* Prints the speed and stability tables as aligned text. */
+static void print_tables(FILE *f, int first, int last) {
     int i, e;
-    const char *bar = markdown ? " | " : "  ";
-    if (markdown) {
-        fprintf(f, "| scene | bodies | steps | rigid.h ms/step | Bullet ms/step | ODE ms/step | rigid/Bullet | rigid/ODE | contacts/step rigid.h / Bullet / ODE | wall ms/step rigid.h / Bullet / ODE |\n");
-        fprintf(f, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
-    } else {
-        fprintf(f, "%-14s%s%6s%s%5s%s%9s%s%9s%s%9s%s%7s%s%7s%s%-20s%s%s\n", "scene", bar, "bodies", bar, "steps", bar,
-                "rigid.h", bar, "Bullet", bar, "ODE", bar, "r/Bul", bar, "r/ODE", bar, "contacts/step r/B/O", bar,
-                "wall ms r/B/O");
-    }
+    fprintf(f, "%-14s  %6s  %5s  %9s  %9s  %9s  %7s  %7s  %-20s  %s\n", "scene", "cubes", "steps", "rigid.h", "Bullet",
+            "ODE", "r/Bul", "r/ODE", "contacts/step r/B/O", "wall ms r/B/O");
     for (i = first; i < last; ++i) {
         const result *r = &results[i];
-        char ms[ENGINE_COUNT][24], rb[16], ro[16];
+        char ms[ENGINE_COUNT][24], rb[16], ro[16], contacts[64], wall[64];
         for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
         format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
         format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
-        char contacts[64], wall[64];
         snprintf(contacts, sizeof contacts, "%.0f / %.0f / %.0f", r->engines[0].contacts_per_step,
                  r->engines[1].contacts_per_step, r->engines[2].contacts_per_step);
         snprintf(wall, sizeof wall, "%.3g / %.3g / %.3g", r->engines[0].wall_median_ms, r->engines[1].wall_median_ms,
                  r->engines[2].wall_median_ms);
-        fprintf(f, "%s%-14s%s%6d%s%5d%s%9s%s%9s%s%9s%s%7s%s%7s%s%-20s%s%s%s\n", markdown ? "| " : "", r->scene, bar,
-                r->bodies, bar, r->steps, bar, ms[0], bar, ms[1], bar, ms[2], bar, rb, bar, ro, bar, contacts, bar, wall,
-                markdown ? " |" : "");
+        fprintf(f, "%-14s  %6d  %5d  %9s  %9s  %9s  %7s  %7s  %-20s  %s\n", r->scene, r->dynamic, r->steps, ms[0],
+                ms[1], ms[2], rb, ro, contacts, wall);
     }
     fprintf(f, "\n");
-    if (markdown) {
-        fprintf(f, "| scene | engine | outcome |\n| --- | --- | --- |\n");
-    } else {
-        fprintf(f, "stability (moved: > 0.5 m from the start; top: final - initial y of the highest cube;\n"
-                   "sunk: centre below the ground's top; max|v|: largest final speed, m/s)\n");
-    }
+    fprintf(f, "stability (moved: > 0.5 m from the start; top: final - initial y of the highest cube;\n"
+               "sunk: centre below the ground's top; max|v|: largest final speed, m/s)\n");
     for (i = first; i < last; ++i) {
         const result *r = &results[i];
         for (e = 0; e < ENGINE_COUNT; ++e) {
             char outcome[160];
             if (!r->engines[e].ran) continue;
-            format_outcome(outcome, sizeof outcome, r, &r->engines[e]);
-            if (markdown) fprintf(f, "| %s | %s | %s |\n", r->scene, engine_names[e], outcome);
-            else fprintf(f, "%-14s  %-8s %s\n", r->scene, engine_names[e], outcome);
+            format_outcome(outcome, sizeof outcome, r, &r->engines[e], 0);
+            fprintf(f, "%-14s  %-8s %s\n", r->scene, engine_names[e], outcome);
         }
     }
     fprintf(f, "\n");
+}
+
+/* The markdown for the README (`make bench-readme` pastes it between the bench markers): the
+   speed table, the stability table (one column per engine) and the scaling table. */
+static void print_markdown(FILE *f, int first, int last, result *const *scaling, int scaling_count) {
+    int i, e, steps = 0;
+    for (i = 0; i < scaling_count; ++i)
+        if (scaling[i]) steps = scaling[i]->steps;
+    if (last > first) {
+        fprintf(f, "| scene | cubes | steps | rigid.h ms/step | Bullet ms/step | ODE ms/step | rigid/Bullet | rigid/ODE "
+                   "| contacts/step rigid.h / Bullet / ODE |\n");
+        fprintf(f, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (i = first; i < last; ++i) {
+            const result *r = &results[i];
+            char ms[ENGINE_COUNT][24], rb[16], ro[16];
+            for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
+            format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
+            format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
+            fprintf(f, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %.0f / %.0f / %.0f |\n", r->scene, r->dynamic,
+                    r->steps, ms[0], ms[1], ms[2], rb, ro, r->engines[0].contacts_per_step,
+                    r->engines[1].contacts_per_step, r->engines[2].contacts_per_step);
+        }
+        fprintf(f, "\n| scene | rigid.h | Bullet | ODE |\n| --- | --- | --- | --- |\n");
+        for (i = first; i < last; ++i) {
+            const result *r = &results[i];
+            fprintf(f, "| `%s` ", r->scene);
+            for (e = 0; e < ENGINE_COUNT; ++e) {
+                char outcome[160];
+                format_outcome(outcome, sizeof outcome, r, &r->engines[e], 1);
+                fprintf(f, "| %s ", outcome);
+            }
+            fprintf(f, "|\n");
+        }
+    }
+    if (scaling_count > 0) {
+        fprintf(f, "%s| cubes (`rain`, %d steps) | rigid.h ms/step | Bullet ms/step | ODE ms/step | rigid/Bullet | "
+                   "rigid/ODE |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n",
+                last > first ? "\n" : "", steps);
+        for (i = 0; i < scaling_count; ++i) {
+            const result *r = scaling[i];
+            char ms[ENGINE_COUNT][24], rb[16], ro[16];
+            if (!r) continue;
+            for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
+            format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
+            format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
+            fprintf(f, "| %d | %s | %s | %s | %s | %s |\n", r->dynamic, ms[0], ms[1], ms[2], rb, ro);
+        }
+    }
 }
 
 static void print_references(FILE *f, int first, int last) {
@@ -501,7 +542,7 @@ int main(int argc, char **argv) {
         for (i = 0; i < o.scene_count; ++i) run_scene(&o, o.scenes[i], 0);
     table_end = result_count;
     if (o.table) {
-        print_tables(stdout, 0, 0, table_end);
+        print_tables(stdout, 0, table_end);
         /* scenes.md's figures are for the scenes' own iteration and step counts */
         if ((o.engines[ENGINE_BULLET] || o.engines[ENGINE_ODE]) && o.iterations <= 0 &&
             o.step_cap <= 0)
@@ -510,7 +551,9 @@ int main(int argc, char **argv) {
 
     if (o.scaling) {
         plot_series series[ENGINE_COUNT];
-        printf("scaling: rain, %d steps, median ms/step\n%8s", SCALING_STEPS, "bodies");
+        /* --steps caps these too */
+        int scaling_steps = o.step_cap > 0 && o.step_cap < SCALING_STEPS ? o.step_cap : SCALING_STEPS;
+        printf("scaling: rain, %d steps, median ms/step\n%8s", scaling_steps, "cubes");
         for (i = 0; i < SCALING_COUNT; ++i) scaling[i] = run_scene(&o, scaling_scenes[i], SCALING_STEPS);
         for (e = 0; e < ENGINE_COUNT; ++e) printf(" %10s", engine_names[e]);
         printf(" %8s %8s\n", "r/Bul", "r/ODE");
@@ -521,7 +564,7 @@ int main(int argc, char **argv) {
             for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
             format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
             format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
-            printf("%8d %10s %10s %10s %8s %8s\n", r->bodies - 5, ms[0], ms[1], ms[2], rb, ro);
+            printf("%8d %10s %10s %10s %8s %8s\n", r->dynamic, ms[0], ms[1], ms[2], rb, ro);
         }
         for (e = 0; e < ENGINE_COUNT; ++e) {
             int n = 0;
@@ -529,7 +572,7 @@ int main(int argc, char **argv) {
             for (i = 0; i < SCALING_COUNT; ++i) {
                 const summary *m = scaling[i] ? &scaling[i]->engines[e] : NULL;
                 if (!m || !m->ran || m->error || !(m->median_ms > 0)) continue;
-                series[e].x[n] = scaling[i]->bodies - 5; /* dynamic cubes: the ground and 4 walls are static */
+                series[e].x[n] = scaling[i]->dynamic;
                 series[e].y[n] = m->median_ms;
                 ++n;
             }
@@ -537,7 +580,7 @@ int main(int argc, char **argv) {
         }
         if (o.png) {
             char title[160];
-            snprintf(title, sizeof title, "rain, %d steps: ms/step against cubes (%s)", SCALING_STEPS, date);
+            snprintf(title, sizeof title, "rain, %d steps: ms/step against cubes (%s)", scaling_steps, date);
             if (plot_loglog(o.png, title, "cubes", "ms/step", series, ENGINE_COUNT))
                 printf("plot: %s\n", o.png);
             else
@@ -547,21 +590,7 @@ int main(int argc, char **argv) {
     }
 
     if (o.markdown && (md = fopen(o.markdown, "w")) != NULL) {
-        fprintf(md, "Measured %s on %s, one thread per engine; rigid.h %s (%s), Bullet 3.24 (float), ODE 0.16 "
-                    "(double). Median CPU time of whole steps (process CPU clock; wall-clock medians in the last "
-                    "column), the three engines stepped in turns of %d steps.\n\n",
-                date, machine, RIGID_VERSION_STRING, sizeof(rg_real) == sizeof(double) ? "double" : "float", BLOCK_STEPS);
-        print_tables(md, 1, 0, table_end);
-        if (o.scaling) {
-            fprintf(md, "| cubes (rain, %d steps) | rigid.h | Bullet | ODE |\n| ---: | ---: | ---: | ---: |\n",
-                    SCALING_STEPS);
-            for (i = 0; i < SCALING_COUNT; ++i) {
-                char ms[ENGINE_COUNT][24];
-                if (!scaling[i]) continue;
-                for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &scaling[i]->engines[e]);
-                fprintf(md, "| %d | %s | %s | %s |\n", scaling[i]->bodies - 5, ms[0], ms[1], ms[2]);
-            }
-        }
+        print_markdown(md, 0, table_end, scaling, o.scaling ? SCALING_COUNT : 0);
         fclose(md);
         printf("markdown tables: %s\n", o.markdown);
     } else if (o.markdown) {

@@ -10,19 +10,12 @@
      - rg_hull_create's result code is RG_ERR_INVALID_ARGUMENT exactly for NULL points,
        count < 0, NaN, infinities or coordinates beyond 1e15, RG_ERR_DEGENERATE for fewer than
        4 valid points.
-   Known bug, reported (quickhull, issue 4): a cloud of a few points within ~8 units and one
-   point ~5e4 to 1e5 away gives a hull without the far point (float) or RG_ERR_DEGENERATE
-   (double); see test_quickhull_keeps_a_far_point in tests/test_reliability.c. Until it is
-   fixed, the containment check skips clouds whose bounding box is more than 1000 times longer
-   than wide, unless built with -DFUZZ_KNOWN_BUGS=1.
+   (Quickhull issue 4, fixed: a cloud of a few points within ~8 units and one ~5e4 to 1e5 away
+   lost the far point in float; the containment check no longer skips long thin clouds.)
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"
-
-#ifndef FUZZ_KNOWN_BUGS
-#define FUZZ_KNOWN_BUGS 0
-#endif
 
 static void fuzz_fail(const char *what) {
     fprintf(stderr, "fuzz_hull: %s\n", what);
@@ -50,12 +43,6 @@ static void check_hull(const rg_hull *h, const rg_vec3 *points, int count) {
     }
     extent = rg_v3_length(rg_v3_sub(hi, lo));
     tolerance = 1e-3 * extent;
-    if (!FUZZ_KNOWN_BUGS && count > 0) {
-        double dx = (double)hi.x - lo.x, dy = (double)hi.y - lo.y, dz = (double)hi.z - lo.z;
-        double longest = dx > dy ? (dx > dz ? dx : dz) : (dy > dz ? dy : dz);
-        double shortest = dx < dy ? (dx < dz ? dx : dz) : (dy < dz ? dy : dz);
-        if (longest > 1000 * shortest) count = 0;   /* the known quickhull bug above */
-    }
     for (i = 0; i < e; ++i) {
         int ev[2], ef[2];
         if (!rg_hull_edge(h, i, ev, ef)) fuzz_fail("edge missing");
