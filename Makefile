@@ -107,24 +107,20 @@ $(BUILD)/steady_alloc_double: tests/build/steady_alloc.c tests/build/counting_al
 determinism: deps $(DETERMINISM_ALL)
 	@sh tests/build/determinism_compare.sh --args long $(DETERMINISM_ALL)
 
-# `make soak`: SOAK_STEPS (1 000 000) steps of the mixed scene of tests/build/soak.c;
-# SOAK_KNOWN_BUGS=1 also fails on the known, reported solver bug it measures (energy created)
+# `make soak`: SOAK_STEPS (1 000 000) steps of the mixed scene of tests/build/soak.c
 SOAK_STEPS ?= 1000000
-SOAK_KNOWN_BUGS ?= 0
 
 $(BUILD)/soak: tests/build/soak.c tests/build/counting_allocator.h rigid.h | $(BUILD)
-	$(CC) $(CFLAGS) -DSOAK_KNOWN_BUGS=$(SOAK_KNOWN_BUGS) $< -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 soak: deps $(BUILD)/soak
 	@$(BUILD)/soak $(SOAK_STEPS)
 
 # libFuzzer harnesses (tests/fuzz): `make fuzz` runs each for FUZZ_SECONDS; tests/fuzz/run.sh
 # prints runs, runs per second and crashes. The seed programs write the seed corpora.
-# FUZZ_KNOWN_BUGS=1 also checks what known, reported bugs of other modules break.
 FUZZ_SECONDS ?= 60
-FUZZ_KNOWN_BUGS ?= 0
 FUZZERS      = hull collide world
-FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer -DFUZZ_KNOWN_BUGS=$(FUZZ_KNOWN_BUGS)
+FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
 FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/build/counting_allocator.h
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)

@@ -31,15 +31,12 @@
        a step). So after each step, a body with no contact with another dynamic body may have
        gained at most ENERGY_SLACK; the bodies with such contacts are pooled and their sum may
        have gained at most ENERGY_SLACK per pooled body. ENERGY_SLACK is what the solver's
-       position correction may add by lifting a penetrating body by a few millimetres; the
-       worst gains measured are printed at the end.
-       Known solver bug, reported: in the collision loop, dynamic friction at a single corner
-       contact can flip direction from one visit to the next and add energy (a cube landing on
-       a corner at 6.6 m/s gains 5.8 J in one step; test_collision_friction_creates_no_energy
-       in tests/test_reliability.c). Until it is fixed the energy check reports how often and
-       how much energy was created and fails only when built with -DSOAK_KNOWN_BUGS=1
-       (make soak SOAK_KNOWN_BUGS=1); the bounds on speed, spin and kinetic energy hold
-       regardless.
+       position correction adds by lifting a penetrating body: a rain body landing at 15 m/s
+       (25 cm a step) is left up to 4 cm deep and lifted by up to 1.2 cm the next step, 0.11 J
+       at 1 kg. The worst gains measured are printed at the end. (This check found that
+       dynamic friction at a corner could flip direction between visits of the collision loop
+       and add energy, 70 steps of 1 000 000 gaining up to 16 J; fixed, see
+       test_collision_friction_creates_no_energy in tests/test_reliability.c.)
    At the end, after the world and hulls are destroyed, nothing may be left allocated. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +46,7 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
-#ifndef SOAK_KNOWN_BUGS
-#define SOAK_KNOWN_BUGS 0
-#endif
-
-#define ENERGY_SLACK 0.05   /* J per body and step: m g h for a lift of 5 mm at 1 kg */
+#define ENERGY_SLACK 0.2   /* J per body and step: m g h for a lift of 2 cm at 1 kg */
 
 enum { BODY_SLOTS = 4096, CONTACT_CAPACITY = 4096 };
 enum { STACK = 10, PYRAMID_BASE = 6, PYRAMID = PYRAMID_BASE * (PYRAMID_BASE + 1) / 2, RAIN_MAX = 40 };
@@ -346,7 +339,7 @@ int main(int argc, char **argv) {
     CHECK(finite, "a body became NaN or infinite");
     CHECK(worst_speed < 100 && worst_spin < 200, "speed %.3g m/s or spin %.3g rad/s out of bounds", worst_speed, worst_spin);
     CHECK(worst_kinetic < 2500.0 * (1 + STACK + PYRAMID + RAIN_MAX), "kinetic energy %.3g J", worst_kinetic);
-    if (SOAK_KNOWN_BUGS) CHECK(energy_created_steps == 0, "energy was created in %lld steps (see above)", energy_created_steps);
+    CHECK(energy_created_steps == 0, "energy was created in %lld steps (see above)", energy_created_steps);
     CHECK(later_blocks <= warmup_blocks + warmup_blocks / 10, "allocated blocks grew after the warm-up: %lld, warm-up peak %lld",
           later_blocks, warmup_blocks);
     CHECK(later_peak <= 2 * warmup_peak, "memory more than doubled after the warm-up: peak %lld bytes, warm-up peak %lld",
@@ -361,11 +354,10 @@ int main(int argc, char **argv) {
            "kinetic at most %.0f J; live bytes: warm-up peak %lld, later peak %lld (first half %lld, last half %lld), "
            "live blocks: warm-up peak %lld, later peak %lld; %.2f allocator calls per 1000 steps after warm-up; %.1f s\n"
            "soak: largest energy gain in one step: %.3g J by a body alone (step %lld), %.3g J by %d bodies in contact "
-           "(step %lld); allowed %g J per body; %lld steps created more%s\n",
+           "(step %lld); allowed %g J per body; %lld steps created more\n",
            steps, s.created, s.respawned, worst_speed, worst_spin, worst_kinetic, warmup_peak, later_peak, middle_peak,
            last_half_peak, warmup_blocks, later_blocks, (double)allocator_calls_after_warmup * 1000 / (double)(steps - warmup), now_seconds() - start,
-           worst_alone, worst_alone_step, worst_pool, worst_pooled, worst_pool_step, ENERGY_SLACK, energy_created_steps,
-           energy_created_steps && !SOAK_KNOWN_BUGS ? " [known solver bug, not checked; SOAK_KNOWN_BUGS=1 checks it]" : "");
+           worst_alone, worst_alone_step, worst_pool, worst_pooled, worst_pool_step, ENERGY_SLACK, energy_created_steps);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

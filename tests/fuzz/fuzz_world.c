@@ -8,33 +8,19 @@
      - the body count matches the creations and destructions that succeeded;
    and for the whole script: running it again on a second world gives the same state hash
    (determinism: no uninitialised memory, no pointer-order dependence).
-   Steps down to 1e-20 s are taken (a step much shorter than usual used to launch resting
-   bodies, see test_tiny_step_does_not_launch_resting_bodies).
-   Known bug, reported (solver): the first-order separation pass works with pseudo-velocities
-   (penetration beyond the slop) / dt and impulses of that times the normal mass, which
-   overflow when dt is below about depth * normal mass / FLT_MAX, and the positions become NaN
-   (a 1000 kg cube 0.5 m deep in the ground, a step of 1e-37 s; a script found it with a step
-   of 1.5e-39 s); see test_shortest_step_keeps_a_penetrating_body_finite. With masses up to
-   1e15 kg and depths up to 100 m, steps of 1e-20 s stay 30 times clear of it, so shorter
-   steps are taken as 1e-20 s, unless built with -DFUZZ_KNOWN_BUGS=1.
-   Known bug, reported (solver): rg__solve_gyroscopic's four Newton iterations of the implicit
-   midpoint rule do not converge once a body turns by more than about 8 radians in a step; the
-   energy then grows (a 0.5 x 0.3 x 0.2 m box at 693 rad/s gains 1900 times in 20 steps of
-   1/60 s) until it overflows. A script found it through a kinematic slab at 1e15 m/s hitting
-   a cube, whose spin, already far too high in float (1000 times the double build's), then
-   blew up; see test_fast_spin_keeps_its_energy. Unless built with -DFUZZ_KNOWN_BUGS=1, a step
-   taken in that regime (in_spin_bug_regime) is the script's last and its result is not
-   checked for finiteness.
+   Steps of every accepted length are taken, subnormal ones included. Bugs this harness found,
+   now fixed and kept as tests in tests/test_reliability.c: a step much shorter than usual
+   launched resting bodies (test_tiny_step_does_not_launch_resting_bodies); a step below about
+   depth * normal mass / FLT_MAX overflowed the first-order separation pass to NaN
+   (test_shortest_step_keeps_a_penetrating_body_finite); the gyroscopic step diverged beyond
+   about 8 radians a step, through a kinematic slab at 1e15 m/s or a torque of 1e15 N m on a
+   cube (test_fast_spin_keeps_its_energy).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"
 #include <stdarg.h>
-
-#ifndef FUZZ_KNOWN_BUGS
-#define FUZZ_KNOWN_BUGS 0
-#endif
 
 enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
 
@@ -59,8 +45,6 @@ typedef struct script_state {
     rg_hull *hulls[HULLS];
     rg_body_id ids[MAX_IDS];
     int id_count, live, steps;
-    int stepping_over;              /* a step in the known gyroscopic bug's regime was taken */
-    rg_vec3 force[MAX_IDS], torque[MAX_IDS];   /* applied to ids[i] for the next step */
 } script_state;
 
 typedef struct hash64 { uint64_t h; } hash64;
@@ -106,48 +90,6 @@ static int world_is_finite(const script_state *st) {
             return 0;
     }
     return 1;
-}
-
-/* The known gyroscopic bug's regime (see above): a dynamic body that, with gravity and the
-   forces and torques applied for this step, turns by more than 4 radians in the step or moves
-   faster than 1e4 m/s; or any body moving faster than 1e4 m/s or turning faster than 1e3 rad/s
-   (a kinematic slab's edge then moves at 5e4 m/s): impacts at such speeds spin small bodies up
-   within the step. In double, as the velocities are predicted in float. */
-static int in_spin_bug_regime(const script_state *st, rg_real dt) {
-    rg_vec3 g = rg_world_gravity(st->w);
-    int i;
-    for (i = 0; i < st->id_count; ++i) {
-        rg_body_id id = st->ids[i];
-        rg_vec3 v = rg_body_linear_velocity(st->w, id), omega = rg_body_angular_velocity(st->w, id);
-        double m = rg_body_mass(st->w, id);
-        if (!rg_body_is_valid(st->w, id)) continue;
-        if (rg_v3_length(v) > 1e4 || rg_v3_length(omega) > 1e3) return 1;
-        if (m > 0) {
-            rg_mat3 inverse = rg_body_inverse_inertia(st->w, id);
-            rg_vec3 f = st->force[i], t = st->torque[i];
-            double vx = (double)v.x + ((double)g.x + (double)f.x / m) * dt;
-            double vy = (double)v.y + ((double)g.y + (double)f.y / m) * dt;
-            double vz = (double)v.z + ((double)g.z + (double)f.z / m) * dt;
-            double w[3];
-            int k;
-            for (k = 0; k < 3; ++k)
-                w[k] = (double)(k == 0 ? omega.x : k == 1 ? omega.y : omega.z) +
-                       ((double)inverse.m[k][0] * t.x + (double)inverse.m[k][1] * t.y + (double)inverse.m[k][2] * t.z) * dt;
-            if (!(sqrt(vx * vx + vy * vy + vz * vz) <= 1e4)) return 1;
-            if (!(dt * sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) <= 4)) return 1;
-        }
-    }
-    return 0;
-}
-
-/* the forces and torques of a successful call, for in_spin_bug_regime */
-static void note_push(script_state *st, rg_body_id id, rg_vec3 force, rg_vec3 torque) {
-    int i;
-    for (i = 0; i < st->id_count; ++i)
-        if (st->ids[i].index == id.index && st->ids[i].generation == id.generation) {
-            st->force[i] = rg_v3_add(st->force[i], force);
-            st->torque[i] = rg_v3_add(st->torque[i], torque);
-        }
 }
 
 static rg_vec3 fuzz_vec3(fuzz_reader *r, int wild) {
@@ -314,7 +256,6 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 force = fuzz_vec3(&r, wild), arm = fuzz_vec3(&r, wild);
             res = rg_body_apply_force(w, id, force, rg_v3_add(rg_body_center_of_mass(w, id), arm));
-            if (res == RG_OK) note_push(&st, id, force, rg_v3_cross(arm, force));
             trace("apply_force #%u (%g %g %g) at com + (%g %g %g)", id.index, (double)force.x, (double)force.y,
                   (double)force.z, (double)arm.x, (double)arm.y, (double)arm.z);
             break;
@@ -323,7 +264,6 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 t = fuzz_vec3(&r, wild);
             res = rg_body_apply_torque(w, id, t);
-            if (res == RG_OK) note_push(&st, id, rg_v3(0, 0, 0), t);
             trace("apply_torque #%u (%g %g %g)", id.index, (double)t.x, (double)t.y, (double)t.z);
             break;
         }
@@ -352,21 +292,15 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             uint8_t k = fuzz_u8(&r);
             rg_real dt = k < 160 ? (rg_real)(1.0 / 60) : k < 200 ? (rg_real)(fabs(fuzz_plain(&r)) / 8)
                                                                : (rg_real)fuzz_number(&r);
-            int spin_bug;
-            if (st.steps >= MAX_STEPS || st.stepping_over) {
+            if (st.steps >= MAX_STEPS) {
                 not_taken = 1;
                 break;
             }
-            if (!FUZZ_KNOWN_BUGS && dt > 0 && dt < (rg_real)1e-20) dt = (rg_real)1e-20;   /* the known bug above */
-            spin_bug = !FUZZ_KNOWN_BUGS && w && in_spin_bug_regime(&st, dt);
             res = rg_world_step(w, dt);
-            trace("step %g%s", (double)dt, spin_bug ? " (fast spin or speed: the known gyroscopic bug, last step)" : "");
+            trace("step %g", (double)dt);
             if (res == RG_OK) {
                 ++st.steps;
-                memset(st.force, 0, sizeof st.force);
-                memset(st.torque, 0, sizeof st.torque);
-                if (spin_bug) st.stepping_over = 1;
-                else if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
+                if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
             }
             break;
         }
