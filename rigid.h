@@ -807,6 +807,7 @@ typedef struct rg__solver_point {
     rg_real depth;                /* at the start of the step, > 0 overlaps */
     rg_real pp;                   /* accumulated first-order (separation) impulse */
     rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
+    rg_real patch_x, patch_z;     /* where the point lies in its manifold's patch (along t1, t2 from its centre) */
     rg_real target;               /* collision: relative normal velocity to reach */
     rg_real toi;                  /* collision: time of impact within the step */
     rg_real total_n;              /* normal impulse of the whole step, for rg_world_contacts */
@@ -822,6 +823,15 @@ typedef struct rg__solver_manifold {
     rg_vec3 n, t1, t2;            /* normal and tangent basis */
     rg_real restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
     rg_real spin, roll1, roll2;   /* accumulated spinning and rolling impulses (Guendelman §9) */
+    /* A patch: touching points that span a face, whose normal impulses are solved together as
+       one resultant (force and two moments about the patch's centre) */
+    int patch;
+    rg_vec3 patch_ra, patch_rb;   /* arms of the patch's centre on a and b */
+    rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
+    rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
+    rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
+    rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
+    rg_mat3 patch_friction_mass;
 } rg__solver_manifold;
 
 typedef struct rg__solver {
@@ -839,6 +849,7 @@ typedef struct rg__solver {
     uint64_t random_state;        /* Guendelman §6 order mixing, seeded by def.random_seed */
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
+    rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
 } rg__solver;
 
 /* ---- world ---- */
@@ -4460,6 +4471,11 @@ static void rg__narrowphase_update(rg_world *w) {
      contact_tolerance); beyond it, a first-order pass after the velocities are final moves the
      positions apart without changing velocities (Guendelman §11), so pushing bodies apart never
      shoots them off, and what the iterations left undone is removed in the same step.
+   - A manifold whose points span a face (a patch) has its normal impulses, and its static
+     friction, solved as one resultant about the patch's centre: Bender's eq. (1) for the
+     resultant is a 3x3 system, exact where point-by-point sweeps converge slowly on coplanar
+     points (a 20-cube stack: 39 shock sweeps a step instead of 144, its top still after 10 s).
+     Points that would pull or leave their cones fall back to point-by-point impulses.
    - Warm starting carries each manifold's resultant (not its points' impulses, which drift on a
      flat patch) to the next step and spreads it over the new points.
    - The contact sweeps alternate their direction through the levels. */
@@ -4745,6 +4761,104 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
     }
 }
 
+/* A patch (see rg__solver_manifold): three or more points, every one touching, that span a face
+   wider than `narrow` in both directions. Each point's normal impulse p_i acts on the bodies
+   only through the resultant (N, Mx, Mz) = sum p_i (1, x_i, z_i), (x_i, z_i) the point's place
+   in the patch about its centre, and the relative normal velocity at the point is affine in
+   (x_i, z_i): u_i = u_c + s1 x_i + s2 z_i. So Bender's eq. (1), written for the resultant, is a
+   3x3 system; its solution moves the patch at once, where point-by-point Gauss-Seidel converges
+   slowly on four coplanar points (each corner's impulse tilts the face the others then correct:
+   a 100-row pyramid's levels did not converge in 100 sweeps). Fills the points' places, the
+   inverse of their second moments and the patch's arms; the mass is rg__solver_patch_mass's. */
+static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
+    rg__solver_point *points = &s->points[m->first];
+    rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
+    rg_real sxx = 0, sxz = 0, szz = 0, count = (rg_real)m->count, det, trace;
+    int k;
+    m->patch = 0;
+    if (m->count < 3) return;
+    for (k = 0; k < m->count; ++k) {
+        if (!(points[k].depth >= -slop)) return;
+        ra = rg_v3_add(ra, points[k].ra);
+        rb = rg_v3_add(rb, points[k].rb);
+    }
+    m->patch_ra = rg_v3_scale(ra, 1 / count);
+    m->patch_rb = rg_v3_scale(rb, 1 / count);
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 r = rg_v3_sub(points[k].ra, m->patch_ra);
+        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
+        points[k].patch_x = x;
+        points[k].patch_z = z;
+        sxx += x * x;
+        sxz += x * z;
+        szz += z * z;
+    }
+    trace = sxx + szz;
+    det = sxx * szz - sxz * sxz;
+    if (!(trace > count * narrow * narrow) || !(det > (rg_real)1e-4 * trace * trace)) return;
+    m->patch_sxx = szz / det;
+    m->patch_sxz = -sxz / det;
+    m->patch_szz = sxx / det;
+    m->patch = 1;
+}
+
+/* K for the resultant: rows and columns (N, Mx, Mz), whose Jacobians are (n, r_c x n),
+   (0, t1 x n) and (0, t2 x n) on a and their negatives on b; inverted once, when the bodies'
+   masses are set (again when shock propagation freezes one). */
+static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_vec3 axis[3];
+    rg_mat3 k, inverse;
+    int r, c;
+    if (!m->patch) return;
+    axis[0] = rg_v3_cross(m->patch_ra, m->n);
+    axis[1] = rg_v3_cross(m->t1, m->n);
+    axis[2] = rg_v3_cross(m->t2, m->n);
+    for (r = 0; r < 3; ++r) m->patch_wa[r] = rg_mat3_mul_v3(A->inv_inertia, axis[r]);
+    m->patch_wb[0] = rg_mat3_mul_v3(B->inv_inertia, rg_v3_cross(m->patch_rb, m->n));
+    m->patch_wb[1] = rg_mat3_mul_v3(B->inv_inertia, axis[1]);
+    m->patch_wb[2] = rg_mat3_mul_v3(B->inv_inertia, axis[2]);
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c)
+            k.m[r][c] = rg_v3_dot(axis[r], m->patch_wa[c]) +
+                        rg_v3_dot(r == 0 ? rg_v3_cross(m->patch_rb, m->n) : axis[r], m->patch_wb[c]);
+    k.m[0][0] += A->inv_mass + B->inv_mass;
+    inverse = rg_mat3_inverse(k);
+    if (!(inverse.m[0][0] > 0) || !(inverse.m[1][1] > 0) || !(inverse.m[2][2] > 0)) {
+        m->patch = 0;
+        return;
+    }
+    m->patch_mass = inverse;
+    /* friction's resultant: (t1, ra_c x t1), (t2, ra_c x t2) and (0, n) on a, negated on b */
+    axis[0] = rg_v3_cross(m->patch_ra, m->t1);
+    axis[1] = rg_v3_cross(m->patch_ra, m->t2);
+    axis[2] = m->n;
+    for (r = 0; r < 3; ++r) m->patch_fa[r] = rg_mat3_mul_v3(A->inv_inertia, axis[r]);
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis[r], m->patch_fa[c]);
+    axis[0] = rg_v3_cross(m->patch_rb, m->t1);
+    axis[1] = rg_v3_cross(m->patch_rb, m->t2);
+    for (r = 0; r < 3; ++r) m->patch_fb[r] = rg_mat3_mul_v3(B->inv_inertia, axis[r]);
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) k.m[r][c] += rg_v3_dot(axis[r], m->patch_fb[c]);
+    k.m[0][0] += A->inv_mass + B->inv_mass;
+    k.m[1][1] += A->inv_mass + B->inv_mass;
+    inverse = rg_mat3_inverse(k);
+    if (!(inverse.m[0][0] > 0) || !(inverse.m[1][1] > 0) || !(inverse.m[2][2] > 0)) {
+        m->patch = 0;
+        return;
+    }
+    m->patch_friction_mass = inverse;
+}
+
+/* The Jacobian pieces of every point of a manifold and of its patch, for the bodies' current
+   masses. */
+static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
+    int k;
+    for (k = 0; k < m->count; ++k) rg__solver_point_jacobians(s, m, &s->points[m->first + k]);
+    rg__solver_patch_mass(s, m);
+}
+
 /* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
    tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
    opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
@@ -4966,6 +5080,8 @@ static void rg__solver_build_points(rg_world *w) {
             u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
         }
+        rg__solver_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
+        rg__solver_patch_mass(s, m);
         total += m->count;
     }
 }
@@ -5141,6 +5257,7 @@ static void rg__solver_build_order(rg_world *w) {
 }
 
 static void rg__solver_prepare(rg_world *w) {
+    w->solver.narrow = w->def.contact_tolerance;
     rg__solver_gather_bodies(w);
     rg__solver_build_points(w);
     rg__solver_build_levels(w);
@@ -5407,11 +5524,149 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     }
 }
 
+/* A friction resultant (F1, F2 and the twist T about the patch's centre) split over points at
+   (x, z) about that centre that carry the normal impulses `normal`: in proportion to each
+   point's normal share (so that the points' cones hold when the resultant fits the patch's),
+   plus a twist about the centre of pressure p making up the rest: with s = r - p, sum share s = 0
+   keeps the force, and the twist about the centre is p x F + tau sum share |s|^2. A load on a
+   spot narrower than `narrow` cannot twist: then only the force is spread, and the twist it
+   could not carry is returned (-1 when no point carries a load). */
+static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
+                                   rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
+    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist;
+    int i;
+    for (i = 0; i < n; ++i) sum += normal[i];
+    if (!(sum > 0)) return -1;
+    for (i = 0; i < n; ++i) {
+        px += normal[i] / sum * x[i];
+        pz += normal[i] / sum * z[i];
+    }
+    for (i = 0; i < n; ++i) {
+        rg_real sx = x[i] - px, sz = z[i] - pz;
+        r2 += normal[i] / sum * (sx * sx + sz * sz);
+    }
+    twist = T - (px * F2 - pz * F1);
+    if (r2 > narrow * narrow) tau = twist / r2;
+    for (i = 0; i < n; ++i) {
+        rg_real share = normal[i] / sum, sx = x[i] - px, sz = z[i] - pz;
+        f1[i] = share * (F1 - tau * sz);
+        f2[i] = share * (F2 + tau * sx);
+    }
+    return r2 > narrow * narrow ? 0 : rg__fabs(twist);
+}
+
+/* The normal part of a visit to a patch (rg__solver_patch_shape): the points' errors, the
+   velocities by which each misses its least separation, are fitted by the patch's motion
+   (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
+   Bender's eq. (8) for all its points at once. The new resultant is spread affinely over the
+   points (the least-norm split); if a point would then pull, the patch is lifting at an edge and
+   the visit falls back to point-by-point impulses, whose clamps (eqs. 2-3) decide which points
+   keep touching. Returns 0 for that fall-back. */
+static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg__solver_point *points = &s->points[m->first];
+    rg_real load[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0, N = 0, Mx = 0, Mz = 0, bx, bz;
+    rg_vec3 fit, change;
+    int j, pressing = 0;
+    for (j = 0; j < m->count; ++j) {
+        const rg__solver_point *p = &points[j];
+        rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
+        rg_real error = (p->floor_n - separation) / h;
+        if (error > 0) pressing = 1;
+        e += error;
+        ex += error * p->patch_x;
+        ez += error * p->patch_z;
+        N += p->pn;
+        Mx += p->pn * p->patch_x;
+        Mz += p->pn * p->patch_z;
+    }
+    if (!pressing && !(N > 0)) return 1;
+    fit = rg_v3(e / count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
+    change = rg_mat3_mul_v3(m->patch_mass, fit);
+    N += change.x;
+    Mx += change.y;
+    Mz += change.z;
+    bx = m->patch_sxx * Mx + m->patch_sxz * Mz;
+    bz = m->patch_sxz * Mx + m->patch_szz * Mz;
+    for (j = 0; j < m->count; ++j) {
+        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
+        if (!(load[j] >= 0)) {
+            m->patch = 0; /* lifting at an edge: point by point for the rest of the step, not back and forth */
+            return 0;
+        }
+    }
+    for (j = 0; j < m->count; ++j) {
+        rg__solver_point *p = &points[j];
+        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
+        p->pn = load[j];
+    }
+    A->v = rg_v3_madd(A->v, m->n, change.x * A->inv_mass);
+    A->w = rg_v3_add(A->w, rg_v3_add(rg_v3_scale(m->patch_wa[0], change.x),
+                                     rg_v3_add(rg_v3_scale(m->patch_wa[1], change.y), rg_v3_scale(m->patch_wa[2], change.z))));
+    B->v = rg_v3_madd(B->v, m->n, -change.x * B->inv_mass);
+    B->w = rg_v3_sub(B->w, rg_v3_add(rg_v3_scale(m->patch_wb[0], change.x),
+                                     rg_v3_add(rg_v3_scale(m->patch_wb[1], change.y), rg_v3_scale(m->patch_wb[2], change.z))));
+    return 1;
+}
+
+/* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
+   velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place too, a drift of
+   the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
+   like the normals', and is spread over the points by their normal impulses. If a point's share
+   leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
+   stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
+static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
+                                            rg_real h, rg_real *worst) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg__solver_point *points = &s->points[m->first];
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
+    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_vec3 fit, change;
+    int j;
+    for (j = 0; j < m->count; ++j) {
+        const rg__solver_point *p = &points[j];
+        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1), u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
+        rg_real e1 = (p->base_1 + c1[j]) / h + u1, e2 = (p->base_2 + c2[j]) / h + u2;
+        x[j] = p->patch_x;
+        z[j] = p->patch_z;
+        normal[j] = p->pn;
+        E1 += e1;
+        E2 += e2;
+        Et += x[j] * e2 - z[j] * e1;
+        r2 += x[j] * x[j] + z[j] * z[j];
+        F1 += p->pt1;
+        F2 += p->pt2;
+        T += x[j] * p->pt2 - z[j] * p->pt1;
+        drift = rg__max_real(drift, e1 * e1 + e2 * e2);
+    }
+    fit = rg_v3(E1 / count, E2 / count, Et / r2);
+    change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
+    if (rg__spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
+        return 0;
+    for (j = 0; j < m->count; ++j) {
+        rg_real mu = points[j].stick ? m->static_friction : m->dynamic_friction;
+        if (!(f1[j] * f1[j] + f2[j] * f2[j] <= mu * mu * normal[j] * normal[j])) return 0;
+    }
+    for (j = 0; j < m->count; ++j) {
+        points[j].pt1 = f1[j];
+        points[j].pt2 = f2[j];
+        points[j].stick = 1;
+    }
+    *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
+    A->v = rg_v3_add(A->v, rg_v3_scale(rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y)), A->inv_mass));
+    A->w = rg_v3_add(A->w, rg_v3_add(rg_v3_scale(m->patch_fa[0], change.x),
+                                     rg_v3_add(rg_v3_scale(m->patch_fa[1], change.y), rg_v3_scale(m->patch_fa[2], change.z))));
+    B->v = rg_v3_sub(B->v, rg_v3_scale(rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y)), B->inv_mass));
+    B->w = rg_v3_sub(B->w, rg_v3_add(rg_v3_scale(m->patch_fb[0], change.x),
+                                     rg_v3_add(rg_v3_scale(m->patch_fb[1], change.y), rg_v3_scale(m->patch_fb[2], change.z))));
+    return 1;
+}
+
 /* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
    will be after the step with the current velocities; the impulse of eq. (8) removes the
    predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
-   as in eqs. (2)-(3), so a gap may close but never pulls. Normal parts of all points first,
-   then friction: static friction removes the predicted tangential drift d_t, dynamic friction
+   as in eqs. (2)-(3), so a gap may close but never pulls; a patch takes it for all its points
+   at once (rg__contact_visit_patch). Normal parts of all points first, then friction: static friction removes the predicted tangential drift d_t, dynamic friction
    acts on the sliding velocity; doing the normals first keeps friction from fighting the turning
    the first normal impulses cause before the others balance it. Then rolling and spinning
    friction. Returns the largest error found, as a length. */
@@ -5426,21 +5681,25 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &s->points[m->first + j];
-        rg_real separation, error;
         cn[j] = c1[j] = c2[j] = 0;
         if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn[j], &c1[j], &c2[j]);
-        separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-        error = p->floor_n - separation;
-        if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
-            rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
-            if (next < 0) next = 0;
-            dp = next - p->pn;
-            p->pn = next;
-            worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
-            rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
+    }
+    if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
+            rg_real error = p->floor_n - separation;
+            if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+                rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
+                if (next < 0) next = 0;
+                dp = next - p->pn;
+                p->pn = next;
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
+            }
         }
     }
-    if (rg__solver_has_friction(m))
+    if (rg__solver_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, c1, c2, h, &worst)))
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real u1, u2, e1, e2, d1, d2;
@@ -5527,6 +5786,7 @@ static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous
 static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
                                    const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], sxx = 0, sxz = 0, szz = 0, mx = 0, mz = 0;
+    rg_real normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
     rg_real beta = 0, gamma = 0, twist = 0, det, trace;
     int i;
     for (i = 0; i < n; ++i) {
@@ -5579,32 +5839,13 @@ static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_poin
         beta *= scale;
         gamma *= scale;
     }
-    for (i = 0; i < n; ++i) points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
-    if (load.N > 0) {
-        /* friction in proportion to each point's normal share (so that it fits the points' cones
-           when the resultant fits the patch's), plus a twist about the centre of pressure p
-           making up the rest: with s = r - p, sum share s = 0 keeps the force, and the twist
-           about the centre is p x F + tau sum share |s|^2 */
-        rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0;
-        for (i = 0; i < n; ++i) sum += points[that[i]].pn;
-        if (sum > 0) {
-            for (i = 0; i < n; ++i) {
-                rg_real share = points[that[i]].pn / sum;
-                px += share * x[i];
-                pz += share * z[i];
-            }
-            for (i = 0; i < n; ++i) {
-                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
-                r2 += share * (sx * sx + sz * sz);
-            }
-            if (r2 > narrow * narrow) tau = (load.T - (px * load.F2 - pz * load.F1)) / r2;
-            for (i = 0; i < n; ++i) {
-                rg_real share = points[that[i]].pn / sum, sx = x[i] - px, sz = z[i] - pz;
-                points[that[i]].pt1 = share * (load.F1 - tau * sz);
-                points[that[i]].pt2 = share * (load.F2 + tau * sx);
-            }
-            return;
+    for (i = 0; i < n; ++i) normal[i] = points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
+    if (load.N > 0 && rg__spread_friction(normal, x, z, n, load.F1, load.F2, load.T, narrow, f1, f2) >= 0) {
+        for (i = 0; i < n; ++i) {
+            points[that[i]].pt1 = f1[i];
+            points[that[i]].pt2 = f2[i];
         }
+        return;
     }
     for (i = 0; i < n; ++i) {
         points[that[i]].pt1 = load.F1 / (rg_real)n - twist * z[i];
@@ -5666,7 +5907,7 @@ static void rg__solver_start_contacts(rg_world *w) {
    poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). */
 static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
-    int level, i, j, sweeps = 0;
+    int level, i, sweeps = 0;
     for (level = 1; level < s->level_count; ++level) {
         int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
         if (begin == end) continue;
@@ -5675,10 +5916,7 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
             if (s->bodies[m->a].level < level) rg__solver_body_freeze(&s->bodies[m->a]);
             if (s->bodies[m->b].level < level) rg__solver_body_freeze(&s->bodies[m->b]);
         }
-        for (i = begin; i < end; ++i) {
-            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
-            for (j = 0; j < m->count; ++j) rg__solver_point_jacobians(s, m, &s->points[m->first + j]);
-        }
+        for (i = begin; i < end; ++i) rg__solver_manifold_jacobians(s, &s->manifolds[s->order[i]]);
         for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
             rg_real worst = 0;
             ++sweeps;
