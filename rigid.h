@@ -5559,29 +5559,35 @@ static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, cons
    velocities by which each misses its least separation, are fitted by the patch's motion
    (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
    Bender's eq. (8) for all its points at once. The new resultant is spread affinely over the
-   points (the least-norm split); if a point would then pull, the patch is lifting at an edge and
-   the visit falls back to point-by-point impulses, whose clamps (eqs. 2-3) decide which points
-   keep touching. Returns 0 for that fall-back. */
+   points (the least-norm split). If the fit misses a point by more than the sweeps' exit
+   tolerance, or a point would then pull (the patch is lifting at an edge), the visit falls back
+   to point-by-point impulses, whose clamps (eqs. 2-3) decide which points keep touching.
+   Returns 0 for that fall-back. */
 static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
-    rg_real load[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0, N = 0, Mx = 0, Mz = 0, bx, bz;
+    rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
+    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
     rg_vec3 fit, change;
     int j, pressing = 0;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
         rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-        rg_real error = (p->floor_n - separation) / h;
-        if (error > 0) pressing = 1;
-        e += error;
-        ex += error * p->patch_x;
-        ez += error * p->patch_z;
+        error[j] = (p->floor_n - separation) / h;
+        if (error[j] > 0) pressing = 1;
+        e += error[j];
+        ex += error[j] * p->patch_x;
+        ez += error[j] * p->patch_z;
         N += p->pn;
         Mx += p->pn * p->patch_x;
         Mz += p->pn * p->patch_z;
     }
     if (!pressing && !(N > 0)) return 1;
     fit = rg_v3(e / count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
+    /* targets a rigid face cannot meet all at once (a wedged or turning body) are left to the
+       points: the least-squares motion would leave the deepest of them short */
+    for (j = 0; j < m->count; ++j)
+        if (!(rg__fabs(error[j] - (fit.x + fit.y * points[j].patch_x + fit.z * points[j].patch_z)) <= misfit)) return 0;
     change = rg_mat3_mul_v3(m->patch_mass, fit);
     N += change.x;
     Mx += change.y;
@@ -5590,10 +5596,7 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     bz = m->patch_sxz * Mx + m->patch_szz * Mz;
     for (j = 0; j < m->count; ++j) {
         load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
-        if (!(load[j] >= 0)) {
-            m->patch = 0; /* lifting at an edge: point by point for the rest of the step, not back and forth */
-            return 0;
-        }
+        if (!(load[j] >= 0)) return 0;
     }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &points[j];

@@ -64,6 +64,7 @@ typedef struct soak {
     long long created, destroyed, respawned;
     rg_body_id ground_body;
     double energy[BODY_SLOTS];      /* E at the last step, by body slot (id.index) */
+    double kinetic[BODY_SLOTS];     /* its kinetic part */
     unsigned char pooled[BODY_SLOTS];
     double depth[BODY_SLOTS];       /* deepest contact of the step, by body slot */
     rg_contact contacts[CONTACT_CAPACITY];
@@ -104,6 +105,7 @@ static rg_body_id soak_create(soak *s, const rg_hull *hull, rg_vec3 position, rg
     ++s->created;
     ++s->expected_bodies;
     s->energy[id.index] = mechanical_energy(s, id);
+    s->kinetic[id.index] = (double)rg_body_kinetic_energy(s->w, id);
     return id;
 }
 
@@ -201,17 +203,19 @@ static void check_body(const soak *s, rg_body_id id, body_check *c) {
    of that much); excess is gain minus allowance, of the worst body alone and of the pool. */
 typedef struct energy_check {
     double alone_gain, alone_allowed, alone_excess;   /* of the body alone with the largest excess */
-    double pool_gain, pool_allowed;
+    double pool_gain, pool_allowed, pool_kinetic_gain; /* the kinetic part tells a push from a lift */
     int pooled;
     double deepest;                                   /* the deepest contact of the step */
 } energy_check;
 
 static void energy_of_body(soak *s, rg_body_id id, energy_check *e) {
     double now = mechanical_energy(s, id), gain = now - s->energy[id.index];
+    double kinetic = (double)rg_body_kinetic_energy(s->w, id);
     double allowed = ENERGY_SLACK + (double)rg_body_mass(s->w, id) * (double)rg_v3_length(rg_world_gravity(s->w)) *
                                         s->depth[id.index];
     if (s->pooled[id.index]) {
         e->pool_gain += gain;
+        e->pool_kinetic_gain += kinetic - s->kinetic[id.index];
         e->pool_allowed += allowed;
         ++e->pooled;
     } else if (gain - allowed > e->alone_excess) {
@@ -220,6 +224,7 @@ static void energy_of_body(soak *s, rg_body_id id, energy_check *e) {
         e->alone_excess = gain - allowed;
     }
     s->energy[id.index] = now;
+    s->kinetic[id.index] = kinetic;
     s->pooled[id.index] = 0;
     s->depth[id.index] = 0;
 }
@@ -306,8 +311,8 @@ int main(int argc, char **argv) {
             if (e.alone_excess > 0 || pool_excess > 0) {
                 if (energy_created_steps == 0)
                     printf("  step %lld: energy created: a body alone gained %.3g J (allowed %.3g J), %d bodies in contact "
-                           "%.3g J (allowed %.3g J)\n", step, e.alone_gain, e.alone_allowed, e.pooled, e.pool_gain,
-                           e.pool_allowed);
+                           "%.3g J (allowed %.3g J, kinetic part %.3g J)\n", step, e.alone_gain, e.alone_allowed, e.pooled,
+                           e.pool_gain, e.pool_allowed, e.pool_kinetic_gain);
                 ++energy_created_steps;
             }
             if (e.alone_excess > worst_alone_excess) {
