@@ -4761,6 +4761,30 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
     }
 }
 
+/* The second moments of points at (x, z) about their centre (the coordinates given centred),
+   with their trace and determinant: a patch whose trace is below n narrow^2 is a point, one
+   whose determinant is below RG__LINE_PATCH trace^2 a line. */
+#ifndef RG__LINE_PATCH
+#define RG__LINE_PATCH ((rg_real)1e-4)
+#endif
+typedef struct rg__patch_moments {
+    rg_real sxx, sxz, szz, trace, det;
+} rg__patch_moments;
+
+static rg__patch_moments rg__patch_moments_of(const rg_real *x, const rg_real *z, int n) {
+    rg__patch_moments mo;
+    int i;
+    mo.sxx = mo.sxz = mo.szz = 0;
+    for (i = 0; i < n; ++i) {
+        mo.sxx += x[i] * x[i];
+        mo.sxz += x[i] * z[i];
+        mo.szz += z[i] * z[i];
+    }
+    mo.trace = mo.sxx + mo.szz;
+    mo.det = mo.sxx * mo.szz - mo.sxz * mo.sxz;
+    return mo;
+}
+
 /* A patch (see rg__solver_manifold): three or more points, every one touching, that span a face
    wider than `narrow` in both directions. Each point's normal impulse p_i acts on the bodies
    only through the resultant (N, Mx, Mz) = sum p_i (1, x_i, z_i), (x_i, z_i) the point's place
@@ -4773,7 +4797,8 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
 static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
     rg__solver_point *points = &s->points[m->first];
     rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
-    rg_real sxx = 0, sxz = 0, szz = 0, count = (rg_real)m->count, det, trace;
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], count = (rg_real)m->count;
+    rg__patch_moments mo;
     int k;
     m->patch = 0;
     if (m->count < 3) return;
@@ -4786,69 +4811,62 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
     m->patch_rb = rg_v3_scale(rb, 1 / count);
     for (k = 0; k < m->count; ++k) {
         rg_vec3 r = rg_v3_sub(points[k].ra, m->patch_ra);
-        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
-        points[k].patch_x = x;
-        points[k].patch_z = z;
-        sxx += x * x;
-        sxz += x * z;
-        szz += z * z;
+        x[k] = points[k].patch_x = rg_v3_dot(r, m->t1);
+        z[k] = points[k].patch_z = rg_v3_dot(r, m->t2);
     }
-    trace = sxx + szz;
-    det = sxx * szz - sxz * sxz;
-    if (!(trace > count * narrow * narrow) || !(det > (rg_real)1e-4 * trace * trace)) return;
-    m->patch_sxx = szz / det;
-    m->patch_sxz = -sxz / det;
-    m->patch_szz = sxx / det;
+    mo = rg__patch_moments_of(x, z, m->count);
+    if (!(mo.trace > count * narrow * narrow) || !(mo.det > RG__LINE_PATCH * mo.trace * mo.trace)) return;
+    m->patch_sxx = mo.szz / mo.det;
+    m->patch_sxz = -mo.sxz / mo.det;
+    m->patch_szz = mo.sxx / mo.det;
     m->patch = 1;
 }
 
-/* K for the resultant: rows and columns (N, Mx, Mz), whose Jacobians are (n, r_c x n),
-   (0, t1 x n) and (0, t2 x n) on a and their negatives on b; inverted once, when the bodies'
-   masses are set (again when shock propagation freezes one). */
+/* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
+   negatives, with axis_b[r], on b; the first `linear` parts have orthonormal linear directions,
+   the others none. Fills a's and b's turns per unit of each part (I^-1 axis) and the inverse of
+   K; returns 0 if K cannot be inverted. */
+static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
+                                     const rg_vec3 *axis_b, int linear, rg_vec3 *wa, rg_vec3 *wb, rg_mat3 *inverse) {
+    rg_mat3 k;
+    int r, c;
+    for (r = 0; r < 3; ++r) {
+        wa[r] = rg_mat3_mul_v3(A->inv_inertia, axis_a[r]);
+        wb[r] = rg_mat3_mul_v3(B->inv_inertia, axis_b[r]);
+    }
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis_a[r], wa[c]) + rg_v3_dot(axis_b[r], wb[c]);
+    for (r = 0; r < linear; ++r) k.m[r][r] += A->inv_mass + B->inv_mass;
+    *inverse = rg_mat3_inverse(k);
+    return inverse->m[0][0] > 0 && inverse->m[1][1] > 0 && inverse->m[2][2] > 0;
+}
+
+/* K for the patch's resultants, inverted once, when the bodies' masses are set (again when
+   shock propagation freezes one): the normal one, rows and columns (N, Mx, Mz) with Jacobians
+   (n, r_c x n), (0, t1 x n) and (0, t2 x n) on a, and friction's, (F1, F2, T) with (t1, r_c x t1),
+   (t2, r_c x t2) and (0, n); both negated on b, whose arms are its own. */
 static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 axis[3];
-    rg_mat3 k, inverse;
-    int r, c;
+    rg_vec3 axis_a[3], axis_b[3];
     if (!m->patch) return;
-    axis[0] = rg_v3_cross(m->patch_ra, m->n);
-    axis[1] = rg_v3_cross(m->t1, m->n);
-    axis[2] = rg_v3_cross(m->t2, m->n);
-    for (r = 0; r < 3; ++r) m->patch_wa[r] = rg_mat3_mul_v3(A->inv_inertia, axis[r]);
-    m->patch_wb[0] = rg_mat3_mul_v3(B->inv_inertia, rg_v3_cross(m->patch_rb, m->n));
-    m->patch_wb[1] = rg_mat3_mul_v3(B->inv_inertia, axis[1]);
-    m->patch_wb[2] = rg_mat3_mul_v3(B->inv_inertia, axis[2]);
-    for (r = 0; r < 3; ++r)
-        for (c = 0; c < 3; ++c)
-            k.m[r][c] = rg_v3_dot(axis[r], m->patch_wa[c]) +
-                        rg_v3_dot(r == 0 ? rg_v3_cross(m->patch_rb, m->n) : axis[r], m->patch_wb[c]);
-    k.m[0][0] += A->inv_mass + B->inv_mass;
-    inverse = rg_mat3_inverse(k);
-    if (!(inverse.m[0][0] > 0) || !(inverse.m[1][1] > 0) || !(inverse.m[2][2] > 0)) {
-        m->patch = 0;
-        return;
-    }
-    m->patch_mass = inverse;
-    /* friction's resultant: (t1, ra_c x t1), (t2, ra_c x t2) and (0, n) on a, negated on b */
-    axis[0] = rg_v3_cross(m->patch_ra, m->t1);
-    axis[1] = rg_v3_cross(m->patch_ra, m->t2);
-    axis[2] = m->n;
-    for (r = 0; r < 3; ++r) m->patch_fa[r] = rg_mat3_mul_v3(A->inv_inertia, axis[r]);
-    for (r = 0; r < 3; ++r)
-        for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis[r], m->patch_fa[c]);
-    axis[0] = rg_v3_cross(m->patch_rb, m->t1);
-    axis[1] = rg_v3_cross(m->patch_rb, m->t2);
-    for (r = 0; r < 3; ++r) m->patch_fb[r] = rg_mat3_mul_v3(B->inv_inertia, axis[r]);
-    for (r = 0; r < 3; ++r)
-        for (c = 0; c < 3; ++c) k.m[r][c] += rg_v3_dot(axis[r], m->patch_fb[c]);
-    k.m[0][0] += A->inv_mass + B->inv_mass;
-    k.m[1][1] += A->inv_mass + B->inv_mass;
-    inverse = rg_mat3_inverse(k);
-    if (!(inverse.m[0][0] > 0) || !(inverse.m[1][1] > 0) || !(inverse.m[2][2] > 0)) {
-        m->patch = 0;
-        return;
-    }
-    m->patch_friction_mass = inverse;
+    axis_a[0] = rg_v3_cross(m->patch_ra, m->n);
+    axis_b[0] = rg_v3_cross(m->patch_rb, m->n);
+    axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
+    axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, m->patch_wa, m->patch_wb, &m->patch_mass);
+    if (!m->patch) return;
+    axis_a[0] = rg_v3_cross(m->patch_ra, m->t1);
+    axis_a[1] = rg_v3_cross(m->patch_ra, m->t2);
+    axis_b[0] = rg_v3_cross(m->patch_rb, m->t1);
+    axis_b[1] = rg_v3_cross(m->patch_rb, m->t2);
+    axis_a[2] = axis_b[2] = m->n;
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, m->patch_fa, m->patch_fb, &m->patch_friction_mass);
+}
+
+/* A's turn for a resultant `change` of a patch, with turns[] per unit of each part. */
+static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
+    return rg_v3_add(rg_v3_scale(turns[0], change.x),
+                     rg_v3_add(rg_v3_scale(turns[1], change.y), rg_v3_scale(turns[2], change.z)));
 }
 
 /* The Jacobian pieces of every point of a manifold and of its patch, for the bodies' current
@@ -5604,11 +5622,9 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
         p->pn = load[j];
     }
     A->v = rg_v3_madd(A->v, m->n, change.x * A->inv_mass);
-    A->w = rg_v3_add(A->w, rg_v3_add(rg_v3_scale(m->patch_wa[0], change.x),
-                                     rg_v3_add(rg_v3_scale(m->patch_wa[1], change.y), rg_v3_scale(m->patch_wa[2], change.z))));
+    A->w = rg_v3_add(A->w, rg__solver_resultant_turn(m->patch_wa, change));
     B->v = rg_v3_madd(B->v, m->n, -change.x * B->inv_mass);
-    B->w = rg_v3_sub(B->w, rg_v3_add(rg_v3_scale(m->patch_wb[0], change.x),
-                                     rg_v3_add(rg_v3_scale(m->patch_wb[1], change.y), rg_v3_scale(m->patch_wb[2], change.z))));
+    B->w = rg_v3_sub(B->w, rg__solver_resultant_turn(m->patch_wb, change));
     return 1;
 }
 
@@ -5624,7 +5640,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
     rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
-    rg_vec3 fit, change;
+    rg_vec3 fit, change, force;
     int j;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
@@ -5656,12 +5672,11 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
         points[j].stick = 1;
     }
     *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
-    A->v = rg_v3_add(A->v, rg_v3_scale(rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y)), A->inv_mass));
-    A->w = rg_v3_add(A->w, rg_v3_add(rg_v3_scale(m->patch_fa[0], change.x),
-                                     rg_v3_add(rg_v3_scale(m->patch_fa[1], change.y), rg_v3_scale(m->patch_fa[2], change.z))));
-    B->v = rg_v3_sub(B->v, rg_v3_scale(rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y)), B->inv_mass));
-    B->w = rg_v3_sub(B->w, rg_v3_add(rg_v3_scale(m->patch_fb[0], change.x),
-                                     rg_v3_add(rg_v3_scale(m->patch_fb[1], change.y), rg_v3_scale(m->patch_fb[2], change.z))));
+    force = rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y));
+    A->v = rg_v3_add(A->v, rg_v3_scale(force, A->inv_mass));
+    A->w = rg_v3_add(A->w, rg__solver_resultant_turn(m->patch_fa, change));
+    B->v = rg_v3_sub(B->v, rg_v3_scale(force, B->inv_mass));
+    B->w = rg_v3_sub(B->w, rg__solver_resultant_turn(m->patch_fb, change));
     return 1;
 }
 
@@ -5788,9 +5803,10 @@ static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous
    points that[] (see above); friction kept in the cone of mu_s. */
 static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
                                    const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
-    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], sxx = 0, sxz = 0, szz = 0, mx = 0, mz = 0;
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], mx = 0, mz = 0;
     rg_real normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real beta = 0, gamma = 0, twist = 0, det, trace;
+    rg_real beta = 0, gamma = 0, twist = 0;
+    rg__patch_moments mo;
     int i;
     for (i = 0; i < n; ++i) {
         rg_vec3 r = rg_v3_sub(where[i], c);
@@ -5803,21 +5819,18 @@ static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_poin
     for (i = 0; i < n; ++i) {
         x[i] -= mx / (rg_real)n;
         z[i] -= mz / (rg_real)n;
-        sxx += x[i] * x[i];
-        sxz += x[i] * z[i];
-        szz += z[i] * z[i];
     }
-    trace = sxx + szz;
-    det = sxx * szz - sxz * sxz;
+    mo = rg__patch_moments_of(x, z, n);
     /* a patch narrower than `narrow` is a point: it carries force, no moments */
-    if (trace > (rg_real)n * narrow * narrow) {
-        twist = load.T / trace;
-        if (det > (rg_real)1e-4 * trace * trace) {
-            beta = (szz * load.Mx - sxz * load.Mz) / det;
-            gamma = (sxx * load.Mz - sxz * load.Mx) / det;
+    if (mo.trace > (rg_real)n * narrow * narrow) {
+        twist = load.T / mo.trace;
+        if (mo.det > RG__LINE_PATCH * mo.trace * mo.trace) {
+            beta = (mo.szz * load.Mx - mo.sxz * load.Mz) / mo.det;
+            gamma = (mo.sxx * load.Mz - mo.sxz * load.Mx) / mo.det;
         } else {
             /* the points lie on a line: only the moment about its perpendicular is carried */
-            rg_real e1 = sxx >= szz ? sxx : sxz, e2 = sxx >= szz ? sxz : szz, length = rg__sqrt(e1 * e1 + e2 * e2);
+            rg_real e1 = mo.sxx >= mo.szz ? mo.sxx : mo.sxz, e2 = mo.sxx >= mo.szz ? mo.sxz : mo.szz;
+            rg_real length = rg__sqrt(e1 * e1 + e2 * e2);
             rg_real sss = 0, ms;
             if (length > 0) {
                 e1 /= length;

@@ -83,6 +83,15 @@ static void hash_body(state_hash *s, const rg_world *w, rg_body_id id) {
 
 /* ---- a small world: ground, dynamic boxes, a kinematic paddle ---- */
 
+/* The ground of these tests: a static box whose top face is y = 0. */
+static rg_body_id add_ground(rg_world *w, const rg_hull *ground) {
+    rg_body_def bd = rg_body_default_def();
+    bd.type = RG_BODY_STATIC;
+    bd.hull = ground;
+    bd.position = rg_v3(0, -0.5f, 0);
+    return rg_body_create(w, &bd, NULL);
+}
+
 enum { TWIN_BODIES = 5 };
 typedef struct twin {
     rg_world *w;
@@ -97,10 +106,7 @@ static int twin_create(twin *t, const rg_hull *ground, const rg_hull *box) {
     memset(t, 0, sizeof *t);
     t->w = rg_world_create(&wd, NULL);
     if (!t->w) return 0;
-    bd.type = RG_BODY_STATIC;
-    bd.hull = ground;
-    bd.position = rg_v3(0, -0.5f, 0);
-    t->ids[0] = rg_body_create(t->w, &bd, NULL);
+    t->ids[0] = add_ground(t->w, ground);
     for (i = 1; i < 4; ++i) {
         bd = rg_body_default_def();
         bd.hull = box;
@@ -774,11 +780,7 @@ static void test_tiny_step_does_not_launch_resting_bodies(void) {
             w = rg_world_create(&wd, NULL);
             ENSURE(w != NULL);
             if (!w) break;
-            bd.type = RG_BODY_STATIC;
-            bd.hull = ground;
-            bd.position = rg_v3(0, -0.5f, 0);
-            rg_body_create(w, &bd, NULL);
-            bd = rg_body_default_def();
+            add_ground(w, ground);
             bd.hull = cube;
             bd.position = rg_v3(0, 0.5f, 0);
             id = rg_body_create(w, &bd, NULL);
@@ -824,11 +826,7 @@ static void test_shortest_step_keeps_a_penetrating_body_finite(void) {
         rg_body_def bd = rg_body_default_def();
         rg_body_id id;
         double height, speed;
-        bd.type = RG_BODY_STATIC;
-        bd.hull = ground;
-        bd.position = rg_v3(0, -0.5f, 0);
-        rg_body_create(w, &bd, NULL);
-        bd = rg_body_default_def();
+        add_ground(w, ground);
         bd.hull = cube;
         bd.position = rg_v3(0, 0, 0);   /* half of it in the ground */
         id = rg_body_create(w, &bd, NULL);
@@ -911,11 +909,7 @@ static void test_collision_friction_creates_no_energy(void) {
     double before, after, gain;
     int i;
     ENSURE(w && ground && cube);
-    bd.type = RG_BODY_STATIC;
-    bd.hull = ground;
-    bd.position = rg_v3(0, -0.5f, 0);
-    rg_body_create(w, &bd, NULL);
-    bd = rg_body_default_def();
+    add_ground(w, ground);
     bd.hull = cube;
     bd.mass = 1;
     bd.orientation = rg_quat_from_axis_angle(rg_v3(0.4f, 0, 0.2f), 5.8f);

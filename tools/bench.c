@@ -312,6 +312,21 @@ static void format_ratio(char *buffer, size_t size, const summary *a, const summ
         snprintf(buffer, size, "-");
 }
 
+/* One row of the scaling table, for the console and the README: ms/step of each engine and the
+   ratios rigid/Bullet and rigid/ODE. */
+typedef struct scaling_cells {
+    char ms[ENGINE_COUNT][24], rb[16], ro[16];
+} scaling_cells;
+
+static scaling_cells scaling_cells_of(const result *r) {
+    scaling_cells cells;
+    int e;
+    for (e = 0; e < ENGINE_COUNT; ++e) format_ms(cells.ms[e], sizeof cells.ms[e], &r->engines[e]);
+    format_ratio(cells.rb, sizeof cells.rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
+    format_ratio(cells.ro, sizeof cells.ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
+    return cells;
+}
+
 static const reference *find_reference(const char *name) {
     size_t i;
     for (i = 0; i < sizeof references / sizeof references[0]; ++i)
@@ -408,13 +423,11 @@ static void print_markdown(FILE *f, int first, int last, result *const *scaling,
                    "rigid/ODE |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n",
                 last > first ? "\n" : "", steps);
         for (i = 0; i < scaling_count; ++i) {
-            const result *r = scaling[i];
-            char ms[ENGINE_COUNT][24], rb[16], ro[16];
-            if (!r) continue;
-            for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
-            format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
-            format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
-            fprintf(f, "| %d | %s | %s | %s | %s | %s |\n", r->dynamic, ms[0], ms[1], ms[2], rb, ro);
+            scaling_cells cells;
+            if (!scaling[i]) continue;
+            cells = scaling_cells_of(scaling[i]);
+            fprintf(f, "| %d | %s | %s | %s | %s | %s |\n", scaling[i]->dynamic, cells.ms[0], cells.ms[1], cells.ms[2],
+                    cells.rb, cells.ro);
         }
     }
 }
@@ -558,13 +571,11 @@ int main(int argc, char **argv) {
         for (e = 0; e < ENGINE_COUNT; ++e) printf(" %10s", engine_names[e]);
         printf(" %8s %8s\n", "r/Bul", "r/ODE");
         for (i = 0; i < SCALING_COUNT; ++i) {
-            const result *r = scaling[i];
-            char ms[ENGINE_COUNT][24], rb[16], ro[16];
-            if (!r) continue;
-            for (e = 0; e < ENGINE_COUNT; ++e) format_ms(ms[e], sizeof ms[e], &r->engines[e]);
-            format_ratio(rb, sizeof rb, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_BULLET]);
-            format_ratio(ro, sizeof ro, &r->engines[ENGINE_RIGID], &r->engines[ENGINE_ODE]);
-            printf("%8d %10s %10s %10s %8s %8s\n", r->dynamic, ms[0], ms[1], ms[2], rb, ro);
+            scaling_cells cells;
+            if (!scaling[i]) continue;
+            cells = scaling_cells_of(scaling[i]);
+            printf("%8d %10s %10s %10s %8s %8s\n", scaling[i]->dynamic, cells.ms[0], cells.ms[1], cells.ms[2], cells.rb,
+                   cells.ro);
         }
         for (e = 0; e < ENGINE_COUNT; ++e) {
             int n = 0;
