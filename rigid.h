@@ -4491,6 +4491,15 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__SHOCK_INNER
 #define RG__SHOCK_INNER 4                         /* sweeps of a level per shock iteration, while it has errors */
 #endif
+#ifndef RG__SHOCK_STALL
+#define RG__SHOCK_STALL ((rg_real)0.95)           /* a level's sweeps stop when one shrinks its error by less than this */
+#endif
+#ifndef RG__SHOCK_STALL_AFTER
+#define RG__SHOCK_STALL_AFTER 2                   /* ... from its third sweep on */
+#endif
+#ifndef RG__SHOCK_STALL_BELOW
+#define RG__SHOCK_STALL_BELOW ((rg_real)0.1)      /* ... if that error is below this part of the tolerance */
+#endif
 #ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
 #endif
@@ -5961,6 +5970,7 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     int level, i, sweeps = 0;
     for (level = 1; level < s->level_count; ++level) {
         int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
+        rg_real previous = 0;
         if (begin == end) continue;
         for (i = begin; i < end; ++i) {
             const rg__solver_manifold *m = &s->manifolds[s->order[i]];
@@ -5972,7 +5982,10 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
             rg_real worst = 0;
             ++sweeps;
             for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
-            if (worst <= tolerance) break;
+            if (worst <= tolerance ||
+                (sweep >= RG__SHOCK_STALL_AFTER && worst > RG__SHOCK_STALL * previous && worst <= RG__SHOCK_STALL_BELOW * w->def.contact_tolerance))
+                break;
+            previous = worst;
         }
     }
     return sweeps;
