@@ -782,6 +782,7 @@ typedef struct rg__solver_body {
     rg_vec3 pv, pw;               /* the separation pass's moves: displacement and turn (pseudo-velocities times h) */
     int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
     int dynamic;
+    int frozen;                   /* inverse mass and inertia zero: static, kinematic or a finished shock level */
 } rg__solver_body;
 
 /* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
@@ -4492,6 +4493,15 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__SHOCK_INNER
 #define RG__SHOCK_INNER 4                         /* sweeps of a level per shock iteration, while it has errors */
 #endif
+#ifndef RG__SHOCK_STALL
+#define RG__SHOCK_STALL ((rg_real)0.95)           /* a level's sweeps stop when one shrinks its error by less than this */
+#endif
+#ifndef RG__SHOCK_STALL_AFTER
+#define RG__SHOCK_STALL_AFTER 2                   /* ... from its third sweep on */
+#endif
+#ifndef RG__SHOCK_STALL_BELOW
+#define RG__SHOCK_STALL_BELOW ((rg_real)0.1)      /* ... if that error is below this part of the tolerance */
+#endif
 #ifndef RG__SLOP_FRACTION
 #define RG__SLOP_FRACTION ((rg_real)0.1)          /* penetration the velocity may remove; beyond it the first-order pass does */
 #endif
@@ -4570,7 +4580,10 @@ static rg_vec3 rg__solve_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg_rea
             inertia, rg_mat3_scale(rg_mat3_add(rg_mat3_mul(rg_mat3_skew(mid), inertia),
                                                rg_mat3_scale(rg_mat3_skew(momentum), -1)),
                                    h * (rg_real)0.5));
-        omega1 = rg_v3_sub(omega1, rg_mat3_solve(jacobian, residual));
+        rg_vec3 next = rg_v3_sub(omega1, rg_mat3_solve(jacobian, residual));
+        /* converged to rounding: another iteration would compute the same step again */
+        if (next.x == omega1.x && next.y == omega1.y && next.z == omega1.z) break;
+        omega1 = next;
     }
     return omega1;
 }
@@ -4588,6 +4601,14 @@ static rg_vec3 rg__solve_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg_rea
 #ifndef RG__GYROSCOPIC_PARTS
 #define RG__GYROSCOPIC_PARTS 64
 #endif
+/* Is the inertia k times the identity (a cube, a sphere, a regular polyhedron)? Then w x (I w)
+   = k w x w vanishes and the gyroscopic term leaves w as it is. */
+static int rg__inertia_is_spherical(rg_mat3 inertia) {
+    rg_real k = inertia.m[0][0];
+    return inertia.m[1][1] == k && inertia.m[2][2] == k && inertia.m[0][1] == 0 && inertia.m[0][2] == 0 &&
+           inertia.m[1][0] == 0 && inertia.m[1][2] == 0 && inertia.m[2][0] == 0 && inertia.m[2][1] == 0;
+}
+
 static rg_vec3 rg__solve_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
     rg_real turn = rg_v3_length(omega0) * h, energy0, energy1;
     rg_vec3 omega1 = omega0;
@@ -4617,6 +4638,7 @@ static void rg__integrate_velocities(rg_world *w, rg_real h) {
                                            rg_v3_madd(w->def.gravity, body->force, body->inv_mass), h);
         body->angular_velocity = rg_v3_madd(body->angular_velocity,
                                             rg_mat3_mul_v3(body->inv_inertia_world, body->torque), h);
+        if (rg__inertia_is_spherical(body->inertia_local)) continue;
         rotation = rg_mat3_from_quat(body->orientation);
         omega_local = rg_mat3_mul_v3(rg_mat3_transpose(rotation), body->angular_velocity);
         omega_local = rg__solve_gyroscopic(body->inertia_local, omega_local, h);
@@ -4626,6 +4648,11 @@ static void rg__integrate_velocities(rg_world *w, rg_real h) {
 
 static void rg__body_update_world_inertia(rg__body *body) {
     if (body->type != RG_BODY_DYNAMIC) return;
+    /* R (k 1) R^T = k 1: a spherical inertia is the same in every frame */
+    if (rg__inertia_is_spherical(body->inertia_local)) {
+        body->inv_inertia_world = body->inv_inertia_local;
+        return;
+    }
     body->inv_inertia_world = rg__mat3_rotate_tensor(rg_mat3_from_quat(body->orientation),
                                                      body->inv_inertia_local);
 }
@@ -4730,24 +4757,27 @@ static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_
     B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
 }
 
-/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the point's Jacobian pieces,
-   n^T K n (as 1 / itself) and K on the tangent plane, from the bodies' current inverse masses:
-   again when shock propagation gives a body infinite mass. */
-static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the turns per unit impulse
+   (I^-1 (r x d)), n^T K n (as 1 / itself) and K on the tangent plane from the arms' cross
+   products and the bodies' current inverse masses: again when shock propagation gives a body
+   infinite mass. A frozen body's turns are zero, without the products. */
+static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real im = A->inv_mass + B->inv_mass, knn;
-    p->ran = rg_v3_cross(p->ra, m->n);
-    p->rbn = rg_v3_cross(p->rb, m->n);
-    p->ra1 = rg_v3_cross(p->ra, m->t1);
-    p->rb1 = rg_v3_cross(p->rb, m->t1);
-    p->ra2 = rg_v3_cross(p->ra, m->t2);
-    p->rb2 = rg_v3_cross(p->rb, m->t2);
-    p->wan = rg_mat3_mul_v3(A->inv_inertia, p->ran);
-    p->wbn = rg_mat3_mul_v3(B->inv_inertia, p->rbn);
-    p->wa1 = rg_mat3_mul_v3(A->inv_inertia, p->ra1);
-    p->wb1 = rg_mat3_mul_v3(B->inv_inertia, p->rb1);
-    p->wa2 = rg_mat3_mul_v3(A->inv_inertia, p->ra2);
-    p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
+    if (A->frozen) {
+        p->wan = p->wa1 = p->wa2 = rg_v3(0, 0, 0);
+    } else {
+        p->wan = rg_mat3_mul_v3(A->inv_inertia, p->ran);
+        p->wa1 = rg_mat3_mul_v3(A->inv_inertia, p->ra1);
+        p->wa2 = rg_mat3_mul_v3(A->inv_inertia, p->ra2);
+    }
+    if (B->frozen) {
+        p->wbn = p->wb1 = p->wb2 = rg_v3(0, 0, 0);
+    } else {
+        p->wbn = rg_mat3_mul_v3(B->inv_inertia, p->rbn);
+        p->wb1 = rg_mat3_mul_v3(B->inv_inertia, p->rb1);
+        p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
+    }
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
@@ -4763,6 +4793,18 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
             p->i11 = p->i12 = p->i22 = 0;
         }
     }
+}
+
+/* The arms' cross products of a point (ra x d, rb x d for d = n, t1, t2), fixed for the step,
+   and its masses. */
+static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+    p->ran = rg_v3_cross(p->ra, m->n);
+    p->rbn = rg_v3_cross(p->rb, m->n);
+    p->ra1 = rg_v3_cross(p->ra, m->t1);
+    p->rb1 = rg_v3_cross(p->rb, m->t1);
+    p->ra2 = rg_v3_cross(p->ra, m->t2);
+    p->rb2 = rg_v3_cross(p->rb, m->t2);
+    rg__solver_point_masses(s, m, p);
 }
 
 /* The second moments of points at (x, z) about their centre (the coordinates given centred),
@@ -4835,8 +4877,8 @@ static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_
     rg_mat3 k;
     int r, c;
     for (r = 0; r < 3; ++r) {
-        wa[r] = rg_mat3_mul_v3(A->inv_inertia, axis_a[r]);
-        wb[r] = rg_mat3_mul_v3(B->inv_inertia, axis_b[r]);
+        wa[r] = A->frozen ? rg_v3(0, 0, 0) : rg_mat3_mul_v3(A->inv_inertia, axis_a[r]);
+        wb[r] = B->frozen ? rg_v3(0, 0, 0) : rg_mat3_mul_v3(B->inv_inertia, axis_b[r]);
     }
     for (r = 0; r < 3; ++r)
         for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis_a[r], wa[c]) + rg_v3_dot(axis_b[r], wb[c]);
@@ -4877,7 +4919,7 @@ static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
    masses. */
 static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
     int k;
-    for (k = 0; k < m->count; ++k) rg__solver_point_jacobians(s, m, &s->points[m->first + k]);
+    for (k = 0; k < m->count; ++k) rg__solver_point_masses(s, m, &s->points[m->first + k]);
     rg__solver_patch_mass(s, m);
 }
 
@@ -5027,6 +5069,7 @@ static void rg__solver_scatter_velocities(rg_world *w) {
 static void rg__solver_body_freeze(rg__solver_body *sb) {
     sb->inv_mass = 0;
     memset(&sb->inv_inertia, 0, sizeof sb->inv_inertia);
+    sb->frozen = 1;
 }
 
 static void rg__solver_gather_bodies(rg_world *w) {
@@ -5511,10 +5554,11 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
         if (!sb->dynamic) continue;
         sb->inv_mass = w->bodies[i].inv_mass;
         sb->inv_inertia = w->bodies[i].inv_inertia_world;
+        sb->frozen = 0;
     }
     for (i = 0; i < count; ++i)
         for (j = 0; j < s->manifolds[i].count; ++j)
-            rg__solver_point_jacobians(s, &s->manifolds[i], &s->points[s->manifolds[i].first + j]);
+            rg__solver_point_masses(s, &s->manifolds[i], &s->points[s->manifolds[i].first + j]);
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
@@ -6040,6 +6084,7 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     int level, i, sweeps = 0;
     for (level = 1; level < s->level_count; ++level) {
         int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
+        rg_real previous = 0;
         if (begin == end) continue;
         for (i = begin; i < end; ++i) {
             const rg__solver_manifold *m = &s->manifolds[s->order[i]];
@@ -6051,7 +6096,10 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
             rg_real worst = 0;
             ++sweeps;
             for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h));
-            if (worst <= tolerance) break;
+            if (worst <= tolerance ||
+                (sweep >= RG__SHOCK_STALL_AFTER && worst > RG__SHOCK_STALL * previous && worst <= RG__SHOCK_STALL_BELOW * w->def.contact_tolerance))
+                break;
+            previous = worst;
         }
     }
     return sweeps;
