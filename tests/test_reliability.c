@@ -947,8 +947,8 @@ static void test_collision_friction_creates_no_energy(void) {
    step as its warm start are tens of times the resting loads; re-applied to a plank that is then
    flying up, they pushed it apart with 23 J in the next step's warm start, and 10 sweeps and
    shock propagation left 0.89 J of it (the 1 000 000-step soak found the same at step 267 860:
-   4.3 J in a pile). Each island now takes its warm start only as far as it lowers the sweeps'
-   objective (rg__solver_limit_warm_start). */
+   4.3 J in a pile). An island whose warm start would raise the sweeps' objective above a cold
+   start's now takes it only as far as it lowers it (rg__solver_limit_warm_start). */
 static void test_warm_start_after_impact_creates_no_energy(void) {
     rg_world_def wd = rg_world_default_def();
     rg_world *w = rg_world_create(&wd, NULL);
