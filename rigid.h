@@ -5956,14 +5956,25 @@ static int rg__solver_manifold_island(const rg__solver *s, const rg__solver_mani
     return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
 }
 
-/* Adds each manifold's p . u (slot `which` of its island's sums) for the current velocities. */
-static void rg__solver_island_power(rg__solver *s, int which) {
+/* Adds each manifold's p . u for the current velocities to its island's sums: to sums[0], with
+   p . t to sums[1], before the warm start is applied (`before`), to sums[2] after (see below). */
+static void rg__solver_island_power(rg__solver *s, rg_real h, int before) {
     int i, k, count = (int)stbds_arrlen(s->manifolds);
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
-        rg_real power = 0;
-        for (k = 0; k < m->count; ++k) power += rg__solver_point_power(s, m, &s->points[m->first + k]);
-        s->island_sums[3 * rg__solver_manifold_island(s, m) + which] += power;
+        rg_real *sums = &s->island_sums[3 * rg__solver_manifold_island(s, m)];
+        rg_real power = 0, target = 0;
+        for (k = 0; k < m->count; ++k) {
+            const rg__solver_point *p = &s->points[m->first + k];
+            power += rg__solver_point_power(s, m, p);
+            if (before) target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
+        }
+        if (before) {
+            sums[0] += power;
+            sums[1] += target;
+        } else {
+            sums[2] += power;
+        }
     }
 }
 
@@ -5987,7 +5998,7 @@ static void rg__solver_island_power(rg__solver *s, int which) {
 static void rg__solver_limit_warm_start(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, k, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
-    rg__solver_island_power(s, 2);
+    rg__solver_island_power(s, w->step_dt, 0);
     for (i = 0; i < n; ++i) {
         rg_real *sums = &s->island_sums[3 * i];
         rg_real slope = sums[0] - sums[1], curvature = sums[2] - sums[0];
@@ -6017,13 +6028,29 @@ static void rg__solver_limit_warm_start(rg_world *w) {
 /* The start of the contact stage: each point's prediction base and mark, and (if
    warm_starting) last step's contact impulses, spread as above and applied before the first
    sweep, each island's as far as it lowers the sweeps' objective (above). */
-static void rg__solver_start_contacts(rg_world *w) {
+/* Applies the points' warm-start impulses, each island's limited as above. */
+static void rg__solver_apply_warm_start(rg_world *w) {
     rg__solver *s = &w->solver;
-    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance, h = w->step_dt;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), n = (int)stbds_arrlen(s->bodies), warm = 0;
+    int i, k, count = (int)stbds_arrlen(s->manifolds), n = (int)stbds_arrlen(s->bodies);
     rg__solver_build_islands(s);
     stbds_arrsetlen(s->island_sums, 3 * n);
     for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
+    rg__solver_island_power(s, w->step_dt, 1);
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        for (k = 0; k < m->count; ++k) {
+            const rg__solver_point *p = &s->points[m->first + k];
+            rg__solver_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
+            rg__solver_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
+        }
+    }
+    rg__solver_limit_warm_start(w);
+}
+
+static void rg__solver_start_contacts(rg_world *w) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0;
     for (i = 0; i < count; ++i) {
         const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
         rg__solver_manifold *m = &s->manifolds[i];
@@ -6031,11 +6058,10 @@ static void rg__solver_start_contacts(rg_world *w) {
         const rg__pair_manifold *previous;
         rg_vec3 where[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
         int that[RG_MANIFOLD_MAX], touching = 0;
-        rg_real target = 0;
         m->spin = m->roll1 = m->roll2 = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &points[k];
-            rg__solver_contact_base(s, m, p, slop, h);
+            rg__solver_contact_base(s, m, p, slop, w->step_dt);
             p->pn = p->pt1 = p->pt2 = 0;
             p->stick = p->stuck_at_start;
             /* only points that touch take a load: speculative ones, with a gap, start from zero */
@@ -6053,27 +6079,12 @@ static void rg__solver_start_contacts(rg_world *w) {
         if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
         c = rg_v3_scale(c, 1 / (rg_real)touching);
         rg__solver_spread_load(m, points, that, touching, where, c,
-                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, h,
+                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt,
                                                         rg__solver_warm_ratio(w)),
                                w->def.contact_tolerance);
-        for (k = 0; k < m->count; ++k) {
-            const rg__solver_point *p = &points[k];
-            target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
-        }
-        s->island_sums[3 * rg__solver_manifold_island(s, m) + 1] += target;
         warm = 1;
     }
-    if (!warm) return;
-    rg__solver_island_power(s, 0);
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        for (k = 0; k < m->count; ++k) {
-            const rg__solver_point *p = &s->points[m->first + k];
-            rg__solver_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
-            rg__solver_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
-        }
-    }
-    rg__solver_limit_warm_start(w);
+    if (warm) rg__solver_apply_warm_start(w);
 }
 
 /* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
