@@ -5456,6 +5456,24 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     rg__solver_scatter_velocities(w);
 }
 
+/* The rotation of each body's offset dr, once for the contact stage and the first-order pass's
+   prediction (dr changes only in the collisions before and in that pass's moves after). */
+static void rg__solver_offset_turns(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        sb->offset_turns = rg_v3_length_squared(sb->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN;
+        if (sb->offset_turns) sb->offset_turn = rg__turn_of(sb->dr);
+    }
+}
+
+/* R(dr) r - r: the move of an arm by the body's offset turn. */
+static rg_vec3 rg__solver_offset_rotation(const rg__solver_body *body, rg_vec3 r) {
+    if (body->offset_turns) return rg__turn_apply(&body->offset_turn, r);
+    if (body->dr.x == 0 && body->dr.y == 0 && body->dr.z == 0) return rg_v3(0, 0, 0);
+    return rg__rotation_change(body->dr, r);
+}
+
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion of the two points. */
 static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
@@ -5463,8 +5481,8 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 d = rg_v3_scale(m->n, -p->depth);
     rg_real share = rg__min_real(1, h * RG__PUSHOUT_RATE);
-    d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
-    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
+    d = rg_v3_add(d, rg_v3_add(A->dx, rg__solver_offset_rotation(A, p->ra)));
+    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__solver_offset_rotation(B, p->rb)));
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
@@ -5498,16 +5516,6 @@ static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_b
     return c;
 }
 
-/* The rotation of each body's offset dr, once for the contact stage and the first-order pass's
-   prediction (dr changes only in the collisions before and in that pass's moves after). */
-static void rg__solver_offset_turns(rg__solver *s) {
-    int i, n = (int)stbds_arrlen(s->bodies);
-    for (i = 0; i < n; ++i) {
-        rg__solver_body *sb = &s->bodies[i];
-        sb->offset_turns = rg_v3_length_squared(sb->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN;
-        if (sb->offset_turns) sb->offset_turn = rg__turn_of(sb->dr);
-    }
-}
 
 /* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
    arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
