@@ -771,6 +771,11 @@ typedef struct rg__narrowphase {
 /* A body as the solver sees it: working velocities, the inverse mass it has in the current
    pass (zero for static, kinematic and, during shock propagation, finished levels), and the
    offsets its position update gets besides v h (time of impact, first-order separation). */
+typedef struct rg__turn {
+    rg_vec3 theta;                /* rotation vector */
+    rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
+} rg__turn;
+
 typedef struct rg__solver_body {
     /* what every impulse touches first, together */
     rg_vec3 v, w;                 /* linear and angular velocity being solved */
@@ -783,6 +788,9 @@ typedef struct rg__solver_body {
     int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
     int dynamic;
     int frozen;                   /* inverse mass and inertia zero: static, kinematic or a finished shock level */
+    int offset_turns;             /* contact stage: dr is beyond RG__LINEAR_TURN, and offset_turn is its rotation */
+    int pushed;                   /* first-order pass: the body has moved (pv, pw not zero) */
+    rg__turn offset_turn;
 } rg__solver_body;
 
 /* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
@@ -824,6 +832,8 @@ typedef struct rg__solver_manifold {
     rg_vec3 n, t1, t2;            /* normal and tangent basis */
     rg_real restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
     rg_real spin, roll1, roll2;   /* accumulated spinning and rolling impulses (Guendelman §9) */
+    int deep;                     /* first-order pass: a point ends the step deeper than the slop */
+    int separation_masses;        /* first-order pass: the points' masses are those of the moving bodies */
     /* A patch: touching points that span a face, whose normal impulses are solved together as
        one resultant (force and two moments about the patch's centre) */
     int patch;
@@ -4686,10 +4696,6 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
    (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
    two coefficients come from their Taylor series, exact to rounding there and free of the
    cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
-typedef struct rg__turn {
-    rg_vec3 theta;                /* rotation vector */
-    rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
-} rg__turn;
 
 static rg__turn rg__turn_of(rg_vec3 theta) {
     rg__turn turn;
@@ -5454,6 +5460,24 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     rg__solver_scatter_velocities(w);
 }
 
+/* The rotation of each body's offset dr, once for the contact stage and the first-order pass's
+   prediction (dr changes only in the collisions before and in that pass's moves after). */
+static void rg__solver_offset_turns(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < n; ++i) {
+        rg__solver_body *sb = &s->bodies[i];
+        sb->offset_turns = rg_v3_length_squared(sb->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN;
+        if (sb->offset_turns) sb->offset_turn = rg__turn_of(sb->dr);
+    }
+}
+
+/* R(dr) r - r: the move of an arm by the body's offset turn. */
+static rg_vec3 rg__solver_offset_rotation(const rg__solver_body *body, rg_vec3 r) {
+    if (body->offset_turns) return rg__turn_apply(&body->offset_turn, r);
+    if (body->dr.x == 0 && body->dr.y == 0 && body->dr.z == 0) return rg_v3(0, 0, 0);
+    return rg__rotation_change(body->dr, r);
+}
+
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion of the two points. */
 static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
@@ -5461,8 +5485,8 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 d = rg_v3_scale(m->n, -p->depth);
     rg_real share = rg__min_real(1, h * RG__PUSHOUT_RATE);
-    d = rg_v3_add(d, rg_v3_add(A->dx, rg__rotation_change(A->dr, p->ra)));
-    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__rotation_change(B->dr, p->rb)));
+    d = rg_v3_add(d, rg_v3_add(A->dx, rg__solver_offset_rotation(A, p->ra)));
+    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__solver_offset_rotation(B, p->rb)));
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
@@ -5492,10 +5516,10 @@ static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, r
    with theta = dr + w h, less the same for the offset dr alone (already in the base). */
 static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_body *body, rg_vec3 r) {
     rg_vec3 c = rg_v3_sub(rg__turn_apply(turn, r), rg_v3_cross(turn->theta, r));
-    if (rg_v3_length_squared(body->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN)
-        c = rg_v3_sub(c, rg_v3_sub(rg__rotation_change(body->dr, r), rg_v3_cross(body->dr, r)));
+    if (body->offset_turns) c = rg_v3_sub(c, rg_v3_sub(rg__turn_apply(&body->offset_turn, r), rg_v3_cross(body->dr, r)));
     return c;
 }
+
 
 /* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
    arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
@@ -5539,12 +5563,13 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
             tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
         }
+        m->deep = m->separation_masses = 0;
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
             if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn, &c1, &c2);
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
-            if (-p->gap > slop) any = 1;
+            if (-p->gap > slop) any = m->deep = 1;
         }
     }
     if (!any) return;
@@ -5556,14 +5581,18 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
         sb->inv_inertia = w->bodies[i].inv_inertia_world;
         sb->frozen = 0;
     }
-    for (i = 0; i < count; ++i)
-        for (j = 0; j < s->manifolds[i].count; ++j)
-            rg__solver_point_masses(s, &s->manifolds[i], &s->points[s->manifolds[i].first + j]);
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
             rg__solver_manifold *m = &s->manifolds[s->order[i]];
             rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+            /* a pair that is not too deep and whose bodies have not moved has nothing to do:
+               none of its points has an impulse yet, and none needs one */
+            if (!m->deep && !A->pushed && !B->pushed) continue;
+            if (!m->separation_masses) {
+                for (j = 0; j < m->count; ++j) rg__solver_point_masses(s, m, &s->points[m->first + j]);
+                m->separation_masses = 1;
+            }
             for (j = 0; j < m->count; ++j) {
                 rg__solver_point *p = &s->points[m->first + j];
                 rg_real un, next, dp, target = -p->gap - slop;
@@ -5579,6 +5608,8 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
                 B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
                 B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
+                A->pushed |= A->dynamic;
+                B->pushed |= B->dynamic;
             }
         }
         if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
@@ -5599,24 +5630,24 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
    could not carry is returned (-1 when no point carries a load). */
 static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
                                    rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
-    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist;
+    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
     int i;
     for (i = 0; i < n; ++i) sum += normal[i];
     if (!(sum > 0)) return -1;
     for (i = 0; i < n; ++i) {
-        px += normal[i] / sum * x[i];
-        pz += normal[i] / sum * z[i];
+        share[i] = normal[i] / sum;
+        px += share[i] * x[i];
+        pz += share[i] * z[i];
     }
     for (i = 0; i < n; ++i) {
         rg_real sx = x[i] - px, sz = z[i] - pz;
-        r2 += normal[i] / sum * (sx * sx + sz * sz);
+        r2 += share[i] * (sx * sx + sz * sz);
     }
     twist = T - (px * F2 - pz * F1);
     if (r2 > narrow * narrow) tau = twist / r2;
     for (i = 0; i < n; ++i) {
-        rg_real share = normal[i] / sum, sx = x[i] - px, sz = z[i] - pz;
-        f1[i] = share * (F1 - tau * sz);
-        f2[i] = share * (F2 + tau * sx);
+        f1[i] = share[i] * (F1 - tau * (z[i] - pz));
+        f2[i] = share[i] * (F2 + tau * (x[i] - px));
     }
     return r2 > narrow * narrow ? 0 : rg__fabs(twist);
 }
@@ -6155,6 +6186,7 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
     rg__solver_gather_velocities(w);
+    rg__solver_offset_turns(s);
     rg__solver_start_contacts(w);
     /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
        the weight of what lies on top reaches the bottom as fast as support reaches the top */
