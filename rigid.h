@@ -5987,9 +5987,9 @@ static int rg__solver_manifold_island(const rg__solver *s, const rg__solver_mani
     return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
 }
 
-/* Adds each manifold's p . u for the current velocities to its island's sums: to sums[0], with
-   p . t to sums[1], before the warm start is applied (`before`), to sums[2] after (see below). */
-static void rg__solver_island_power(rg__solver *s, rg_real h, int before) {
+/* Adds each manifold's p . u0, for the velocities before the warm start, to its island's
+   sums[0] and p . t to sums[1] (see below). */
+static void rg__solver_island_power(rg__solver *s, rg_real h) {
     int i, k, count = (int)stbds_arrlen(s->manifolds);
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
@@ -5998,14 +5998,27 @@ static void rg__solver_island_power(rg__solver *s, rg_real h, int before) {
         for (k = 0; k < m->count; ++k) {
             const rg__solver_point *p = &s->points[m->first + k];
             power += rg__solver_point_power(s, m, p);
-            if (before) target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
+            target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
         }
-        if (before) {
-            sums[0] += power;
-            sums[1] += target;
-        } else {
-            sums[2] += power;
-        }
+        sums[0] += power;
+        sums[1] += target;
+    }
+}
+
+/* Adds p.(u1 - u0) = p^T A p to each island's sums[2]: twice the kinetic energy of the velocity
+   change the warm start made, which only dynamic bodies have (dw^T I dw in the body's frame). */
+static void rg__solver_island_curvature(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < n; ++i) {
+        const rg__solver_body *sb = &s->bodies[i];
+        const rg__body *body = &w->bodies[i];
+        rg_vec3 dv, dw;
+        if (!sb->dynamic) continue;
+        dv = rg_v3_sub(sb->v, body->linear_velocity);
+        dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(sb->w, body->angular_velocity));
+        s->island_sums[3 * s->island[i] + 2] +=
+            body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, rg_mat3_mul_v3(body->inertia_local, dw));
     }
 }
 
@@ -6023,16 +6036,17 @@ static void rg__solver_island_power(rg__solver *s, rg_real h, int before) {
    s^2 p.(u1 - u0) / 2 is positive at s = 1 exactly when -p.(u0 - t) < p.(u1 - u0) / 2, and then
    least at s = -p.(u0 - t) / p.(u1 - u0), below 1/2 (0 if it only raises f). A warm start that
    lowers f is kept whole: a resting pile's lies a little past its minimum (s = 0.94 to 0.996 in
-   the pyramid scene), and cut to it the pyramid's top drifted 1.2 mm in 10 s instead of 0.5. Scaling the impulses keeps them in their
-   cones and the velocities' change is linear in them, so the scaled start is exact. sums[3 r]
-   holds p.u0, sums[3 r + 1] p.t and sums[3 r + 2] p.u1 of the island with root r. */
+   the pyramid scene), and cut to it the pyramid's top drifted 1.2 mm in 10 s instead of 0.5.
+   Scaling the impulses keeps them in their cones and the velocities' change is linear in them,
+   so the scaled start is exact. sums[3 r] holds p.u0, sums[3 r + 1] p.t and sums[3 r + 2]
+   p.(u1 - u0) of the island with root r. */
 static void rg__solver_limit_warm_start(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, k, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
-    rg__solver_island_power(s, w->step_dt, 0);
+    rg__solver_island_curvature(w);
     for (i = 0; i < n; ++i) {
         rg_real *sums = &s->island_sums[3 * i];
-        rg_real slope = sums[0] - sums[1], curvature = sums[2] - sums[0];
+        rg_real slope = sums[0] - sums[1], curvature = sums[2];
         /* from here on sums[0] is the island's scale */
         sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
     }
@@ -6066,7 +6080,7 @@ static void rg__solver_apply_warm_start(rg_world *w) {
     rg__solver_build_islands(s);
     stbds_arrsetlen(s->island_sums, 3 * n);
     for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
-    rg__solver_island_power(s, w->step_dt, 1);
+    rg__solver_island_power(s, w->step_dt);
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
         for (k = 0; k < m->count; ++k) {
