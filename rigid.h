@@ -6070,9 +6070,6 @@ static void rg__solver_limit_warm_start(rg_world *w) {
     }
 }
 
-/* The start of the contact stage: each point's prediction base and mark, and (if
-   warm_starting) last step's contact impulses, spread as above and applied before the first
-   sweep, each island's as far as it lowers the sweeps' objective (above). */
 /* Applies the points' warm-start impulses, each island's limited as above. */
 static void rg__solver_apply_warm_start(rg_world *w) {
     rg__solver *s = &w->solver;
@@ -6092,6 +6089,9 @@ static void rg__solver_apply_warm_start(rg_world *w) {
     rg__solver_limit_warm_start(w);
 }
 
+/* The start of the contact stage: each point's prediction base and mark, and (if
+   warm_starting) last step's contact impulses, spread as above and applied before the first
+   sweep, each island's as far as it lowers the sweeps' objective (above). */
 static void rg__solver_start_contacts(rg_world *w) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
