@@ -768,14 +768,15 @@ typedef struct rg__narrowphase {
 } rg__narrowphase;
 
 /* ---- solver ---- */
-/* A body as the solver sees it: working velocities, the inverse mass it has in the current
-   pass (zero for static, kinematic and, during shock propagation, finished levels), and the
-   offsets its position update gets besides v h (time of impact, first-order separation). */
+/* A rotation by the rotation vector theta, ready for Rodrigues' formula (rg__turn_of). */
 typedef struct rg__turn {
     rg_vec3 theta;                /* rotation vector */
     rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
 } rg__turn;
 
+/* A body as the solver sees it: working velocities, the inverse mass it has in the current
+   pass (zero for static, kinematic and, during shock propagation, finished levels), and the
+   offsets its position update gets besides v h (time of impact, first-order separation). */
 typedef struct rg__solver_body {
     /* what every impulse touches first, together */
     rg_vec3 v, w;                 /* linear and angular velocity being solved */
@@ -4696,7 +4697,6 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
    (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
    two coefficients come from their Taylor series, exact to rounding there and free of the
    cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
-
 static rg__turn rg__turn_of(rg_vec3 theta) {
     rg__turn turn;
     rg_real t = rg_v3_dot(theta, theta);
@@ -4757,33 +4757,31 @@ static inline void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *
     if (j1 != 0 || j2 != 0) rg__solver_push(A, B, d, wa, wb, 1, toi);
 }
 
+/* A body's turn per unit angular impulse about `axis`, I^-1 axis: zero for a frozen body (no
+   products needed). */
+static rg_vec3 rg__solver_body_turn(const rg__solver_body *body, rg_vec3 axis) {
+    return body->frozen ? rg_v3(0, 0, 0) : rg_mat3_mul_v3(body->inv_inertia, axis);
+}
+
 /* An angular impulse L on a and -L on b (Guendelman §9's area impulse without a point part). */
 static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_vec3 L) {
-    A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, L));
-    B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
+    A->w = rg_v3_add(A->w, rg__solver_body_turn(A, L));
+    B->w = rg_v3_sub(B->w, rg__solver_body_turn(B, L));
 }
 
 /* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the turns per unit impulse
    (I^-1 (r x d)), n^T K n (as 1 / itself) and K on the tangent plane from the arms' cross
    products and the bodies' current inverse masses: again when shock propagation gives a body
-   infinite mass. A frozen body's turns are zero, without the products. */
+   infinite mass. */
 static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real im = A->inv_mass + B->inv_mass, knn;
-    if (A->frozen) {
-        p->wan = p->wa1 = p->wa2 = rg_v3(0, 0, 0);
-    } else {
-        p->wan = rg_mat3_mul_v3(A->inv_inertia, p->ran);
-        p->wa1 = rg_mat3_mul_v3(A->inv_inertia, p->ra1);
-        p->wa2 = rg_mat3_mul_v3(A->inv_inertia, p->ra2);
-    }
-    if (B->frozen) {
-        p->wbn = p->wb1 = p->wb2 = rg_v3(0, 0, 0);
-    } else {
-        p->wbn = rg_mat3_mul_v3(B->inv_inertia, p->rbn);
-        p->wb1 = rg_mat3_mul_v3(B->inv_inertia, p->rb1);
-        p->wb2 = rg_mat3_mul_v3(B->inv_inertia, p->rb2);
-    }
+    p->wan = rg__solver_body_turn(A, p->ran);
+    p->wa1 = rg__solver_body_turn(A, p->ra1);
+    p->wa2 = rg__solver_body_turn(A, p->ra2);
+    p->wbn = rg__solver_body_turn(B, p->rbn);
+    p->wb1 = rg__solver_body_turn(B, p->rb1);
+    p->wb2 = rg__solver_body_turn(B, p->rb2);
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
@@ -4883,8 +4881,8 @@ static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_
     rg_mat3 k;
     int r, c;
     for (r = 0; r < 3; ++r) {
-        wa[r] = A->frozen ? rg_v3(0, 0, 0) : rg_mat3_mul_v3(A->inv_inertia, axis_a[r]);
-        wb[r] = B->frozen ? rg_v3(0, 0, 0) : rg_mat3_mul_v3(B->inv_inertia, axis_b[r]);
+        wa[r] = rg__solver_body_turn(A, axis_a[r]);
+        wb[r] = rg__solver_body_turn(B, axis_b[r]);
     }
     for (r = 0; r < 3; ++r)
         for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis_a[r], wa[c]) + rg_v3_dot(axis_b[r], wb[c]);
@@ -5520,7 +5518,6 @@ static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_b
     return c;
 }
 
-
 /* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
    arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
    prediction base + h u by the arms' curvature; returned along the normal (*bn) and the
@@ -5763,8 +5760,9 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
    will be after the step with the current velocities; the impulse of eq. (8) removes the
    predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
    as in eqs. (2)-(3), so a gap may close but never pulls; a patch takes it for all its points
-   at once (rg__contact_visit_patch). Normal parts of all points first, then friction: static friction removes the predicted tangential drift d_t, dynamic friction
-   acts on the sliding velocity; doing the normals first keeps friction from fighting the turning
+   at once (rg__contact_visit_patch). Normal parts of all points first, then friction: static
+   friction removes the predicted tangential drift d_t, dynamic friction acts on the sliding
+   velocity; doing the normals first keeps friction from fighting the turning
    the first normal impulses cause before the others balance it. Then rolling and spinning
    friction. Returns the largest error found, as a length. */
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
