@@ -567,6 +567,12 @@ struct rg_hull {
     rg_mat3 unit_inertia;         /* at density 1, about the centroid, hull frame axes */
     rg_vec3 local_min, local_max; /* bounding box in the hull frame */
     rg_real radius;               /* largest distance of a vertex from the centroid */
+    /* Hulls of rg_hull_create_box only (zero for the others): the half extents, and the edge
+       along axis k whose corners' other coordinates have the signs of vertex index c (bit i set:
+       +h on axis i, bit k clear) as box_edges[k][c]. Faces 2k and 2k + 1 are +axis k and -axis
+       k. Box pairs take the 15-axis test in the full search (>>collide). */
+    rg_vec3 box_half;
+    signed char box_edges[3][8];
 };
 
 /* ---- quickhull (only while rg_hull_create runs) ---- */
@@ -1577,6 +1583,9 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
     return hull;
 }
 
+/* The axis (0, 1, 2) of a box corner's index bit (1, 2, 4). */
+static int rg__box_axis_of_bit(int bit) { return bit == 1 ? 0 : bit == 2 ? 1 : 2; }
+
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result) {
     /* corner i has x = +h when bit 0 is set, y with bit 1, z with bit 2 */
     static const int faces[24] = {
@@ -1595,9 +1604,18 @@ RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return NULL;
     }
+    rg_hull *hull;
     for (i = 0; i < 8; ++i)
         corners[i] = rg_v3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
-    return rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, result);
+    hull = rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, result);
+    if (!hull) return NULL;
+    hull->box_half = h;
+    for (i = 0; i < hull->edge_count; ++i) {
+        /* the corners of an edge differ in the bit of its axis only */
+        int v0 = hull->edges[i].v[0], axis = rg__box_axis_of_bit(v0 ^ hull->edges[i].v[1]);
+        hull->box_edges[axis][v0 & ~(1 << axis)] = (signed char)i;
+    }
+    return hull;
 }
 
 RIGID_API int rg_hull_vertex_count(const rg_hull *h) { return h ? h->vertex_count : 0; }
@@ -2861,9 +2879,24 @@ static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 directi
     return best;
 }
 
+static int rg__hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
+
+/* The vertex of hull h furthest along direction, the first index winning ties, as
+   rg__support_index finds it. A box's corner i has +h on axis k when bit k of i is set, so the
+   corner with the bits of the positive components makes each term of the dot product the larger
+   of +-h_k d_k; rounded addition never decreases when a term grows, so no corner's computed dot
+   product is larger. A zero component leaves its bit clear (the lower index of two equal
+   corners), as the search does; where rounding hides a nonzero term the two corners' dot
+   products are equal, so every separation computed from the corner is bit-identical. */
+static int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
+    if (rg__hull_is_box(h)) return (direction.x > 0) | ((direction.y > 0) << 1) | ((direction.z > 0) << 2);
+    return rg__support_index(h->vertices, h->vertex_count, direction);
+}
+
 /* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
    frame and of B's edge directions, and room for the edge query's side table (one real per
-   face of B). */
+   face of B). Box pairs start without tables (NULL: the face queries compute what they need)
+   and build A's tables only when the manifold needs them. */
 typedef struct rg__pair_frame {
     const rg_hull *a, *b;
     rg__relative_pose t;
@@ -2881,11 +2914,22 @@ typedef struct rg__pair_storage {
     rg_real reals[RG__STACK_REALS];
 } rg__pair_storage;
 
-static void rg__pair_frame_build(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
-                                 const rg__relative_pose *t, rg__pair_storage *storage,
+static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
+                                 const rg__relative_pose *t) {
+    memset(frame, 0, sizeof *frame);
+    frame->a = a;
+    frame->b = b;
+    frame->t = *t;
+    frame->centroid_a = rg__pose_apply(t, a->centroid);
+}
+
+/* The tables; B's edge directions and the side table only with_edges (the generic edge query). */
+static void rg__pair_frame_build(rg__pair_frame *frame, int with_edges, rg__pair_storage *storage,
                                  rg__collide_scratch *scratch) {
-    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
-    int real_count = a->face_count + b->face_count;
+    const rg_hull *a = frame->a, *b = frame->b;
+    const rg__relative_pose *t = &frame->t;
+    int i, vector_count = a->vertex_count + a->face_count + (with_edges ? b->edge_count : 0);
+    int real_count = a->face_count + (with_edges ? b->face_count : 0);
     rg_vec3 *vectors = storage->vectors;
     rg_real *reals = storage->reals;
     if (vector_count > RG__STACK_VECTORS) {
@@ -2896,21 +2940,18 @@ static void rg__pair_frame_build(rg__pair_frame *frame, const rg_hull *a, const 
         stbds_arrsetlen(scratch->reals, real_count);
         reals = scratch->reals;
     }
-    frame->a = a;
-    frame->b = b;
-    frame->t = *t;
     frame->vertices_a = vectors;
     frame->normals_a = vectors + a->vertex_count;
-    frame->directions_b = frame->normals_a + a->face_count;
     frame->offsets_a = reals;
-    frame->side = reals + a->face_count;
     for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
     for (i = 0; i < a->face_count; ++i) {
         frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
         frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
     }
+    if (!with_edges) return;
+    frame->directions_b = frame->normals_a + a->face_count;
+    frame->side = reals + a->face_count;
     for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
-    frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
 typedef struct rg__face_query {
@@ -2926,7 +2967,7 @@ typedef struct rg__edge_query {
 
 /* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
 static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
-    int s = rg__support_index(b->vertices, b->vertex_count, rg_v3_neg(n));
+    int s = rg__hull_support(b, rg_v3_neg(n));
     *support = s;
     return rg_v3_dot(n, b->vertices[s]) - offset;
 }
@@ -2936,9 +2977,18 @@ static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset
 static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                      int f, int *support) {
     rg_vec3 n = b->faces[f].normal;
-    int s = rg__support_index(a->vertices, a->vertex_count, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    int s = rg__hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
     *support = s;
     return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
+}
+
+/* Separation of B from A's face f, with A's face planes from the tables or, without them,
+   computed by the same functions (bit-identical). */
+static rg_real rg__frame_face_a_separation(const rg__pair_frame *frame, int f, int *support) {
+    rg_vec3 n;
+    if (frame->normals_a) return rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], support);
+    n = rg__a_normal_in_b(frame->a, &frame->t, f);
+    return rg__face_a_separation(frame->b, n, rg__a_offset_in_b(frame->a, &frame->t, f, n), support);
 }
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
@@ -2951,7 +3001,7 @@ static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_
     best.separation = -FLT_MAX;
     for (f = 0; f < count; ++f) {
         int support;
-        rg_real s = faces_of_a ? rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], &support)
+        rg_real s = faces_of_a ? rg__frame_face_a_separation(frame, f, &support)
                                : rg__face_b_separation(frame->a, frame->b, &frame->t, f, &support);
         if (s > best.separation) {
             best.separation = s;
@@ -3057,6 +3107,102 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
     return best;
 }
 
+/* Two boxes (Baraff §7.1's candidate planes for boxes: 3 + 3 face normals and the 9 cross
+   products of their axes). Their Minkowski difference has the faces +-u for u = a_i x b_j
+   (a_i, b_j: axis i of A, axis j of B), spanned by the edge of A along a_i that supports A
+   along the face's normal n and the edge of B along b_j that supports B along -n. A box of half
+   extents h reaches sum_k h_k |n.axis_k| from its centre along a unit n, so with A's centre p
+   in B's frame (B's at the origin) the separation of that face is |u.p| minus both reaches, for
+   the n of the two that points from A towards B (n.p <= 0); the other face's is smaller. This
+   is the pair, separation and normal rg__query_edges finds by looking at every edge pair
+   (up to rounding), without A's vertices in B's frame. Returns 0 where the generic query has no
+   pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
+   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). */
+typedef struct rg__box_pair {
+    rg_real axis_a[3][3];         /* axis_a[i][k]: component k of A's axis i in B's frame */
+    rg_real half_a[3], half_b[3], p[3];
+} rg__box_pair;
+
+static rg__box_pair rg__box_pair_make(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t) {
+    rg__box_pair pair;
+    int i, k;
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) pair.axis_a[i][k] = t->rotation.m[k][i];
+    pair.half_a[0] = a->box_half.x; pair.half_a[1] = a->box_half.y; pair.half_a[2] = a->box_half.z;
+    pair.half_b[0] = b->box_half.x; pair.half_b[1] = b->box_half.y; pair.half_b[2] = b->box_half.z;
+    pair.p[0] = t->translation.x; pair.p[1] = t->translation.y; pair.p[2] = t->translation.z;
+    return pair;
+}
+
+static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+
+static int rg__box_edge_pair(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
+                             rg__edge_query *query) {
+    const rg_real *c = pair->axis_a[i];
+    rg_real u[3], length_squared, scale, d, reach = 0;
+    int k, corner_a = 0, corner_b = 0;
+    /* u = a_i x b_j, b_j the unit vector of axis j */
+    u[j] = 0;
+    u[(j + 1) % 3] = c[(j + 2) % 3];
+    u[(j + 2) % 3] = -c[(j + 1) % 3];
+    length_squared = rg__dot3(u, u);
+    if (!(length_squared > RG__PARALLEL_SINE * RG__PARALLEL_SINE)) return 0;
+    /* n = u / |u|, turned to point from A (centre p) towards B (the origin) */
+    d = rg__dot3(u, pair->p);
+    scale = (d > 0 ? -1 : 1) / rg__sqrt(length_squared);
+    for (k = 0; k < 3; ++k) u[k] *= scale;
+    for (k = 0; k < 3; ++k) {
+        if (k != i) {
+            rg_real along_a = rg__dot3(u, pair->axis_a[k]);
+            if (along_a == 0) return 0;
+            reach += pair->half_a[k] * rg__fabs(along_a);
+            if (along_a > 0) corner_a |= 1 << k;
+        }
+        if (k != j) {
+            if (u[k] == 0) return 0;
+            reach += pair->half_b[k] * rg__fabs(u[k]);
+            if (u[k] < 0) corner_b |= 1 << k;
+        }
+    }
+    query->edge_a = a->box_edges[i][corner_a];
+    query->edge_b = b->box_edges[j][corner_b];
+    query->separation = -rg__dot3(u, pair->p) - reach;
+    query->normal = rg_v3(u[0], u[1], u[2]);
+    return 1;
+}
+
+/* Does edge pair p come before q in rg__query_edges' order (A's edge, then B's)? */
+static int rg__edge_pair_before(const rg__edge_query *p, const rg__edge_query *q) {
+    return p->edge_a < q->edge_a || (p->edge_a == q->edge_a && p->edge_b < q->edge_b);
+}
+
+/* rg__query_edges for two boxes, with its choice among the 9 pairs: the first pair (in its
+   order) that separates by more than margin, else the largest separation, the first winning
+   ties. */
+static rg__edge_query rg__query_box_edges(const rg__pair_frame *frame, rg_real margin) {
+    rg__edge_query best, separating, pair;
+    rg__box_pair boxes = rg__box_pair_make(frame->a, frame->b, &frame->t);
+    int i, j;
+    best.edge_a = best.edge_b = separating.edge_a = separating.edge_b = -1;
+    best.separation = separating.separation = -FLT_MAX;
+    best.normal = separating.normal = rg_v3(0, 0, 0);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            if (!rg__box_edge_pair(&boxes, frame->a, frame->b, i, j, &pair)) continue;
+            if (pair.separation > margin && (separating.edge_a < 0 || rg__edge_pair_before(&pair, &separating)))
+                separating = pair;
+            if (pair.separation > best.separation ||
+                (pair.separation == best.separation && rg__edge_pair_before(&pair, &best)))
+                best = pair;
+        }
+    return separating.edge_a >= 0 ? separating : best;
+}
+
+/* The axis of a box's edge e: its corners differ in that bit only. */
+static int rg__box_edge_axis(const rg_hull *h, int e) {
+    return rg__box_axis_of_bit(h->edges[e].v[0] ^ h->edges[e].v[1]);
+}
+
 /* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
    evaluated with the same functions and the same values as in the full search, so a witness
    that holds gives exactly the answer the full search would. */
@@ -3081,6 +3227,14 @@ static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__r
         if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
             witness->feature_b < 0 || witness->feature_b >= b->edge_count)
             return 0;
+        if (rg__hull_is_box(a) && rg__hull_is_box(b)) {
+            /* the box query's own value for the edges' axes, as the full search would see it */
+            rg__box_pair boxes = rg__box_pair_make(a, b, t);
+            rg__edge_query query;
+            return rg__box_edge_pair(&boxes, a, b, rg__box_edge_axis(a, witness->feature_a),
+                                     rg__box_edge_axis(b, witness->feature_b), &query) &&
+                   query.separation > margin;
+        }
         edge = &b->edges[witness->feature_b];
         frame = rg__edge_frame_of_a(NULL, a, t, witness->feature_a);
         side0 = rg_v3_dot(b->faces[edge->faces[0]].normal, frame.direction);
@@ -3422,12 +3576,16 @@ static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_quer
 
 /* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
    edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
-   axis of largest separation. */
-static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, rg__witness *witness,
-                                   rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
-                                   rg_manifold *out) {
+   axis of largest separation. Two boxes take the 15-axis test: their face queries compute the
+   few values they need, the edge query is rg__query_box_edges, and A's tables are built only
+   for the manifold. */
+static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__witness *witness,
+                                   rg_vec3 pos_b, rg_quat rot_b, rg__pair_storage *storage,
+                                   rg__collide_scratch *scratch, rg_manifold *out) {
     rg__face_query face_a, face_b;
     rg__edge_query edges;
+    int boxes = rg__hull_is_box(frame->a) && rg__hull_is_box(frame->b);
+    if (!boxes) rg__pair_frame_build(frame, 1, storage, scratch);
     face_a = rg__query_faces(frame, 1, margin);
     if (face_a.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
@@ -3438,7 +3596,7 @@ static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, 
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
         return 0;
     }
-    edges = rg__query_edges(frame, margin);
+    edges = boxes ? rg__query_box_edges(frame, margin) : rg__query_edges(frame, margin);
     if (edges.edge_a >= 0 && edges.separation > margin) {
         rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
         return 0;
@@ -3450,6 +3608,7 @@ static int rg__collide_full_search(const rg__pair_frame *frame, rg_real margin, 
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
     else
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+    if (boxes) rg__pair_frame_build(frame, 0, storage, scratch);
     return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
 }
 
@@ -3482,8 +3641,8 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
     }
     memset(&temporary, 0, sizeof temporary);
     if (!scratch) scratch = &temporary;
-    rg__pair_frame_build(&frame, a, b, &t, &storage, scratch);
-    count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, scratch, out);
+    rg__pair_frame_start(&frame, a, b, &t);
+    count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, &storage, scratch, out);
     stbds_arrfree(temporary.vectors);
     stbds_arrfree(temporary.reals);
     stbds_arrfree(temporary.clip);
