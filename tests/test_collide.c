@@ -596,6 +596,341 @@ static void test_collide_witness_equals_full_search(void) {
     for (i = 0; i < 8; ++i) rg_hull_destroy(shapes[i]);
 }
 
+/* ---- boxes: the 15-axis test against the generic search ---------------------------------- */
+
+/* The box of rg_hull_create_box built by rg_hull_create_polyhedron from the same corners and
+   faces: the same hull, which the narrow phase treats as a generic polyhedron. */
+static rg_hull *generic_box(rg_vec3 h) {
+    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
+    rg_vec3 corners[8];
+    int i;
+    for (i = 0; i < 8; ++i)
+        corners[i] = rg_v3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
+    return rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
+}
+
+/* Do two hulls have the same vertices, faces and edges (bit for bit)? */
+static int same_hull(const rg_hull *x, const rg_hull *y) {
+    int i, k, fx[8], fy[8], vx[2], vy[2], ex[2], ey[2];
+    if (rg_hull_vertex_count(x) != rg_hull_vertex_count(y) || rg_hull_face_count(x) != rg_hull_face_count(y) ||
+        rg_hull_edge_count(x) != rg_hull_edge_count(y))
+        return 0;
+    for (i = 0; i < rg_hull_vertex_count(x); ++i)
+        if (rg_v3_length(rg_v3_sub(rg_hull_vertex(x, i), rg_hull_vertex(y, i))) != 0) return 0;
+    for (i = 0; i < rg_hull_face_count(x); ++i) {
+        int n = rg_hull_face_vertices(x, i, fx, 8);
+        if (n != rg_hull_face_vertices(y, i, fy, 8)) return 0;
+        for (k = 0; k < n; ++k)
+            if (fx[k] != fy[k]) return 0;
+        if (rg_v3_length(rg_v3_sub(rg_hull_face_normal(x, i), rg_hull_face_normal(y, i))) != 0) return 0;
+    }
+    for (i = 0; i < rg_hull_edge_count(x); ++i) {
+        rg_hull_edge(x, i, vx, ex);
+        rg_hull_edge(y, i, vy, ey);
+        if (vx[0] != vy[0] || vx[1] != vy[1] || ex[0] != ey[0] || ex[1] != ey[1]) return 0;
+    }
+    return 1;
+}
+
+/* An orientation of one of the kinds the box query must get right: random; exactly
+   axis-aligned (a half turn about a coordinate axis, or none); a quarter turn about one; or a
+   quarter turn followed by a turn of 1e-7 to 1e-2 rad (nearly parallel edges). */
+static rg_quat box_test_orientation(int kind) {
+    static const double half = 0.70710678118654752440;
+    int axis = (int)(rg_test_random() * 4);
+    rg_quat q = rg_quat_identity(), tilt;
+    double angle;
+    if (kind == 0) return random_rotation();
+    if (axis < 3) {
+        double s = kind == 1 ? 1 : half, c = kind == 1 ? 0 : half;
+        q.x = axis == 0 ? (rg_real)s : 0;
+        q.y = axis == 1 ? (rg_real)s : 0;
+        q.z = axis == 2 ? (rg_real)s : 0;
+        q.w = (rg_real)c;
+    }
+    if (kind < 3) return q;
+    angle = pow(10, rg_test_uniform(-7, -2));
+    tilt = rg_quat_from_axis_angle(random_unit_vector(), (rg_real)angle);
+    return rg_quat_mul(tilt, q);
+}
+
+/* A posed box in double: centre, axes (columns), half extents. */
+typedef struct posed_box { double c[3], axis[3][3], h[3]; } posed_box;
+
+static void pose_box(rg_vec3 h, rg_vec3 pos, rg_quat q, posed_box *out) {
+    int k;
+    double len = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    rg_quat qn;
+    qn.x = (rg_real)(q.x / len); qn.y = (rg_real)(q.y / len); qn.z = (rg_real)(q.z / len); qn.w = (rg_real)(q.w / len);
+    out->c[0] = pos.x; out->c[1] = pos.y; out->c[2] = pos.z;
+    out->h[0] = h.x; out->h[1] = h.y; out->h[2] = h.z;
+    for (k = 0; k < 3; ++k) {
+        double e[3] = {0, 0, 0};
+        e[k] = 1;
+        rotate_d(qn, e, out->axis[k]);
+    }
+}
+
+static double dot3(const double *u, const double *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+
+/* The box's reach from its centre along unit n. */
+static double box_reach(const posed_box *b, const double n[3]) {
+    return b->h[0] * fabs(dot3(n, b->axis[0])) + b->h[1] * fabs(dot3(n, b->axis[1])) +
+           b->h[2] * fabs(dot3(n, b->axis[2]));
+}
+
+/* The sine below which rg__query_edges and the box query treat two edges as parallel
+   (RG__PARALLEL_SINE in rigid.h): their cross product is no candidate axis. */
+#ifdef RIGID_DOUBLE
+#define BOX_PARALLEL_SINE 1.5e-8
+#else
+#define BOX_PARALLEL_SINE 3.5e-4
+#endif
+
+/* The 15 candidate axes of two boxes, less the cross products of axes parallel within
+   BOX_PARALLEL_SINE; returns how many. *borderline (may be NULL) is set when a sine lies
+   within 0.1% of that limit, where rounding decides whether the axis counts. */
+static int box_axes(const posed_box *a, const posed_box *b, double axes[15][3], int *borderline) {
+    int i, j, k, n = 0;
+    for (i = 0; i < 3; ++i) {
+        for (k = 0; k < 3; ++k) axes[n][k] = a->axis[i][k];
+        ++n;
+        for (k = 0; k < 3; ++k) axes[n][k] = b->axis[i][k];
+        ++n;
+    }
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            const double *u = a->axis[i], *v = b->axis[j];
+            double c[3], l;
+            c[0] = u[1] * v[2] - u[2] * v[1];
+            c[1] = u[2] * v[0] - u[0] * v[2];
+            c[2] = u[0] * v[1] - u[1] * v[0];
+            l = sqrt(dot3(c, c));
+            if (borderline && fabs(l - BOX_PARALLEL_SINE) <= 1e-3 * BOX_PARALLEL_SINE) *borderline = 1;
+            if (l <= BOX_PARALLEL_SINE) continue;
+            for (k = 0; k < 3; ++k) axes[n][k] = c[k] / l;
+            ++n;
+        }
+    return n;
+}
+
+/* Within this sine of a face axis, an edge axis is the face axis itself in exact arithmetic,
+   where both queries reject it (the arcs touch), but rounding may let it in. */
+#ifdef RIGID_DOUBLE
+#define BOX_FACE_SINE 1e-11
+#else
+#define BOX_FACE_SINE 1e-5
+#endif
+
+/* Separations of two posed boxes along their 6 face axes (face[]) and the usable ones of the 9
+   cross products (edge[], with |d.axis| for d between the centres in along[], and on_face[] set
+   for those within BOX_FACE_SINE of a face axis); returns how many edge axes. The largest
+   separation of all goes to *best. */
+static int box_separations(const posed_box *a, const posed_box *b, double face[6], double edge[9],
+                           double along[9], int on_face[9], double *best, int *borderline) {
+    double axes[15][3], d[3];
+    int i, j, n = box_axes(a, b, axes, borderline);
+    for (i = 0; i < 3; ++i) d[i] = a->c[i] - b->c[i];
+    *best = -1e300;
+    for (i = 0; i < n; ++i) {
+        double t = fabs(dot3(d, axes[i])), s = t - box_reach(a, axes[i]) - box_reach(b, axes[i]);
+        if (i < 6) face[i] = s;
+        else {
+            edge[i - 6] = s;
+            along[i - 6] = t;
+            on_face[i - 6] = 0;
+            for (j = 0; j < 6; ++j) {
+                const double *u = axes[i], *v = axes[j];
+                double c[3];
+                c[0] = u[1] * v[2] - u[2] * v[1];
+                c[1] = u[2] * v[0] - u[0] * v[2];
+                c[2] = u[0] * v[1] - u[1] * v[0];
+                if (sqrt(dot3(c, c)) <= BOX_FACE_SINE) on_face[i - 6] = 1;
+            }
+        }
+        if (s > *best) *best = s;
+    }
+    return n - 6;
+}
+
+/* Can rounding of the edge axes' separations (the only values the box query computes otherwise
+   than the generic one: its face queries are bit-identical) change the result? When an edge
+   axis lies within delta of the margin, of the best axis, of the manifold's preference threshold
+   best - tolerance or of another edge axis near the top, or is the best with another axis
+   within delta of it or of that threshold, or when the centres lie within delta of the plane
+   through the best edge axis (its two Minkowski faces tie). An edge axis on a face axis has the
+   face's separation within rounding, and the manifold prefers the face: it only counts near
+   the margin or the threshold. *degenerate is set when one reaches the threshold: rounding
+   may then make it the witness. */
+static int box_edges_near_tie(const double face[6], const double edge[9], const double along[9],
+                              const int on_face[9], int edges, double best, double margin, double tolerance,
+                              double delta, int *degenerate) {
+    double threshold = best - tolerance;
+    int i, j, edge_is_best = 0;
+    for (i = 0; i < edges; ++i) {
+        if (on_face[i]) {
+            if (edge[i] >= threshold - delta) *degenerate = 1;
+            if (fabs(edge[i] - margin) <= delta || fabs(edge[i] - threshold) <= delta) return 1;
+            continue;
+        }
+        if (fabs(edge[i] - margin) <= delta || (edge[i] != best && fabs(edge[i] - best) <= delta) ||
+            fabs(edge[i] - threshold) <= delta)
+            return 1;
+        if (edge[i] == best) edge_is_best = 1;
+        for (j = 0; j < edges; ++j)
+            if (j != i && !on_face[j] && fabs(edge[i] - edge[j]) <= delta && edge[i] >= threshold - delta) return 1;
+        if (edge[i] >= threshold - delta && along[i] <= delta) return 1;
+    }
+    if (edge_is_best)
+        for (i = 0; i < 6; ++i)
+            if (fabs(face[i] - best) <= delta || fabs(face[i] - threshold) <= delta) return 1;
+    return 0;
+}
+
+/* How far from b's centre along unit dir a's centre must be for the boxes to be separated by
+   sigma: the separation along axis L grows as t |dir.L| - reach, so it is the least t at which
+   some axis reaches sigma. */
+static double box_offset_for_separation(const posed_box *a, const posed_box *b, const double dir[3], double sigma) {
+    double axes[15][3], best = 1e300;
+    int i, n = box_axes(a, b, axes, NULL);
+    for (i = 0; i < n; ++i) {
+        double along = fabs(dot3(dir, axes[i])), r = box_reach(a, axes[i]) + box_reach(b, axes[i]);
+        if (along > 1e-12 && (sigma + r) / along < best) best = (sigma + r) / along;
+    }
+    return best < 0 ? 0 : best;
+}
+
+/* Do two manifolds agree within tol (normal) and tol_length (points, depths), point by point? */
+static int manifolds_agree(const rg_manifold *x, const rg_manifold *y, double tol, double tol_length,
+                           double *worst_normal, double *worst_point) {
+    int i;
+    double dn;
+    if (x->count != y->count) return 0;
+    if (x->count == 0) return 1;
+    dn = rg_v3_length(rg_v3_sub(x->normal, y->normal));
+    if (dn > *worst_normal) *worst_normal = dn;
+    if (dn > tol) return 0;
+    for (i = 0; i < x->count; ++i) {
+        double dp = rg_v3_length(rg_v3_sub(x->points[i], y->points[i]));
+        double dd = fabs((double)(x->depths[i] - y->depths[i]));
+        if (dp > *worst_point) *worst_point = dp;
+        if (dd > *worst_point) *worst_point = dd;
+        if (dp > tol_length || dd > tol_length) return 0;
+    }
+    return 1;
+}
+
+/* Two boxes of rg_hull_create_box take the 15-axis test; the same boxes built as polyhedra take
+   the generic search. Random pairs (half extents from 0.05 to 1, thin plates 0.005 thick, equal
+   boxes; orientations random, exactly axis-aligned, quarter turns and nearly parallel; offsets
+   from the deepest overlap to 1.5 margins apart) must agree on touching and on the manifold
+   (count, normal within 1e-5, points and depths within 1e-5 of the boxes' size), except where
+   rounding may decide (box_edges_near_tie, from an independent double computation of the 15
+   axes, or an edge pair's sine within 0.1% of the parallel limit); those are counted, and at
+   most 1% may differ. The witness each leaves must name the same axis as well, but for those. */
+static void test_collide_box_queries_match_generic(void) {
+#if defined(COLLIDE_SANITIZED) || defined(__TINYC__) || defined(__cplusplus)
+    const int pair_count = 20000;
+#else
+    const int pair_count = 100000;
+#endif
+    enum { SHAPES = 24 };
+#ifdef RIGID_DOUBLE
+    const double delta = 1e-9;
+#else
+    const double delta = 1e-4;
+#endif
+    rg_hull *fast[SHAPES], *generic[SHAPES];
+    rg_vec3 half[SHAPES];
+    int i, k, touching = 0, separated = 0, edge_manifolds = 0, ties = 0, tie_mismatches = 0;
+    int mismatches = 0, witness_mismatches = 0, degenerate_witnesses = 0, degenerate_pairs = 0;
+    int kinds[4] = {0, 0, 0, 0};
+    double worst_normal = 0, worst_point = 0;
+    rg_test_seed(1515);
+    for (i = 0; i < SHAPES; ++i) {
+        int kind = i % 4;
+        rg_vec3 h = rg_v3(rg_test_uniform(0.05, 1), rg_test_uniform(0.05, 1), rg_test_uniform(0.05, 1));
+        if (kind == 1) { /* a thin plate */
+            if (i % 3 == 0) h.x = 0.005f; else if (i % 3 == 1) h.y = 0.005f; else h.z = 0.005f;
+        }
+        if (kind == 2) h = rg_v3(0.5f, 0.5f, 0.5f); /* the benchmark cube, several times over */
+        half[i] = h;
+        fast[i] = rg_hull_create_box(h, NULL);
+        generic[i] = generic_box(h);
+        ENSURE(fast[i] && generic[i] && same_hull(fast[i], generic[i]));
+    }
+    for (i = 0; i < pair_count; ++i) {
+        int ia = (int)(rg_test_random() * SHAPES), ib = (int)(rg_test_random() * SHAPES);
+        int kind_a = (int)(rg_test_random() * 4), kind_b = (int)(rg_test_random() * 4);
+        rg_quat qb = box_test_orientation(kind_b), qa;
+        rg_vec3 pos_b = rg_test_random() < 0.5 ? rg_v3(0, 0, 0)
+                      : rg_v3(rg_test_uniform(-3, 3), rg_test_uniform(-3, 3), rg_test_uniform(-3, 3));
+        rg_vec3 pos_a, dir;
+        posed_box pa, pb;
+        double face[6], edge[9], along[9], d[3], size, margin, sigma, lo, best, tolerance, radius_a, radius_b, u;
+        int edges, near_tie, borderline, degenerate, nf, ng, on_face[9];
+        rg_manifold mf, mg;
+        rg_witness wf, wg;
+        if (ib == ia + 1 && rg_test_random() < 0.5) ib = ia; /* more equal pairs */
+        /* A relative to B: nearly parallel and axis-aligned kinds are relative turns */
+        qa = kind_a == 0 ? random_rotation() : rg_quat_mul(qb, box_test_orientation(kind_a));
+        dir = rg_test_random() < 0.2 ? rg_quat_rotate(qb, rg_v3(0, 1, 0)) : random_unit_vector();
+        size = rg_v3_length(half[ia]) + rg_v3_length(half[ib]);
+        margin = (i % 2) ? 0.02 * size : 0;
+        pose_box(half[ia], rg_v3(0, 0, 0), qa, &pa);
+        pose_box(half[ib], rg_v3(0, 0, 0), qb, &pb);
+        box_separations(&pa, &pb, face, edge, along, on_face, &lo, NULL); /* concentric: the deepest overlap */
+        u = rg_test_random();
+        if (u < 0.4) sigma = lo * rg_test_random();                                /* overlapping */
+        else if (u < 0.7) sigma = margin + 0.1 * size * (rg_test_random() - 0.5); /* about the margin */
+        else sigma = margin + 0.02 * size * rg_test_random();                     /* just beyond it */
+        d[0] = dir.x; d[1] = dir.y; d[2] = dir.z;
+        pos_a = rg_v3_madd(pos_b, dir, (rg_real)box_offset_for_separation(&pa, &pb, d, sigma));
+        pose_box(half[ia], pos_a, qa, &pa);
+        pose_box(half[ib], pos_b, qb, &pb);
+        borderline = 0;
+        edges = box_separations(&pa, &pb, face, edge, along, on_face, &best, &borderline);
+        radius_a = rg_v3_length(half[ia]);
+        radius_b = rg_v3_length(half[ib]);
+        tolerance = 0.005 * fabs(best) + 0.001 * (radius_a < radius_b ? radius_a : radius_b);
+        degenerate = 0;
+        near_tie = box_edges_near_tie(face, edge, along, on_face, edges, best, margin, tolerance, delta * size,
+                                      &degenerate) || borderline;
+        degenerate_pairs += degenerate;
+        memset(&wf, 0, sizeof wf);
+        memset(&wg, 0, sizeof wg);
+        nf = rg_collide_hulls_cached(fast[ia], pos_a, qa, fast[ib], pos_b, qb, (rg_real)margin, &wf, &mf);
+        ng = rg_collide_hulls_cached(generic[ia], pos_a, qa, generic[ib], pos_b, qb, (rg_real)margin, &wg, &mg);
+        if (ng > 0) ++touching; else ++separated;
+        if (ng == 1 && wg.kind == 3) ++edge_manifolds;
+        ++kinds[wg.kind & 3];
+        ties += near_tie;
+        if ((nf > 0) != (ng > 0) || !manifolds_agree(&mf, &mg, 1e-5, 1e-5 * size, &worst_normal, &worst_point)) {
+            if (near_tie) ++tie_mismatches; else ++mismatches;
+        } else if (!near_tie && (wf.kind != wg.kind || wf.feature_a != wg.feature_a || wf.feature_b != wg.feature_b)) {
+            if (degenerate) ++degenerate_witnesses; else ++witness_mismatches;
+        }
+    }
+    rg_test_note("%d box pairs: %d touching (%d with one edge/edge point), %d separated; best axis "
+                 "face of A %d, face of B %d, edges %d", pair_count, touching, edge_manifolds, separated,
+                 kinds[1], kinds[2], kinds[3]);
+    rg_test_note("near ties (within %.0e of the size): %d pairs, %d of them with different results; "
+                 "%d other mismatches; worst normal difference %.2e, point or depth %.2e m",
+                 delta, ties, tie_mismatches, mismatches, worst_normal, worst_point);
+    rg_test_note("witnesses: %d differ outside the ties, %d pairs with an edge axis on a face axis that "
+                 "reaches the manifold's threshold, %d of them with different witnesses",
+                 witness_mismatches, degenerate_pairs, degenerate_witnesses);
+    ENSURE(mismatches == 0);
+    ENSURE(witness_mismatches == 0);
+    ENSURE(tie_mismatches <= pair_count / 100);
+    ENSURE(touching > pair_count / 4 && separated > pair_count / 10 && edge_manifolds > pair_count / 100);
+    for (k = 0; k < SHAPES; ++k) {
+        rg_hull_destroy(fast[k]);
+        rg_hull_destroy(generic[k]);
+    }
+}
+
 /* Feature ids: a cube resting on a slab, nudged by small random slides and tilts that keep the
    same faces touching, keeps the same four ids; an edge crossing an edge keeps its one id; the
    ids of one manifold are distinct; a corner that moves from overhanging the slab's edge onto
@@ -883,6 +1218,7 @@ void rg_tests_collide(void) {
     RUN_TEST(test_collide_box_separated);
     RUN_TEST(test_collide_random_pairs_against_brute_force);
     RUN_TEST(test_collide_witness_equals_full_search);
+    RUN_TEST(test_collide_box_queries_match_generic);
     RUN_TEST(test_collide_feature_ids_are_stable);
     RUN_TEST(test_collide_large_faces_use_scratch);
     RUN_TEST(test_collide_world_narrowphase);
