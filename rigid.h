@@ -2887,7 +2887,9 @@ static int rg__hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
    of +-h_k d_k; rounded addition never decreases when a term grows, so no corner's computed dot
    product is larger. A zero component leaves its bit clear (the lower index of two equal
    corners), as the search does; where rounding hides a nonzero term the two corners' dot
-   products are equal, so every separation computed from the corner is bit-identical. */
+   products are equal, so every separation computed from the corner is bit-identical, and the
+   incident face around it (rg__incident_face: the most anti-parallel one) is the same: the
+   corners differ only along an axis nearly perpendicular to the direction. */
 static int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
     if (rg__hull_is_box(h)) return (direction.x > 0) | ((direction.y > 0) << 1) | ((direction.z > 0) << 2);
     return rg__support_index(h->vertices, h->vertex_count, direction);
@@ -3107,17 +3109,7 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
     return best;
 }
 
-/* Two boxes (Baraff §7.1's candidate planes for boxes: 3 + 3 face normals and the 9 cross
-   products of their axes). Their Minkowski difference has the faces +-u for u = a_i x b_j
-   (a_i, b_j: axis i of A, axis j of B), spanned by the edge of A along a_i that supports A
-   along the face's normal n and the edge of B along b_j that supports B along -n. A box of half
-   extents h reaches sum_k h_k |n.axis_k| from its centre along a unit n, so with A's centre p
-   in B's frame (B's at the origin) the separation of that face is |u.p| minus both reaches, for
-   the n of the two that points from A towards B (n.p <= 0); the other face's is smaller. This
-   is the pair, separation and normal rg__query_edges finds by looking at every edge pair
-   (up to rounding), without A's vertices in B's frame. Returns 0 where the generic query has no
-   pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
-   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). */
+/* Two boxes seen from B, as the box edge query reads them. */
 typedef struct rg__box_pair {
     rg_real axis_a[3][3];         /* axis_a[i][k]: component k of A's axis i in B's frame */
     rg_real half_a[3], half_b[3], p[3];
@@ -3136,6 +3128,17 @@ static rg__box_pair rg__box_pair_make(const rg_hull *a, const rg_hull *b, const 
 
 static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
 
+/* Two boxes (Baraff §7.1's candidate planes for boxes: 3 + 3 face normals and the 9 cross
+   products of their axes). Their Minkowski difference has the faces +-u for u = a_i x b_j
+   (a_i, b_j: axis i of A, axis j of B), spanned by the edge of A along a_i that supports A
+   along the face's normal n and the edge of B along b_j that supports B along -n. A box of half
+   extents h reaches sum_k h_k |n.axis_k| from its centre along a unit n, so with A's centre p
+   in B's frame (B's at the origin) the separation of that face is |n.p| minus both reaches, for
+   the n of the two that points from A towards B (n.p <= 0); the other face's is smaller. This
+   is the pair, separation and normal rg__query_edges finds by looking at every edge pair
+   (up to rounding), without A's vertices in B's frame. Returns 0 where the generic query has no
+   pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
+   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). */
 static int rg__box_edge_pair(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
                              rg__edge_query *query) {
     const rg_real *c = pair->axis_a[i];
