@@ -3141,32 +3141,34 @@ static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0]
    zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). */
 static int rg__box_edge_pair(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
                              rg__edge_query *query) {
+    static const int next[3] = {1, 2, 0};
     const rg_real *c = pair->axis_a[i];
-    rg_real u[3], length_squared, scale, d, reach = 0;
-    int k, corner_a = 0, corner_b = 0;
+    rg_real u[3], along[3], length_squared, scale, reach;
+    int k, j1 = next[j], j2 = next[j1], zero, corner_a, corner_b;
     /* u = a_i x b_j, b_j the unit vector of axis j */
     u[j] = 0;
-    u[(j + 1) % 3] = c[(j + 2) % 3];
-    u[(j + 2) % 3] = -c[(j + 1) % 3];
+    u[j1] = c[j2];
+    u[j2] = -c[j1];
     length_squared = rg__dot3(u, u);
     if (!(length_squared > RG__PARALLEL_SINE * RG__PARALLEL_SINE)) return 0;
     /* n = u / |u|, turned to point from A (centre p) towards B (the origin) */
-    d = rg__dot3(u, pair->p);
-    scale = (d > 0 ? -1 : 1) / rg__sqrt(length_squared);
+    scale = (rg__dot3(u, pair->p) > 0 ? -1 : 1) / rg__sqrt(length_squared);
     for (k = 0; k < 3; ++k) u[k] *= scale;
-    for (k = 0; k < 3; ++k) {
-        if (k != i) {
-            rg_real along_a = rg__dot3(u, pair->axis_a[k]);
-            if (along_a == 0) return 0;
-            reach += pair->half_a[k] * rg__fabs(along_a);
-            if (along_a > 0) corner_a |= 1 << k;
-        }
-        if (k != j) {
-            if (u[k] == 0) return 0;
-            reach += pair->half_b[k] * rg__fabs(u[k]);
-            if (u[k] < 0) corner_b |= 1 << k;
-        }
-    }
+    for (k = 0; k < 3; ++k) along[k] = rg__dot3(u, pair->axis_a[k]);
+    /* along a_i itself n is zero; u[j] is zero, so b_j adds a zero term below */
+    along[i] = 1;
+    zero = (along[0] == 0) | (along[1] == 0) | (along[2] == 0) | (u[j1] == 0) | (u[j2] == 0);
+    if (zero) return 0;
+    along[i] = 0;
+    /* the reaches summed in the order of the axes, A's before B's on each: the same rounding
+       whichever axes drop out, since adding zero is exact */
+    reach = pair->half_a[0] * rg__fabs(along[0]) + pair->half_b[0] * rg__fabs(u[0]);
+    reach = reach + pair->half_a[1] * rg__fabs(along[1]);
+    reach = reach + pair->half_b[1] * rg__fabs(u[1]);
+    reach = reach + pair->half_a[2] * rg__fabs(along[2]);
+    reach = reach + pair->half_b[2] * rg__fabs(u[2]);
+    corner_a = ((along[0] > 0) | ((along[1] > 0) << 1) | ((along[2] > 0) << 2));
+    corner_b = ((u[0] < 0) | ((u[1] < 0) << 1) | ((u[2] < 0) << 2));
     query->edge_a = a->box_edges[i][corner_a];
     query->edge_b = b->box_edges[j][corner_b];
     query->separation = -rg__dot3(u, pair->p) - reach;
