@@ -765,10 +765,19 @@ typedef struct rg__pair_cache_entry {
     rg__pair_cache value;
 } rg__pair_cache_entry;
 
+/* What the narrow phase needs of a body in every one of its pairs, computed once per step. */
+typedef struct rg__narrowphase_body {
+    rg_vec3 origin;               /* the hull frame's world position (rg__body_hull_origin) */
+    rg_quat rotation;             /* the orientation normalised, as the collision takes it */
+    rg_real turn_reach;           /* |angular velocity| times the hull's radius (rg__pair_margin) */
+    int collidable;               /* a hull, and a pose rg__collide_hulls_cached accepts */
+} rg__narrowphase_body;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
+    rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
     rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
 } rg__narrowphase;
@@ -3617,28 +3626,31 @@ static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__wi
     return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
 }
 
-/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+/* Can a hull at this pose be collided? Positions beyond RG__MAX_MAGNITUDE are refused: their
+   difference may overflow. */
+static int rg__pose_is_collidable(const rg_hull *h, rg_vec3 position, rg_quat rotation) {
+    return h && h->vertex_count > 0 && rg__v3_is_sane(position) && rg_quat_is_finite(rotation);
+}
+
+/* The margin as the collision takes it: negative and NaN margins mean touching only; 0 for an
+   infinite one, which cannot be collided. */
+static int rg__collide_margin(rg_real margin, rg_real *taken) {
+    *taken = margin > 0 ? margin : 0;
+    return rg__is_finite_real(*taken);
+}
+
+/* The narrow phase of one pair of collidable poses with unit quaternions, the margin taken by
+   rg__collide_margin and out cleared: the witness (may be NULL) is tried first, then the full
    search. scratch (may be NULL) holds stb_ds arrays reused for hulls too big for the stack;
    without it they are made and freed here. */
-static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
-                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
-                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+static int rg__collide_unit_poses(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b, rg_vec3 pos_b,
+                                  rg_quat rot_b, rg_real margin, rg__witness *witness,
+                                  rg__collide_scratch *scratch, rg_manifold *out) {
     rg__relative_pose t;
     rg__pair_frame frame;
     rg__pair_storage storage;
     rg__collide_scratch temporary;
     int count;
-    if (!out) return 0;
-    memset(out, 0, sizeof *out);
-    if (witness) witness->held = 0;
-    /* positions beyond RG__MAX_MAGNITUDE are refused: their difference may overflow */
-    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg__v3_is_sane(pos_a) ||
-        !rg__v3_is_sane(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
-        return 0;
-    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
-    if (!rg__is_finite_real(margin)) return 0;
-    rot_a = rg_quat_normalize(rot_a);
-    rot_b = rg_quat_normalize(rot_b);
     t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
     if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
         witness->held = 1;
@@ -3652,6 +3664,20 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
     stbds_arrfree(temporary.reals);
     stbds_arrfree(temporary.clip);
     return count;
+}
+
+/* The narrow phase of one pair, any poses and margin: the checks, then rg__collide_unit_poses. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!rg__pose_is_collidable(a, pos_a, rot_a) || !rg__pose_is_collidable(b, pos_b, rot_b) ||
+        !rg__collide_margin(margin, &margin))
+        return 0;
+    return rg__collide_unit_poses(a, pos_a, rg_quat_normalize(rot_a), b, pos_b, rg_quat_normalize(rot_b), margin,
+                                  witness, scratch, out);
 }
 
 RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
@@ -4411,6 +4437,7 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.bodies);
     stbds_arrfree(w->narrowphase.scratch.vectors);
     stbds_arrfree(w->narrowphase.scratch.reals);
     stbds_arrfree(w->narrowphase.scratch.clip);
@@ -4490,13 +4517,31 @@ static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
 /* The speculative margin of a pair: contact_margin plus how far the two hulls can close in this
    step (relative speed, turning of the farthest vertices, gravity), so that a fast body meets
    what it will hit before it is inside it; the solver acts on a gap only when it closes. */
-static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__body *b) {
+static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__narrowphase_body *pose_a,
+                               const rg__body *b, const rg__narrowphase_body *pose_b, rg_real gravity_reach) {
     rg_real h = w->step_dt, speed;
     if (!(h > 0)) return w->def.contact_margin;
-    speed = rg_v3_length(rg_v3_sub(a->linear_velocity, b->linear_velocity)) +
-            rg_v3_length(a->angular_velocity) * a->hull->radius + rg_v3_length(b->angular_velocity) * b->hull->radius +
-            rg_v3_length(w->def.gravity) * h;
+    speed = rg_v3_length(rg_v3_sub(a->linear_velocity, b->linear_velocity)) + pose_a->turn_reach + pose_b->turn_reach +
+            gravity_reach;
     return w->def.contact_margin + speed * h;
+}
+
+/* Each body's part of its pairs' work, once per step (by slot: destroyed slots and bodies
+   without hull are not collidable). */
+static void rg__narrowphase_pose_bodies(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(np->bodies, n);
+    for (i = 0; i < n; ++i) {
+        const rg__body *body = &w->bodies[i];
+        rg__narrowphase_body *pose = &np->bodies[i];
+        memset(pose, 0, sizeof *pose);
+        if (!(body->generation & 1) || !body->hull) continue;
+        pose->origin = rg__body_hull_origin(body);
+        pose->collidable = rg__pose_is_collidable(body->hull, pose->origin, body->orientation);
+        if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
+        pose->turn_reach = rg_v3_length(body->angular_velocity) * body->hull->radius;
+    }
 }
 
 /* How far a pair may have moved relative to itself before its kept manifold is collided again:
@@ -4564,6 +4609,7 @@ static void rg__narrowphase_update(rg_world *w) {
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
     int hits = 0, misses = 0, reuses = 0, contacts = 0;
     rg_real reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
+    rg_real gravity_reach = rg_v3_length(w->def.gravity) * w->step_dt;
     {
         /* last step's manifolds, with the impulses the solver left in them, become `previous` */
         rg__pair_manifold *swap = np->previous;
@@ -4572,9 +4618,11 @@ static void rg__narrowphase_update(rg_world *w) {
         stbds_arrsetlen(np->manifolds, 0);
     }
     ++np->step;
+    rg__narrowphase_pose_bodies(w);
     for (i = 0; i < pair_count; ++i) {
         rg__body_pair pair = w->broadphase.pairs[i];
         const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
         rg__pair_cache *cache;
         rg__pair_manifold m;
         rg_manifold result;
@@ -4585,15 +4633,20 @@ static void rg__narrowphase_update(rg_world *w) {
         if (!body_a->hull || !body_b->hull) continue;
         cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
         cache->stamp = np->step;
-        origin_a = rg__body_hull_origin(body_a);
-        origin_b = rg__body_hull_origin(body_b);
-        margin = rg__pair_margin(w, body_a, body_b);
+        origin_a = pose_a->origin;
+        origin_b = pose_b->origin;
+        margin = rg__pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
         count = rg__reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
         if (count >= 0) {
             ++reuses;
         } else {
-            count = rg__collide_hulls_cached(body_a->hull, origin_a, body_a->orientation, body_b->hull, origin_b,
-                                             body_b->orientation, margin, &cache->witness, &np->scratch, &result);
+            rg_real taken;
+            memset(&result, 0, sizeof result);
+            cache->witness.held = 0;
+            count = pose_a->collidable && pose_b->collidable && rg__collide_margin(margin, &taken)
+                        ? rg__collide_unit_poses(body_a->hull, origin_a, pose_a->rotation, body_b->hull, origin_b,
+                                                 pose_b->rotation, taken, &cache->witness, &np->scratch, &result)
+                        : 0;
             if (cache->witness.held) ++hits; else ++misses;
             rg__keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
                               body_b->orientation);
