@@ -2906,8 +2906,8 @@ static int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
 
 /* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
    frame and of B's edge directions, and room for the edge query's side table (one real per
-   face of B). Box pairs start without tables (NULL: the face queries compute what they need)
-   and build A's tables only when the manifold needs them. */
+   face of B). Box pairs go without tables (NULL): the queries and the manifold compute the few
+   features they need with the same functions (rg__frame_vertex ...). */
 typedef struct rg__pair_frame {
     const rg_hull *a, *b;
     rg__relative_pose t;
@@ -2934,13 +2934,12 @@ static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const 
     frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
-/* The tables; B's edge directions and the side table only with_edges (the generic edge query). */
-static void rg__pair_frame_build(rg__pair_frame *frame, int with_edges, rg__pair_storage *storage,
-                                 rg__collide_scratch *scratch) {
+/* The tables (pairs of general hulls). */
+static void rg__pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storage, rg__collide_scratch *scratch) {
     const rg_hull *a = frame->a, *b = frame->b;
     const rg__relative_pose *t = &frame->t;
-    int i, vector_count = a->vertex_count + a->face_count + (with_edges ? b->edge_count : 0);
-    int real_count = a->face_count + (with_edges ? b->face_count : 0);
+    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
+    int real_count = a->face_count + b->face_count;
     rg_vec3 *vectors = storage->vectors;
     rg_real *reals = storage->reals;
     if (vector_count > RG__STACK_VECTORS) {
@@ -2959,7 +2958,6 @@ static void rg__pair_frame_build(rg__pair_frame *frame, int with_edges, rg__pair
         frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
         frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
     }
-    if (!with_edges) return;
     frame->directions_b = frame->normals_a + a->face_count;
     frame->side = reals + a->face_count;
     for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
@@ -2993,13 +2991,25 @@ static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const r
     return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
 }
 
-/* Separation of B from A's face f, with A's face planes from the tables or, without them,
-   computed by the same functions (bit-identical). */
+/* A's features in B's frame from the tables or, without them (box pairs), computed by the same
+   functions (bit-identical): vertex i of A (is_a) or B, the normal of face f of A or B, and the
+   offset of A's face f whose normal is n. */
+static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+    if (!is_a) return frame->b->vertices[i];
+    return frame->vertices_a ? frame->vertices_a[i] : rg__a_vertex_in_b(frame->a, &frame->t, i);
+}
+static rg_vec3 rg__frame_normal(const rg__pair_frame *frame, int is_a, int f) {
+    if (!is_a) return frame->b->faces[f].normal;
+    return frame->normals_a ? frame->normals_a[f] : rg__a_normal_in_b(frame->a, &frame->t, f);
+}
+static rg_real rg__frame_offset_a(const rg__pair_frame *frame, int f, rg_vec3 n) {
+    return frame->offsets_a ? frame->offsets_a[f] : rg__a_offset_in_b(frame->a, &frame->t, f, n);
+}
+
+/* Separation of B from A's face f. */
 static rg_real rg__frame_face_a_separation(const rg__pair_frame *frame, int f, int *support) {
-    rg_vec3 n;
-    if (frame->normals_a) return rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], support);
-    n = rg__a_normal_in_b(frame->a, &frame->t, f);
-    return rg__face_a_separation(frame->b, n, rg__a_offset_in_b(frame->a, &frame->t, f, n), support);
+    rg_vec3 n = rg__frame_normal(frame, 1, f);
+    return rg__face_a_separation(frame->b, n, rg__frame_offset_a(frame, f, n), support);
 }
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
@@ -3041,11 +3051,12 @@ static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal
     return frame;
 }
 
-/* Edge e of A, from the tables (full search) or computed on the spot (witness, manifold). */
+/* Edge e of A, from the tables (full search, manifold of general hulls) or computed on the spot
+   (witness, box pairs). */
 static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
                                           const rg__relative_pose *t, int e) {
     const rg__hull_edge *edge = &a->edges[e];
-    if (tables)
+    if (tables && tables->vertices_a)
         return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
                                    tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
     return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
@@ -3390,23 +3401,37 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
     return result;
 }
 
-/* Among the faces of hull h that contain vertex `support`, the one whose normal (in B's frame:
-   normals[f], or the hull's own when h is B) is most anti-parallel to direction. Restricting to
-   faces around the deepest vertex keeps that vertex in the incident polygon: the most
-   anti-parallel face of all may lie elsewhere. */
-static int rg__incident_face(const rg_hull *h, const rg_vec3 *normals, int support, rg_vec3 direction) {
+/* Is face f, whose normal's dot product with the direction is d, more anti-parallel than the
+   best so far (the lower index winning ties)? */
+static int rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
+    if (!(d < *best_dot || (d == *best_dot && f < *best))) return 0;
+    *best_dot = d;
+    *best = f;
+    return 1;
+}
+
+/* Among the faces of hull A (is_a) or B that contain vertex `support`, the one whose normal in
+   B's frame is most anti-parallel to direction. Restricting to faces around the deepest vertex
+   keeps that vertex in the incident polygon: the most anti-parallel face of all may lie
+   elsewhere. A box's corner lies on face 2k (+axis k) when bit k of its index is set, else on
+   2k + 1; the order of the candidates does not change the choice. */
+static int rg__incident_face(const rg__pair_frame *frame, int is_a, int support, rg_vec3 direction) {
+    const rg_hull *h = is_a ? frame->a : frame->b;
     int e, k, best = -1;
     rg_real best_dot = FLT_MAX;
+    if (rg__hull_is_box(h)) {
+        for (k = 0; k < 3; ++k) {
+            int f = 2 * k + !((support >> k) & 1);
+            (void)rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
+        }
+        return best;
+    }
     for (e = 0; e < h->edge_count; ++e) {
         const rg__hull_edge *edge = &h->edges[e];
         if (edge->v[0] != support && edge->v[1] != support) continue;
         for (k = 0; k < 2; ++k) {
             int f = edge->faces[k];
-            rg_real d = rg_v3_dot(normals ? normals[f] : h->faces[f].normal, direction);
-            if (d < best_dot || (d == best_dot && f < best)) {
-                best_dot = d;
-                best = f;
-            }
+            (void)rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
         }
     }
     return best;
@@ -3427,11 +3452,6 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
     }
 }
 
-/* Vertex i of hull A (is_a) or B in B's frame, from the tables. */
-static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
-    return is_a ? frame->vertices_a[i] : frame->b->vertices[i];
-}
-
 /* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
    against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
    reduced to four. `support` is the incident hull's deepest vertex below the reference face.
@@ -3442,9 +3462,9 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
     const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
     const rg__hull_face *rf = &ref->faces[ref_face];
     rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
-    rg_vec3 n = ref_is_a ? frame->normals_a[ref_face] : rf->normal;
-    rg_real offset = ref_is_a ? frame->offsets_a[ref_face] : rf->offset;
-    int inc_face = rg__incident_face(inc, ref_is_a ? NULL : frame->normals_a, support, n);
+    rg_vec3 n = rg__frame_normal(frame, ref_is_a, ref_face);
+    rg_real offset = ref_is_a ? rg__frame_offset_a(frame, ref_face, n) : rf->offset;
+    int inc_face = rg__incident_face(frame, !ref_is_a, support, n);
     const rg__hull_face *incf;
     int i, count, kept, capacity, chosen[4];
     if (inc_face < 0) return 0;
@@ -3591,15 +3611,15 @@ static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_quer
 /* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
    edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
    axis of largest separation. Two boxes take the 15-axis test: their face queries compute the
-   few values they need, the edge query is rg__query_box_edges, and A's tables are built only
-   for the manifold. */
+   few values they need, the edge query is rg__query_box_edges, and the manifold computes the
+   features of A it uses (no tables). */
 static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__witness *witness,
                                    rg_vec3 pos_b, rg_quat rot_b, rg__pair_storage *storage,
                                    rg__collide_scratch *scratch, rg_manifold *out) {
     rg__face_query face_a, face_b;
     rg__edge_query edges;
     int boxes = rg__hull_is_box(frame->a) && rg__hull_is_box(frame->b);
-    if (!boxes) rg__pair_frame_build(frame, 1, storage, scratch);
+    if (!boxes) rg__pair_frame_build(frame, storage, scratch);
     face_a = rg__query_faces(frame, 1, margin);
     if (face_a.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
@@ -3622,7 +3642,6 @@ static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__wi
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
     else
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
-    if (boxes) rg__pair_frame_build(frame, 0, storage, scratch);
     return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
 }
 
