@@ -744,11 +744,14 @@ typedef struct rg__pair_manifold {
    carried over with depths recomputed, instead of collided again. */
 typedef struct rg__kept_manifold {
     int count;                    /* 0: nothing kept */
+    int in_body_frames;           /* 0 until first reused: normal and points still in world space */
     rg_real margin;               /* the speculative margin it was computed with */
     rg_vec3 a_position;           /* a's centre of mass in b's hull frame */
     rg_quat a_orientation;        /* a's orientation relative to b's */
     rg_vec3 normal;               /* in b's frame */
     rg_vec3 on_a[RG_MANIFOLD_MAX], on_b[RG_MANIFOLD_MAX]; /* each point on a, in a's frame, and on b, in b's */
+    rg_vec3 origin_a, origin_b;   /* the hull frames' poses it was computed at, for the move into */
+    rg_quat rotation_a, rotation_b; /* the body frames */
     uint32_t features[RG_MANIFOLD_MAX];
 } rg__kept_manifold;
 
@@ -4578,18 +4581,35 @@ static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b,
     *orientation = rg_quat_mul(rg_quat_conjugate(qb), qa);
 }
 
+/* Most kept manifolds are never reused (the pair moves too far first): their points go into
+   the body frames only when first reused (rg__kept_manifold_in_body_frames). */
 static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb) {
     int k;
     kept->count = m->count;
+    kept->in_body_frames = 0;
     kept->margin = margin;
     rg__pose_seen_from_b(a->com, qa, origin_b, qb, &kept->a_position, &kept->a_orientation);
-    kept->normal = rg_quat_rotate_inverse(qb, m->normal);
+    kept->normal = m->normal;
+    kept->origin_a = origin_a;
+    kept->origin_b = origin_b;
+    kept->rotation_a = qa;
+    kept->rotation_b = qb;
     for (k = 0; k < m->count; ++k) {
-        rg_vec3 on_a = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
-        kept->on_b[k] = rg_quat_rotate_inverse(qb, rg_v3_sub(m->points[k], origin_b));
-        kept->on_a[k] = rg_quat_rotate_inverse(qa, rg_v3_sub(on_a, origin_a));
+        kept->on_b[k] = m->points[k];
+        kept->on_a[k] = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
         kept->features[k] = m->features[k];
+    }
+}
+
+static void rg__kept_manifold_in_body_frames(rg__kept_manifold *kept) {
+    int k;
+    if (kept->in_body_frames) return;
+    kept->in_body_frames = 1;
+    kept->normal = rg_quat_rotate_inverse(kept->rotation_b, kept->normal);
+    for (k = 0; k < kept->count; ++k) {
+        kept->on_b[k] = rg_quat_rotate_inverse(kept->rotation_b, rg_v3_sub(kept->on_b[k], kept->origin_b));
+        kept->on_a[k] = rg_quat_rotate_inverse(kept->rotation_a, rg_v3_sub(kept->on_a[k], kept->origin_a));
     }
 }
 
@@ -4597,7 +4617,7 @@ static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_
    `reach` since it was computed and the margin has not grown (a larger one could take in points
    the kept manifold left out); points beyond the current margin are dropped. Returns the
    count, or -1 when the pair must be collided again. */
-static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
+static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
     rg_vec3 position;
     rg_quat orientation, turn;
@@ -4609,6 +4629,7 @@ static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_r
     sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
     moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
     if (!(moved <= reach)) return -1;
+    rg__kept_manifold_in_body_frames(kept);
     out->normal = rg_quat_rotate(b->orientation, kept->normal);
     for (k = 0; k < kept->count; ++k) {
         rg_vec3 on_b = rg_v3_add(origin_b, rg_quat_rotate(b->orientation, kept->on_b[k]));
