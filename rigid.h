@@ -3161,13 +3161,13 @@ static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0]
    is the pair, separation and normal rg__query_edges finds by looking at every edge pair
    (up to rounding), without A's vertices in B's frame. Returns 0 where the generic query has no
    pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
-   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). */
-static int rg__box_edge_pair(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
-                             rg__edge_query *query) {
+   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). The
+   edges themselves come from rg__box_edge_pair_edges, only for the pairs the query may keep. */
+static int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_query *query) {
     static const int next[3] = {1, 2, 0};
     const rg_real *c = pair->axis_a[i];
     rg_real u[3], along[3], length_squared, scale, reach;
-    int k, j1 = next[j], j2 = next[j1], zero, corner_a, corner_b;
+    int k, j1 = next[j], j2 = next[j1], zero;
     /* u = a_i x b_j, b_j the unit vector of axis j */
     u[j] = 0;
     u[j1] = c[j2];
@@ -3190,13 +3190,26 @@ static int rg__box_edge_pair(const rg__box_pair *pair, const rg_hull *a, const r
     reach = reach + pair->half_b[1] * rg__fabs(u[1]);
     reach = reach + pair->half_a[2] * rg__fabs(along[2]);
     reach = reach + pair->half_b[2] * rg__fabs(u[2]);
-    corner_a = ((along[0] > 0) | ((along[1] > 0) << 1) | ((along[2] > 0) << 2));
-    corner_b = ((u[0] < 0) | ((u[1] < 0) << 1) | ((u[2] < 0) << 2));
-    query->edge_a = a->box_edges[i][corner_a];
-    query->edge_b = b->box_edges[j][corner_b];
     query->separation = -rg__dot3(u, pair->p) - reach;
     query->normal = rg_v3(u[0], u[1], u[2]);
     return 1;
+}
+
+/* The edges of the pair of axes i, j whose normal rg__box_edge_pair found: A's edge along a_i
+   at the corner furthest along the normal, B's along b_j at the corner furthest against it
+   (the same dot products as there: the normal holds the same components). */
+static void rg__box_edge_pair_edges(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
+                                    rg__edge_query *query) {
+    rg_real u[3];
+    int k, corner_a = 0, corner_b;
+    u[0] = query->normal.x;
+    u[1] = query->normal.y;
+    u[2] = query->normal.z;
+    for (k = 0; k < 3; ++k)
+        if (k != i && rg__dot3(u, pair->axis_a[k]) > 0) corner_a |= 1 << k;
+    corner_b = (u[0] < 0) | ((u[1] < 0) << 1) | ((u[2] < 0) << 2);
+    query->edge_a = a->box_edges[i][corner_a];
+    query->edge_b = b->box_edges[j][corner_b];
 }
 
 /* Does edge pair p come before q in rg__query_edges' order (A's edge, then B's)? */
@@ -3216,7 +3229,10 @@ static rg__edge_query rg__query_box_edges(const rg__pair_frame *frame, rg_real m
     best.normal = separating.normal = rg_v3(0, 0, 0);
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) {
-            if (!rg__box_edge_pair(&boxes, frame->a, frame->b, i, j, &pair)) continue;
+            if (!rg__box_edge_pair(&boxes, i, j, &pair)) continue;
+            /* neither separating nor reaching the best: its edges cannot matter */
+            if (!(pair.separation > margin) && pair.separation < best.separation) continue;
+            rg__box_edge_pair_edges(&boxes, frame->a, frame->b, i, j, &pair);
             if (pair.separation > margin && (separating.edge_a < 0 || rg__edge_pair_before(&pair, &separating)))
                 separating = pair;
             if (pair.separation > best.separation ||
@@ -3259,7 +3275,7 @@ static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__r
             /* the box query's own value for the edges' axes, as the full search would see it */
             rg__box_pair boxes = rg__box_pair_make(a, b, t);
             rg__edge_query query;
-            return rg__box_edge_pair(&boxes, a, b, rg__box_edge_axis(a, witness->feature_a),
+            return rg__box_edge_pair(&boxes, rg__box_edge_axis(a, witness->feature_a),
                                      rg__box_edge_axis(b, witness->feature_b), &query) &&
                    query.separation > margin;
         }
