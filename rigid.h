@@ -3336,9 +3336,14 @@ static uint32_t rg__clip_code(uint32_t line, int side) {
 static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
                             rg__clip_vertex *out) {
     int i, out_count = 0;
+    rg_real first, dp, dq;
+    if (count <= 0) return 0;
+    first = dq = rg_v3_dot(n, in[0].p) - offset;
     for (i = 0; i < count; ++i) {
-        const rg__clip_vertex *p = &in[i], *q = &in[(i + 1) % count];
-        rg_real dp = rg_v3_dot(n, p->p) - offset, dq = rg_v3_dot(n, q->p) - offset;
+        /* each vertex's distance once: q's is the next p's, and the last q is the first p */
+        const rg__clip_vertex *p = &in[i], *q = i + 1 < count ? &in[i + 1] : &in[0];
+        dp = dq;
+        dq = i + 1 < count ? rg_v3_dot(n, q->p) - offset : first;
         if (dp <= 0) out[out_count++] = *p;
         if ((dp <= 0) != (dq <= 0)) {
             rg__clip_vertex *x = &out[out_count++];
@@ -3485,6 +3490,7 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
     rg_real offset = ref_is_a ? rg__frame_offset_a(frame, ref_face, n) : rf->offset;
     int inc_face = rg__incident_face(frame, !ref_is_a, support, n);
     const rg__hull_face *incf;
+    rg_vec3 first, v1;
     int i, count, kept, capacity, chosen[4];
     if (inc_face < 0) return 0;
     incf = &inc->faces[inc_face];
@@ -3504,11 +3510,12 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
         in[i].code = (uint32_t)i;
         in[i].line = (uint32_t)i;
     }
+    first = v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first]);
     for (i = 0; i < rf->count && count > 0; ++i) {
-        rg_vec3 v0 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i]);
-        rg_vec3 v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + (i + 1) % rf->count]);
-        rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
+        rg_vec3 v0 = v1, side;
         rg__clip_vertex *swap;
+        v1 = i + 1 < rf->count ? rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i + 1]) : first;
+        side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
         count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
         swap = in; in = next; next = swap;
     }
