@@ -776,10 +776,17 @@ typedef struct rg__narrowphase_body {
     int collidable;               /* a hull, and a pose rg__collide_hulls_cached accepts */
 } rg__narrowphase_body;
 
+/* Where a pair's cache entry was (its index in the hash map's array), to spare the lookup. */
+typedef struct rg__pair_entry_hint {
+    uint64_t key;
+    int entry;
+} rg__pair_entry_hint;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
+    rg__pair_entry_hint *hints, *next_hints; /* stb_ds arrays: last and this step's pairs' entries */
     rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
     rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
@@ -4483,6 +4490,8 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
     stbds_arrfree(w->narrowphase.bodies);
+    stbds_arrfree(w->narrowphase.hints);
+    stbds_arrfree(w->narrowphase.next_hints);
     stbds_arrfree(w->narrowphase.scratch.vectors);
     stbds_arrfree(w->narrowphase.scratch.reals);
     stbds_arrfree(w->narrowphase.scratch.clip);
@@ -4535,8 +4544,20 @@ static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_mani
             }
 }
 
-static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key) {
-    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+/* The pair's cache entry. The broad phase hands on its pairs in key order, so a cursor walking
+   last step's pairs along with this step's finds where the entry was then; it is taken if it is
+   still there (deletions move entries), else the hash map is asked. The entry found is the same
+   either way. */
+static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key, int *cursor) {
+    int n = (int)stbds_arrlen(np->hints);
+    ptrdiff_t at = -1;
+    rg__pair_entry_hint hint;
+    while (*cursor < n && np->hints[*cursor].key < key) ++*cursor;
+    if (*cursor < n && np->hints[*cursor].key == key) {
+        int guess = np->hints[*cursor].entry;
+        if (guess < stbds_hmlen(np->cache) && np->cache[guess].key == key) at = guess;
+    }
+    if (at < 0) at = stbds_hmgeti(np->cache, key);
     if (at < 0) {
         rg__pair_cache fresh;
         memset(&fresh, 0, sizeof fresh);
@@ -4544,6 +4565,9 @@ static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t
         stbds_hmput(np->cache, key, fresh);
         at = stbds_hmgeti(np->cache, key);
     }
+    hint.key = key;
+    hint.entry = (int)at;
+    stbds_arrput(np->next_hints, hint);
     return &np->cache[at].value;
 }
 
@@ -4670,7 +4694,7 @@ static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real ma
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
-    int hits = 0, misses = 0, reuses = 0, contacts = 0;
+    int hits = 0, misses = 0, reuses = 0, contacts = 0, cursor = 0;
     rg_real reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
     rg_real gravity_reach = rg_v3_length(w->def.gravity) * w->step_dt;
     {
@@ -4679,6 +4703,12 @@ static void rg__narrowphase_update(rg_world *w) {
         np->previous = np->manifolds;
         np->manifolds = swap;
         stbds_arrsetlen(np->manifolds, 0);
+    }
+    {
+        rg__pair_entry_hint *swap = np->hints;
+        np->hints = np->next_hints;
+        np->next_hints = swap;
+        stbds_arrsetlen(np->next_hints, 0);
     }
     ++np->step;
     rg__narrowphase_pose_bodies(w);
@@ -4694,7 +4724,7 @@ static void rg__narrowphase_update(rg_world *w) {
         rg_real margin;
         int k, count;
         if (!body_a->hull || !body_b->hull) continue;
-        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
+        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b), &cursor);
         cache->stamp = np->step;
         origin_a = pose_a->origin;
         origin_b = pose_b->origin;
