@@ -3684,8 +3684,8 @@ static int rg__pose_is_collidable(const rg_hull *h, rg_vec3 position, rg_quat ro
     return h && h->vertex_count > 0 && rg__v3_is_sane(position) && rg_quat_is_finite(rotation);
 }
 
-/* The margin as the collision takes it: negative and NaN margins mean touching only; 0 for an
-   infinite one, which cannot be collided. */
+/* The margin as the collision takes it (negative and NaN margins mean touching only); returns 0
+   for an infinite one, which cannot be collided. */
 static int rg__collide_margin(rg_real margin, rg_real *taken) {
     *taken = margin > 0 ? margin : 0;
     return rg__is_finite_real(*taken);
