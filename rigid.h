@@ -4841,6 +4841,15 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__ALTERNATE
 #define RG__ALTERNATE 1                           /* every other contact sweep runs down the levels */
 #endif
+#ifndef RG__CONTACT_STALL_AFTER
+#define RG__CONTACT_STALL_AFTER 4                 /* contact sweeps stop once they stall, from the fifth on: */
+#endif
+#ifndef RG__CONTACT_STALL
+#define RG__CONTACT_STALL ((rg_real)0.7)          /* a sweep whose error is above this part of the best so far */
+#endif
+#ifndef RG__CONTACT_STALL_ABOVE
+#define RG__CONTACT_STALL_ABOVE ((rg_real)0.1)    /* and above this part of the tolerance */
+#endif
 #ifndef RG__GRAPH_VERTICAL
 #define RG__GRAPH_VERTICAL ((rg_real)0.1)         /* |n . up| above which a pair rests one on the other */
 #endif
@@ -6504,17 +6513,30 @@ static void rg__solver_store_impulses(rg_world *w) {
 /* Bender §3.2 and Guendelman §8: the contact stage, after the velocity update. */
 static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
-    rg_real tolerance = w->def.contact_tolerance;
+    rg_real tolerance = w->def.contact_tolerance, best = 0;
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
     rg__solver_gather_velocities(w);
     rg__solver_offset_turns(s);
     rg__solver_start_contacts(w);
     /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
-       the weight of what lies on top reaches the bottom as fast as support reaches the top */
+       the weight of what lies on top reaches the bottom as fast as support reaches the top.
+       Sweeps that no longer shrink a large error stop early: in a tall structure Gauss-Seidel
+       over all levels reaches a plateau after a few sweeps (a 100-row pyramid's largest error
+       stays at 1-5 mm from the fifth sweep on), and the sweeps beyond it only shift loads and
+       friction around, which warm starting then carries on: with all 10 sweeps about 200 of its
+       5050 cubes fell within 200 steps, stopping at the plateau 2 to 22 (world seeds 1-3).
+       Shock propagation does the rest level by level. Small errors (a 20-row pyramid's plateau
+       is at 0.01-0.05 mm) keep sweeping: there the sweeps still polish the loads. */
     while (sweeps < w->def.contact_iterations && count > 0) {
+        rg_real error;
         ++sweeps;
-        if (rg__contact_sweep(s, 0, count, h, RG__ALTERNATE && !(sweeps & 1)) <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
+        error = rg__contact_sweep(s, 0, count, h, RG__ALTERNATE && !(sweeps & 1));
+        if (error <= RG__CONTACT_EXIT_FRACTION * tolerance) break;
+        if (sweeps > RG__CONTACT_STALL_AFTER && error > RG__CONTACT_STALL * best &&
+            error > RG__CONTACT_STALL_ABOVE * tolerance)
+            break;
+        if (sweeps == 1 || error < best) best = error;
     }
     w->stats.contact_iterations = sweeps;
     /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
