@@ -744,11 +744,14 @@ typedef struct rg__pair_manifold {
    carried over with depths recomputed, instead of collided again. */
 typedef struct rg__kept_manifold {
     int count;                    /* 0: nothing kept */
+    int in_body_frames;           /* 0 until first reused: normal and points still in world space */
     rg_real margin;               /* the speculative margin it was computed with */
     rg_vec3 a_position;           /* a's centre of mass in b's hull frame */
     rg_quat a_orientation;        /* a's orientation relative to b's */
     rg_vec3 normal;               /* in b's frame */
     rg_vec3 on_a[RG_MANIFOLD_MAX], on_b[RG_MANIFOLD_MAX]; /* each point on a, in a's frame, and on b, in b's */
+    rg_vec3 origin_a, origin_b;   /* the hull frames' poses it was computed at, for the move into */
+    rg_quat rotation_a, rotation_b; /* the body frames */
     uint32_t features[RG_MANIFOLD_MAX];
 } rg__kept_manifold;
 
@@ -765,10 +768,26 @@ typedef struct rg__pair_cache_entry {
     rg__pair_cache value;
 } rg__pair_cache_entry;
 
+/* What the narrow phase needs of a body in every one of its pairs, computed once per step. */
+typedef struct rg__narrowphase_body {
+    rg_vec3 origin;               /* the hull frame's world position (rg__body_hull_origin) */
+    rg_quat rotation;             /* the orientation normalised, as the collision takes it */
+    rg_real turn_reach;           /* |angular velocity| times the hull's radius (rg__pair_margin) */
+    int collidable;               /* a hull, and a pose rg__collide_hulls_cached accepts */
+} rg__narrowphase_body;
+
+/* Where a pair's cache entry was (its index in the hash map's array), to spare the lookup. */
+typedef struct rg__pair_entry_hint {
+    uint64_t key;
+    int entry;
+} rg__pair_entry_hint;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
+    rg__pair_entry_hint *hints, *next_hints; /* stb_ds arrays: last and this step's pairs' entries */
+    rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
     rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
 } rg__narrowphase;
@@ -2897,8 +2916,8 @@ static int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
 
 /* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
    frame and of B's edge directions, and room for the edge query's side table (one real per
-   face of B). Box pairs start without tables (NULL: the face queries compute what they need)
-   and build A's tables only when the manifold needs them. */
+   face of B). Box pairs go without tables (NULL): the queries and the manifold compute the few
+   features they need with the same functions (rg__frame_vertex ...). */
 typedef struct rg__pair_frame {
     const rg_hull *a, *b;
     rg__relative_pose t;
@@ -2925,13 +2944,12 @@ static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const 
     frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
-/* The tables; B's edge directions and the side table only with_edges (the generic edge query). */
-static void rg__pair_frame_build(rg__pair_frame *frame, int with_edges, rg__pair_storage *storage,
-                                 rg__collide_scratch *scratch) {
+/* The tables (pairs of general hulls). */
+static void rg__pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storage, rg__collide_scratch *scratch) {
     const rg_hull *a = frame->a, *b = frame->b;
     const rg__relative_pose *t = &frame->t;
-    int i, vector_count = a->vertex_count + a->face_count + (with_edges ? b->edge_count : 0);
-    int real_count = a->face_count + (with_edges ? b->face_count : 0);
+    int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
+    int real_count = a->face_count + b->face_count;
     rg_vec3 *vectors = storage->vectors;
     rg_real *reals = storage->reals;
     if (vector_count > RG__STACK_VECTORS) {
@@ -2950,7 +2968,6 @@ static void rg__pair_frame_build(rg__pair_frame *frame, int with_edges, rg__pair
         frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
         frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
     }
-    if (!with_edges) return;
     frame->directions_b = frame->normals_a + a->face_count;
     frame->side = reals + a->face_count;
     for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
@@ -2984,13 +3001,25 @@ static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const r
     return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
 }
 
-/* Separation of B from A's face f, with A's face planes from the tables or, without them,
-   computed by the same functions (bit-identical). */
+/* A's features in B's frame from the tables or, without them (box pairs), computed by the same
+   functions (bit-identical): vertex i of A (is_a) or B, the normal of face f of A or B, and the
+   offset of A's face f whose normal is n. */
+static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+    if (!is_a) return frame->b->vertices[i];
+    return frame->vertices_a ? frame->vertices_a[i] : rg__a_vertex_in_b(frame->a, &frame->t, i);
+}
+static rg_vec3 rg__frame_normal(const rg__pair_frame *frame, int is_a, int f) {
+    if (!is_a) return frame->b->faces[f].normal;
+    return frame->normals_a ? frame->normals_a[f] : rg__a_normal_in_b(frame->a, &frame->t, f);
+}
+static rg_real rg__frame_offset_a(const rg__pair_frame *frame, int f, rg_vec3 n) {
+    return frame->offsets_a ? frame->offsets_a[f] : rg__a_offset_in_b(frame->a, &frame->t, f, n);
+}
+
+/* Separation of B from A's face f. */
 static rg_real rg__frame_face_a_separation(const rg__pair_frame *frame, int f, int *support) {
-    rg_vec3 n;
-    if (frame->normals_a) return rg__face_a_separation(frame->b, frame->normals_a[f], frame->offsets_a[f], support);
-    n = rg__a_normal_in_b(frame->a, &frame->t, f);
-    return rg__face_a_separation(frame->b, n, rg__a_offset_in_b(frame->a, &frame->t, f, n), support);
+    rg_vec3 n = rg__frame_normal(frame, 1, f);
+    return rg__face_a_separation(frame->b, n, rg__frame_offset_a(frame, f, n), support);
 }
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
@@ -3032,11 +3061,12 @@ static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal
     return frame;
 }
 
-/* Edge e of A, from the tables (full search) or computed on the spot (witness, manifold). */
+/* Edge e of A, from the tables (full search, manifold of general hulls) or computed on the spot
+   (witness, box pairs). */
 static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
                                           const rg__relative_pose *t, int e) {
     const rg__hull_edge *edge = &a->edges[e];
-    if (tables)
+    if (tables && tables->vertices_a)
         return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
                                    tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
     return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
@@ -3138,40 +3168,55 @@ static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0]
    is the pair, separation and normal rg__query_edges finds by looking at every edge pair
    (up to rounding), without A's vertices in B's frame. Returns 0 where the generic query has no
    pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
-   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). */
-static int rg__box_edge_pair(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
-                             rg__edge_query *query) {
+   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). The
+   edges themselves come from rg__box_edge_pair_edges, only for the pairs the query may keep. */
+static int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_query *query) {
+    static const int next[3] = {1, 2, 0};
     const rg_real *c = pair->axis_a[i];
-    rg_real u[3], length_squared, scale, d, reach = 0;
-    int k, corner_a = 0, corner_b = 0;
+    rg_real u[3], along[3], length_squared, scale, reach;
+    int k, j1 = next[j], j2 = next[j1], zero;
     /* u = a_i x b_j, b_j the unit vector of axis j */
     u[j] = 0;
-    u[(j + 1) % 3] = c[(j + 2) % 3];
-    u[(j + 2) % 3] = -c[(j + 1) % 3];
+    u[j1] = c[j2];
+    u[j2] = -c[j1];
     length_squared = rg__dot3(u, u);
     if (!(length_squared > RG__PARALLEL_SINE * RG__PARALLEL_SINE)) return 0;
     /* n = u / |u|, turned to point from A (centre p) towards B (the origin) */
-    d = rg__dot3(u, pair->p);
-    scale = (d > 0 ? -1 : 1) / rg__sqrt(length_squared);
+    scale = (rg__dot3(u, pair->p) > 0 ? -1 : 1) / rg__sqrt(length_squared);
     for (k = 0; k < 3; ++k) u[k] *= scale;
-    for (k = 0; k < 3; ++k) {
-        if (k != i) {
-            rg_real along_a = rg__dot3(u, pair->axis_a[k]);
-            if (along_a == 0) return 0;
-            reach += pair->half_a[k] * rg__fabs(along_a);
-            if (along_a > 0) corner_a |= 1 << k;
-        }
-        if (k != j) {
-            if (u[k] == 0) return 0;
-            reach += pair->half_b[k] * rg__fabs(u[k]);
-            if (u[k] < 0) corner_b |= 1 << k;
-        }
-    }
-    query->edge_a = a->box_edges[i][corner_a];
-    query->edge_b = b->box_edges[j][corner_b];
+    for (k = 0; k < 3; ++k) along[k] = rg__dot3(u, pair->axis_a[k]);
+    /* along a_i itself n is zero; u[j] is zero, so b_j adds a zero term below */
+    along[i] = 1;
+    zero = (along[0] == 0) | (along[1] == 0) | (along[2] == 0) | (u[j1] == 0) | (u[j2] == 0);
+    if (zero) return 0;
+    along[i] = 0;
+    /* the reaches summed in the order of the axes, A's before B's on each: the same rounding
+       whichever axes drop out, since adding zero is exact */
+    reach = pair->half_a[0] * rg__fabs(along[0]) + pair->half_b[0] * rg__fabs(u[0]);
+    reach = reach + pair->half_a[1] * rg__fabs(along[1]);
+    reach = reach + pair->half_b[1] * rg__fabs(u[1]);
+    reach = reach + pair->half_a[2] * rg__fabs(along[2]);
+    reach = reach + pair->half_b[2] * rg__fabs(u[2]);
     query->separation = -rg__dot3(u, pair->p) - reach;
     query->normal = rg_v3(u[0], u[1], u[2]);
     return 1;
+}
+
+/* The edges of the pair of axes i, j whose normal rg__box_edge_pair found: A's edge along a_i
+   at the corner furthest along the normal, B's along b_j at the corner furthest against it
+   (the same dot products as there: the normal holds the same components). */
+static void rg__box_edge_pair_edges(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
+                                    rg__edge_query *query) {
+    rg_real u[3];
+    int k, corner_a = 0, corner_b;
+    u[0] = query->normal.x;
+    u[1] = query->normal.y;
+    u[2] = query->normal.z;
+    for (k = 0; k < 3; ++k)
+        if (k != i && rg__dot3(u, pair->axis_a[k]) > 0) corner_a |= 1 << k;
+    corner_b = (u[0] < 0) | ((u[1] < 0) << 1) | ((u[2] < 0) << 2);
+    query->edge_a = a->box_edges[i][corner_a];
+    query->edge_b = b->box_edges[j][corner_b];
 }
 
 /* Does edge pair p come before q in rg__query_edges' order (A's edge, then B's)? */
@@ -3191,7 +3236,10 @@ static rg__edge_query rg__query_box_edges(const rg__pair_frame *frame, rg_real m
     best.normal = separating.normal = rg_v3(0, 0, 0);
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) {
-            if (!rg__box_edge_pair(&boxes, frame->a, frame->b, i, j, &pair)) continue;
+            if (!rg__box_edge_pair(&boxes, i, j, &pair)) continue;
+            /* neither separating nor reaching the best: its edges cannot matter */
+            if (!(pair.separation > margin) && pair.separation < best.separation) continue;
+            rg__box_edge_pair_edges(&boxes, frame->a, frame->b, i, j, &pair);
             if (pair.separation > margin && (separating.edge_a < 0 || rg__edge_pair_before(&pair, &separating)))
                 separating = pair;
             if (pair.separation > best.separation ||
@@ -3234,7 +3282,7 @@ static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__r
             /* the box query's own value for the edges' axes, as the full search would see it */
             rg__box_pair boxes = rg__box_pair_make(a, b, t);
             rg__edge_query query;
-            return rg__box_edge_pair(&boxes, a, b, rg__box_edge_axis(a, witness->feature_a),
+            return rg__box_edge_pair(&boxes, rg__box_edge_axis(a, witness->feature_a),
                                      rg__box_edge_axis(b, witness->feature_b), &query) &&
                    query.separation > margin;
         }
@@ -3295,9 +3343,14 @@ static uint32_t rg__clip_code(uint32_t line, int side) {
 static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
                             rg__clip_vertex *out) {
     int i, out_count = 0;
+    rg_real first, dp, dq;
+    if (count <= 0) return 0;
+    first = dq = rg_v3_dot(n, in[0].p) - offset;
     for (i = 0; i < count; ++i) {
-        const rg__clip_vertex *p = &in[i], *q = &in[(i + 1) % count];
-        rg_real dp = rg_v3_dot(n, p->p) - offset, dq = rg_v3_dot(n, q->p) - offset;
+        /* each vertex's distance once: q's is the next p's, and the last q is the first p */
+        const rg__clip_vertex *p = &in[i], *q = i + 1 < count ? &in[i + 1] : &in[0];
+        dp = dq;
+        dq = i + 1 < count ? rg_v3_dot(n, q->p) - offset : first;
         if (dp <= 0) out[out_count++] = *p;
         if ((dp <= 0) != (dq <= 0)) {
             rg__clip_vertex *x = &out[out_count++];
@@ -3379,23 +3432,37 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
     return result;
 }
 
-/* Among the faces of hull h that contain vertex `support`, the one whose normal (in B's frame:
-   normals[f], or the hull's own when h is B) is most anti-parallel to direction. Restricting to
-   faces around the deepest vertex keeps that vertex in the incident polygon: the most
-   anti-parallel face of all may lie elsewhere. */
-static int rg__incident_face(const rg_hull *h, const rg_vec3 *normals, int support, rg_vec3 direction) {
+/* Is face f, whose normal's dot product with the direction is d, more anti-parallel than the
+   best so far (the lower index winning ties)? */
+static int rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
+    if (!(d < *best_dot || (d == *best_dot && f < *best))) return 0;
+    *best_dot = d;
+    *best = f;
+    return 1;
+}
+
+/* Among the faces of hull A (is_a) or B that contain vertex `support`, the one whose normal in
+   B's frame is most anti-parallel to direction. Restricting to faces around the deepest vertex
+   keeps that vertex in the incident polygon: the most anti-parallel face of all may lie
+   elsewhere. A box's corner lies on face 2k (+axis k) when bit k of its index is set, else on
+   2k + 1; the order of the candidates does not change the choice. */
+static int rg__incident_face(const rg__pair_frame *frame, int is_a, int support, rg_vec3 direction) {
+    const rg_hull *h = is_a ? frame->a : frame->b;
     int e, k, best = -1;
     rg_real best_dot = FLT_MAX;
+    if (rg__hull_is_box(h)) {
+        for (k = 0; k < 3; ++k) {
+            int f = 2 * k + !((support >> k) & 1);
+            (void)rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
+        }
+        return best;
+    }
     for (e = 0; e < h->edge_count; ++e) {
         const rg__hull_edge *edge = &h->edges[e];
         if (edge->v[0] != support && edge->v[1] != support) continue;
         for (k = 0; k < 2; ++k) {
             int f = edge->faces[k];
-            rg_real d = rg_v3_dot(normals ? normals[f] : h->faces[f].normal, direction);
-            if (d < best_dot || (d == best_dot && f < best)) {
-                best_dot = d;
-                best = f;
-            }
+            (void)rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
         }
     }
     return best;
@@ -3416,11 +3483,6 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
     }
 }
 
-/* Vertex i of hull A (is_a) or B in B's frame, from the tables. */
-static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
-    return is_a ? frame->vertices_a[i] : frame->b->vertices[i];
-}
-
 /* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
    against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
    reduced to four. `support` is the incident hull's deepest vertex below the reference face.
@@ -3431,10 +3493,11 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
     const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
     const rg__hull_face *rf = &ref->faces[ref_face];
     rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
-    rg_vec3 n = ref_is_a ? frame->normals_a[ref_face] : rf->normal;
-    rg_real offset = ref_is_a ? frame->offsets_a[ref_face] : rf->offset;
-    int inc_face = rg__incident_face(inc, ref_is_a ? NULL : frame->normals_a, support, n);
+    rg_vec3 n = rg__frame_normal(frame, ref_is_a, ref_face);
+    rg_real offset = ref_is_a ? rg__frame_offset_a(frame, ref_face, n) : rf->offset;
+    int inc_face = rg__incident_face(frame, !ref_is_a, support, n);
     const rg__hull_face *incf;
+    rg_vec3 first, v1;
     int i, count, kept, capacity, chosen[4];
     if (inc_face < 0) return 0;
     incf = &inc->faces[inc_face];
@@ -3454,11 +3517,12 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
         in[i].code = (uint32_t)i;
         in[i].line = (uint32_t)i;
     }
+    first = v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first]);
     for (i = 0; i < rf->count && count > 0; ++i) {
-        rg_vec3 v0 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i]);
-        rg_vec3 v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + (i + 1) % rf->count]);
-        rg_vec3 side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
+        rg_vec3 v0 = v1, side;
         rg__clip_vertex *swap;
+        v1 = i + 1 < rf->count ? rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i + 1]) : first;
+        side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
         count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
         swap = in; in = next; next = swap;
     }
@@ -3580,15 +3644,15 @@ static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_quer
 /* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
    edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
    axis of largest separation. Two boxes take the 15-axis test: their face queries compute the
-   few values they need, the edge query is rg__query_box_edges, and A's tables are built only
-   for the manifold. */
+   few values they need, the edge query is rg__query_box_edges, and the manifold computes the
+   features of A it uses (no tables). */
 static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__witness *witness,
                                    rg_vec3 pos_b, rg_quat rot_b, rg__pair_storage *storage,
                                    rg__collide_scratch *scratch, rg_manifold *out) {
     rg__face_query face_a, face_b;
     rg__edge_query edges;
     int boxes = rg__hull_is_box(frame->a) && rg__hull_is_box(frame->b);
-    if (!boxes) rg__pair_frame_build(frame, 1, storage, scratch);
+    if (!boxes) rg__pair_frame_build(frame, storage, scratch);
     face_a = rg__query_faces(frame, 1, margin);
     if (face_a.separation > margin) {
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
@@ -3611,32 +3675,34 @@ static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__wi
         rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
     else
         rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
-    if (boxes) rg__pair_frame_build(frame, 0, storage, scratch);
     return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
 }
 
-/* The narrow phase of one pair: the witness (may be NULL) is tried first, then the full
+/* Can a hull at this pose be collided? Positions beyond RG__MAX_MAGNITUDE are refused: their
+   difference may overflow. */
+static int rg__pose_is_collidable(const rg_hull *h, rg_vec3 position, rg_quat rotation) {
+    return h && h->vertex_count > 0 && rg__v3_is_sane(position) && rg_quat_is_finite(rotation);
+}
+
+/* The margin as the collision takes it (negative and NaN margins mean touching only); returns 0
+   for an infinite one, which cannot be collided. */
+static int rg__collide_margin(rg_real margin, rg_real *taken) {
+    *taken = margin > 0 ? margin : 0;
+    return rg__is_finite_real(*taken);
+}
+
+/* The narrow phase of one pair of collidable poses with unit quaternions, the margin taken by
+   rg__collide_margin and out cleared: the witness (may be NULL) is tried first, then the full
    search. scratch (may be NULL) holds stb_ds arrays reused for hulls too big for the stack;
    without it they are made and freed here. */
-static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
-                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
-                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+static int rg__collide_unit_poses(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b, rg_vec3 pos_b,
+                                  rg_quat rot_b, rg_real margin, rg__witness *witness,
+                                  rg__collide_scratch *scratch, rg_manifold *out) {
     rg__relative_pose t;
     rg__pair_frame frame;
     rg__pair_storage storage;
     rg__collide_scratch temporary;
     int count;
-    if (!out) return 0;
-    memset(out, 0, sizeof *out);
-    if (witness) witness->held = 0;
-    /* positions beyond RG__MAX_MAGNITUDE are refused: their difference may overflow */
-    if (!a || !b || a->vertex_count <= 0 || b->vertex_count <= 0 || !rg__v3_is_sane(pos_a) ||
-        !rg__v3_is_sane(pos_b) || !rg_quat_is_finite(rot_a) || !rg_quat_is_finite(rot_b))
-        return 0;
-    if (!(margin > 0)) margin = 0; /* negative and NaN margins mean touching only */
-    if (!rg__is_finite_real(margin)) return 0;
-    rot_a = rg_quat_normalize(rot_a);
-    rot_b = rg_quat_normalize(rot_b);
     t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
     if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
         witness->held = 1;
@@ -3650,6 +3716,20 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
     stbds_arrfree(temporary.reals);
     stbds_arrfree(temporary.clip);
     return count;
+}
+
+/* The narrow phase of one pair, any poses and margin: the checks, then rg__collide_unit_poses. */
+static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a, const rg_hull *b,
+                                    rg_vec3 pos_b, rg_quat rot_b, rg_real margin,
+                                    rg__witness *witness, rg__collide_scratch *scratch, rg_manifold *out) {
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (!rg__pose_is_collidable(a, pos_a, rot_a) || !rg__pose_is_collidable(b, pos_b, rot_b) ||
+        !rg__collide_margin(margin, &margin))
+        return 0;
+    return rg__collide_unit_poses(a, pos_a, rg_quat_normalize(rot_a), b, pos_b, rg_quat_normalize(rot_b), margin,
+                                  witness, scratch, out);
 }
 
 RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
@@ -4409,6 +4489,9 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.bodies);
+    stbds_arrfree(w->narrowphase.hints);
+    stbds_arrfree(w->narrowphase.next_hints);
     stbds_arrfree(w->narrowphase.scratch.vectors);
     stbds_arrfree(w->narrowphase.scratch.reals);
     stbds_arrfree(w->narrowphase.scratch.clip);
@@ -4461,8 +4544,20 @@ static void rg__narrowphase_warm_start(rg__pair_manifold *m, const rg__pair_mani
             }
 }
 
-static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key) {
-    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+/* The pair's cache entry. The broad phase hands on its pairs in key order, so a cursor walking
+   last step's pairs along with this step's finds where the entry was then; it is taken if it is
+   still there (deletions move entries), else the hash map is asked. The entry found is the same
+   either way. */
+static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t key, int *cursor) {
+    int n = (int)stbds_arrlen(np->hints);
+    ptrdiff_t at = -1;
+    rg__pair_entry_hint hint;
+    while (*cursor < n && np->hints[*cursor].key < key) ++*cursor;
+    if (*cursor < n && np->hints[*cursor].key == key) {
+        int guess = np->hints[*cursor].entry;
+        if (guess < stbds_hmlen(np->cache) && np->cache[guess].key == key) at = guess;
+    }
+    if (at < 0) at = stbds_hmgeti(np->cache, key);
     if (at < 0) {
         rg__pair_cache fresh;
         memset(&fresh, 0, sizeof fresh);
@@ -4470,6 +4565,9 @@ static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t
         stbds_hmput(np->cache, key, fresh);
         at = stbds_hmgeti(np->cache, key);
     }
+    hint.key = key;
+    hint.entry = (int)at;
+    stbds_arrput(np->next_hints, hint);
     return &np->cache[at].value;
 }
 
@@ -4488,13 +4586,31 @@ static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
 /* The speculative margin of a pair: contact_margin plus how far the two hulls can close in this
    step (relative speed, turning of the farthest vertices, gravity), so that a fast body meets
    what it will hit before it is inside it; the solver acts on a gap only when it closes. */
-static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__body *b) {
+static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__narrowphase_body *pose_a,
+                               const rg__body *b, const rg__narrowphase_body *pose_b, rg_real gravity_reach) {
     rg_real h = w->step_dt, speed;
     if (!(h > 0)) return w->def.contact_margin;
-    speed = rg_v3_length(rg_v3_sub(a->linear_velocity, b->linear_velocity)) +
-            rg_v3_length(a->angular_velocity) * a->hull->radius + rg_v3_length(b->angular_velocity) * b->hull->radius +
-            rg_v3_length(w->def.gravity) * h;
+    speed = rg_v3_length(rg_v3_sub(a->linear_velocity, b->linear_velocity)) + pose_a->turn_reach + pose_b->turn_reach +
+            gravity_reach;
     return w->def.contact_margin + speed * h;
+}
+
+/* Each body's part of its pairs' work, once per step (by slot: destroyed slots and bodies
+   without hull are not collidable). */
+static void rg__narrowphase_pose_bodies(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(np->bodies, n);
+    for (i = 0; i < n; ++i) {
+        const rg__body *body = &w->bodies[i];
+        rg__narrowphase_body *pose = &np->bodies[i];
+        memset(pose, 0, sizeof *pose);
+        if (!(body->generation & 1) || !body->hull) continue;
+        pose->origin = rg__body_hull_origin(body);
+        pose->collidable = rg__pose_is_collidable(body->hull, pose->origin, body->orientation);
+        if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
+        pose->turn_reach = rg_v3_length(body->angular_velocity) * body->hull->radius;
+    }
 }
 
 /* How far a pair may have moved relative to itself before its kept manifold is collided again:
@@ -4512,18 +4628,35 @@ static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b,
     *orientation = rg_quat_mul(rg_quat_conjugate(qb), qa);
 }
 
+/* Most kept manifolds are never reused (the pair moves too far first): their points go into
+   the body frames only when first reused (rg__kept_manifold_in_body_frames). */
 static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb) {
     int k;
     kept->count = m->count;
+    kept->in_body_frames = 0;
     kept->margin = margin;
     rg__pose_seen_from_b(a->com, qa, origin_b, qb, &kept->a_position, &kept->a_orientation);
-    kept->normal = rg_quat_rotate_inverse(qb, m->normal);
+    kept->normal = m->normal;
+    kept->origin_a = origin_a;
+    kept->origin_b = origin_b;
+    kept->rotation_a = qa;
+    kept->rotation_b = qb;
     for (k = 0; k < m->count; ++k) {
-        rg_vec3 on_a = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
-        kept->on_b[k] = rg_quat_rotate_inverse(qb, rg_v3_sub(m->points[k], origin_b));
-        kept->on_a[k] = rg_quat_rotate_inverse(qa, rg_v3_sub(on_a, origin_a));
+        kept->on_b[k] = m->points[k];
+        kept->on_a[k] = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
         kept->features[k] = m->features[k];
+    }
+}
+
+static void rg__kept_manifold_in_body_frames(rg__kept_manifold *kept) {
+    int k;
+    if (kept->in_body_frames) return;
+    kept->in_body_frames = 1;
+    kept->normal = rg_quat_rotate_inverse(kept->rotation_b, kept->normal);
+    for (k = 0; k < kept->count; ++k) {
+        kept->on_b[k] = rg_quat_rotate_inverse(kept->rotation_b, rg_v3_sub(kept->on_b[k], kept->origin_b));
+        kept->on_a[k] = rg_quat_rotate_inverse(kept->rotation_a, rg_v3_sub(kept->on_a[k], kept->origin_a));
     }
 }
 
@@ -4531,7 +4664,7 @@ static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_
    `reach` since it was computed and the margin has not grown (a larger one could take in points
    the kept manifold left out); points beyond the current margin are dropped. Returns the
    count, or -1 when the pair must be collided again. */
-static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
+static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
     rg_vec3 position;
     rg_quat orientation, turn;
@@ -4543,6 +4676,7 @@ static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_r
     sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
     moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
     if (!(moved <= reach)) return -1;
+    rg__kept_manifold_in_body_frames(kept);
     out->normal = rg_quat_rotate(b->orientation, kept->normal);
     for (k = 0; k < kept->count; ++k) {
         rg_vec3 on_b = rg_v3_add(origin_b, rg_quat_rotate(b->orientation, kept->on_b[k]));
@@ -4560,8 +4694,9 @@ static int rg__reuse_manifold(const rg__kept_manifold *kept, rg_real reach, rg_r
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
-    int hits = 0, misses = 0, reuses = 0, contacts = 0;
+    int hits = 0, misses = 0, reuses = 0, contacts = 0, cursor = 0;
     rg_real reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
+    rg_real gravity_reach = rg_v3_length(w->def.gravity) * w->step_dt;
     {
         /* last step's manifolds, with the impulses the solver left in them, become `previous` */
         rg__pair_manifold *swap = np->previous;
@@ -4569,10 +4704,18 @@ static void rg__narrowphase_update(rg_world *w) {
         np->manifolds = swap;
         stbds_arrsetlen(np->manifolds, 0);
     }
+    {
+        rg__pair_entry_hint *swap = np->hints;
+        np->hints = np->next_hints;
+        np->next_hints = swap;
+        stbds_arrsetlen(np->next_hints, 0);
+    }
     ++np->step;
+    rg__narrowphase_pose_bodies(w);
     for (i = 0; i < pair_count; ++i) {
         rg__body_pair pair = w->broadphase.pairs[i];
         const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
         rg__pair_cache *cache;
         rg__pair_manifold m;
         rg_manifold result;
@@ -4581,17 +4724,22 @@ static void rg__narrowphase_update(rg_world *w) {
         rg_real margin;
         int k, count;
         if (!body_a->hull || !body_b->hull) continue;
-        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b));
+        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b), &cursor);
         cache->stamp = np->step;
-        origin_a = rg__body_hull_origin(body_a);
-        origin_b = rg__body_hull_origin(body_b);
-        margin = rg__pair_margin(w, body_a, body_b);
+        origin_a = pose_a->origin;
+        origin_b = pose_b->origin;
+        margin = rg__pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
         count = rg__reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
         if (count >= 0) {
             ++reuses;
         } else {
-            count = rg__collide_hulls_cached(body_a->hull, origin_a, body_a->orientation, body_b->hull, origin_b,
-                                             body_b->orientation, margin, &cache->witness, &np->scratch, &result);
+            rg_real taken;
+            memset(&result, 0, sizeof result);
+            cache->witness.held = 0;
+            count = pose_a->collidable && pose_b->collidable && rg__collide_margin(margin, &taken)
+                        ? rg__collide_unit_poses(body_a->hull, origin_a, pose_a->rotation, body_b->hull, origin_b,
+                                                 pose_b->rotation, taken, &cache->witness, &np->scratch, &result)
+                        : 0;
             if (cache->witness.held) ++hits; else ++misses;
             rg__keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
                               body_b->orientation);
