@@ -303,7 +303,7 @@ typedef struct rg_world_def {
     rg_vec3 gravity;              /* default (0, -9.81, 0) */
     int     collision_iterations; /* cap on the collision loop */
     int     contact_iterations;   /* cap on the resting-contact loop */
-    int     shock_iterations;     /* shock propagation: each level swept until converged, at most 4 x this; 0 turns it off */
+    int     shock_iterations;     /* shock propagation: each level swept until converged, at most 5 x this; 0 turns it off */
     rg_real contact_tolerance;    /* allowed penetration after a step, metres */
     void   *allocator_context;
     rg_real contact_margin;       /* speculative distance at which contacts are made, metres */
@@ -4812,7 +4812,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__SHOCK_EXIT_FRACTION ((rg_real)1e-3)   /* shock propagation converges a level further: its errors add up the stack */
 #endif
 #ifndef RG__SHOCK_INNER
-#define RG__SHOCK_INNER 4                         /* sweeps of a level per shock iteration, while it has errors */
+#define RG__SHOCK_INNER 5                         /* sweeps of a level per shock iteration, while it has errors */
 #endif
 #ifndef RG__SHOCK_STALL
 #define RG__SHOCK_STALL ((rg_real)0.95)           /* a level's sweeps stop when one shrinks its error by less than this */
@@ -6454,7 +6454,10 @@ static void rg__solver_start_contacts(rg_world *w) {
    RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
    a level left moving up lifts all above it, so it is swept whole until converged (visiting
    each manifold several times in a row instead converged a cube resting on two others so
-   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). */
+   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). A 100-row
+   pyramid's levels keep converging up to about 10 sweeps: with 8 at most, 2 to 22 of its 5050
+   cubes fell within 200 steps (world seeds 1-3), with 10 at most 0, 0 and 4; with 6, 213 to
+   260. */
 static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
     int level, i, sweeps = 0;
