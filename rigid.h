@@ -3208,15 +3208,14 @@ static int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_qu
 static void rg__box_edge_pair_edges(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
                                     rg__edge_query *query) {
     rg_real u[3];
-    int k, corner_a = 0, corner_b;
+    int k, corner_a = 0;
     u[0] = query->normal.x;
     u[1] = query->normal.y;
     u[2] = query->normal.z;
     for (k = 0; k < 3; ++k)
         if (k != i && rg__dot3(u, pair->axis_a[k]) > 0) corner_a |= 1 << k;
-    corner_b = (u[0] < 0) | ((u[1] < 0) << 1) | ((u[2] < 0) << 2);
     query->edge_a = a->box_edges[i][corner_a];
-    query->edge_b = b->box_edges[j][corner_b];
+    query->edge_b = b->box_edges[j][rg__hull_support(b, rg_v3_neg(query->normal))];
 }
 
 /* Does edge pair p come before q in rg__query_edges' order (A's edge, then B's)? */
@@ -3432,13 +3431,12 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
     return result;
 }
 
-/* Is face f, whose normal's dot product with the direction is d, more anti-parallel than the
-   best so far (the lower index winning ties)? */
-static int rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
-    if (!(d < *best_dot || (d == *best_dot && f < *best))) return 0;
+/* Keeps face f, whose normal's dot product with the direction is d, if it is more anti-parallel
+   than the best so far (the lower index winning ties). */
+static void rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
+    if (!(d < *best_dot || (d == *best_dot && f < *best))) return;
     *best_dot = d;
     *best = f;
-    return 1;
 }
 
 /* Among the faces of hull A (is_a) or B that contain vertex `support`, the one whose normal in
@@ -3453,7 +3451,7 @@ static int rg__incident_face(const rg__pair_frame *frame, int is_a, int support,
     if (rg__hull_is_box(h)) {
         for (k = 0; k < 3; ++k) {
             int f = 2 * k + !((support >> k) & 1);
-            (void)rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
+            rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
         }
         return best;
     }
@@ -3462,7 +3460,7 @@ static int rg__incident_face(const rg__pair_frame *frame, int is_a, int support,
         if (edge->v[0] != support && edge->v[1] != support) continue;
         for (k = 0; k < 2; ++k) {
             int f = edge->faces[k];
-            (void)rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
+            rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
         }
     }
     return best;
