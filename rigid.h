@@ -797,6 +797,7 @@ typedef struct rg__narrowphase {
 typedef struct rg__turn {
     rg_vec3 theta;                /* rotation vector */
     rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
+    rg_real a_less_1;             /* sin t / t - 1, without the cancellation for small t */
 } rg__turn;
 
 /* A body as the solver sees it: working velocities, the inverse mass it has in the current
@@ -817,6 +818,9 @@ typedef struct rg__solver_body {
     int offset_turns;             /* contact stage: dr is beyond RG__LINEAR_TURN, and offset_turn is its rotation */
     int pushed;                   /* first-order pass: the body has moved (pv, pw not zero) */
     rg__turn offset_turn;
+    rg_mat3 offset_curvature;     /* contact stage: offset_turn's curvature (rg__curvature_of) */
+    rg_mat3 curvature;            /* the curvature of the turn dr + w h at the sweep `curvature_sweep` */
+    unsigned curvature_sweep;
 } rg__solver_body;
 
 /* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
@@ -889,6 +893,7 @@ typedef struct rg__solver {
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
+    unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__solver_body_curvature */
 } rg__solver;
 
 /* ---- world ---- */
@@ -5022,11 +5027,13 @@ static rg__turn rg__turn_of(rg_vec3 theta) {
     rg_real t = rg_v3_dot(theta, theta);
     turn.theta = theta;
     if (t < (rg_real)0.01) {
-        turn.a = 1 - t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.a_less_1 = -t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.a = 1 + turn.a_less_1;
         turn.b = (rg_real)0.5 * (1 - t / 12 * (1 - t / 30 * (1 - t / 56)));
     } else {
         rg_real angle = rg__sqrt(t);
         turn.a = rg__sin(angle) / angle;
+        turn.a_less_1 = turn.a - 1;
         turn.b = (1 - rg__cos(angle)) / t;
     }
     return turn;
@@ -5040,6 +5047,18 @@ static rg_vec3 rg__turn_apply(const rg__turn *turn, rg_vec3 r) {
 static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
     rg__turn turn = rg__turn_of(theta);
     return rg__turn_apply(&turn, r);
+}
+
+/* The part of an arm r's turn by theta that is not linear in theta: R(theta) r - r - theta x r.
+   By Rodrigues' formula it is (a - 1) theta x r + b theta x (theta x r) = (a - 1) theta x r +
+   b ((theta . r) theta - |theta|^2 r), linear in r: this matrix times r. */
+static rg_mat3 rg__curvature_of(const rg__turn *turn) {
+    rg_real t = rg_v3_dot(turn->theta, turn->theta);
+    rg_mat3 c = rg_mat3_add(rg_mat3_scale(rg_mat3_skew(turn->theta), turn->a_less_1),
+                            rg_mat3_scale(rg_mat3_outer(turn->theta, turn->theta), turn->b));
+    int k;
+    for (k = 0; k < 3; ++k) c.m[k][k] -= turn->b * t;
+    return c;
 }
 
 /* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
@@ -5785,7 +5804,10 @@ static void rg__solver_offset_turns(rg__solver *s) {
     for (i = 0; i < n; ++i) {
         rg__solver_body *sb = &s->bodies[i];
         sb->offset_turns = rg_v3_length_squared(sb->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN;
-        if (sb->offset_turns) sb->offset_turn = rg__turn_of(sb->dr);
+        if (sb->offset_turns) {
+            sb->offset_turn = rg__turn_of(sb->dr);
+            sb->offset_curvature = rg__curvature_of(&sb->offset_turn);
+        }
     }
 }
 
@@ -5830,29 +5852,39 @@ static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, r
            rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
 }
 
-/* The part of an arm's turn over the step that is not linear in w h: R(theta) r - r - theta x r
-   with theta = dr + w h, less the same for the offset dr alone (already in the base). */
-static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_body *body, rg_vec3 r) {
-    rg_vec3 c = rg_v3_sub(rg__turn_apply(turn, r), rg_v3_cross(turn->theta, r));
-    if (body->offset_turns) c = rg_v3_sub(c, rg_v3_sub(rg__turn_apply(&body->offset_turn, r), rg_v3_cross(body->dr, r)));
-    return c;
+/* Starts a sweep: bodies' curvatures from before are stale. */
+static void rg__solver_start_sweep(rg__solver *s) {
+    if (++s->sweep == 0) s->sweep = 1;
+}
+
+/* The curvature of a body's arms over the step, theta = dr + w h, less that of the offset dr
+   alone (already in the base). The velocities of the body's first visit in a sweep give it for
+   the whole sweep: the curvature is of second order in w h, so the impulses of a sweep change
+   it by second order only, and a body's four or so manifolds share one Rodrigues' rotation. */
+static const rg_mat3 *rg__solver_body_curvature(const rg__solver *s, rg__solver_body *body, rg_real h) {
+    if (body->curvature_sweep != s->sweep) {
+        rg__turn turn = rg__turn_of(rg_v3_madd(body->dr, body->w, h));
+        body->curvature = rg__curvature_of(&turn);
+        if (body->offset_turns) {
+            int r, c;
+            for (r = 0; r < 3; ++r)
+                for (c = 0; c < 3; ++c) body->curvature.m[r][c] -= body->offset_curvature.m[r][c];
+        }
+        body->curvature_sweep = s->sweep;
+    }
+    return &body->curvature;
 }
 
 /* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
    arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
-   prediction base + h u by the arms' curvature; returned along the normal (*bn) and the
-   tangents (*b1, *b2). The turns come from the start of the manifold's visit: the curvature is
-   of second order in w h, so the impulses of the visit change it by second order only. The
-   normal keeps its direction: eq. (7) would turn it with the body whose face it is, which the
-   narrow phase does not say, and turning it with the other one (or half with each) predicts
-   penetration that is not there for pairs that slide fast while turning (measured: energy gained
-   in free collisions). */
-static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_manifold *m,
-                                       const rg__solver_point *p, const rg__turn *ta, const rg__turn *tb,
-                                       rg_real h, rg_real *bn, rg_real *b1, rg_real *b2) {
-    rg_vec3 d = rg_v3_sub(rg__solver_arm_curvature(ta, &s->bodies[m->a], p->ra),
-                          rg__solver_arm_curvature(tb, &s->bodies[m->b], p->rb));
-    (void)h;
+   prediction base + h u by the arms' curvature, of a's arm less b's; returned along the normal
+   (*bn) and the tangents (*b1, *b2). The normal keeps its direction: eq. (7) would turn it with
+   the body whose face it is, which the narrow phase does not say, and turning it with the other
+   one (or half with each) predicts penetration that is not there for pairs that slide fast
+   while turning (measured: energy gained in free collisions). */
+static void rg__solver_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
+                                       const rg__solver_point *p, rg_real *bn, rg_real *b1, rg_real *b2) {
+    rg_vec3 d = rg_v3_sub(rg_mat3_mul_v3(*ca, p->ra), rg_mat3_mul_v3(*cb, p->rb));
     *bn = rg_v3_dot(d, m->n);
     *b1 = rg_v3_dot(d, m->t1);
     *b2 = rg_v3_dot(d, m->t2);
@@ -5871,20 +5903,21 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
+    rg__solver_start_sweep(s);
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
         int turning = rg__solver_turns(s, m, h);
-        rg__turn ta, tb;
+        const rg_mat3 *ca = NULL, *cb = NULL;
         if (turning) {
-            ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
-            tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+            ca = rg__solver_body_curvature(s, A, h);
+            cb = rg__solver_body_curvature(s, B, h);
         }
         m->deep = m->separation_masses = 0;
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
-            if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn, &c1, &c2);
+            if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn, &c1, &c2);
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
@@ -6089,15 +6122,15 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
     int j, turning = rg__solver_turns(s, m, h);
-    rg__turn ta, tb;
+    const rg_mat3 *ca = NULL, *cb = NULL;
     if (turning) {
-        ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
-        tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+        ca = rg__solver_body_curvature(s, A, h);
+        cb = rg__solver_body_curvature(s, B, h);
     }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &s->points[m->first + j];
         cn[j] = c1[j] = c2[j] = 0;
-        if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn[j], &c1[j], &c2[j]);
+        if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn[j], &c1[j], &c2[j]);
     }
     if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
         for (j = 0; j < m->count; ++j) {
@@ -6170,6 +6203,7 @@ static rg_real rg__contact_visit_ordered(rg__solver *s, int i, int step, int sto
 static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
     rg_real worst = 0;
     int i;
+    rg__solver_start_sweep(s);
     if (downwards)
         for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, -1, begin - 1, h));
     else
