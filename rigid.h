@@ -2943,7 +2943,6 @@ static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const 
     frame->a = a;
     frame->b = b;
     frame->t = *t;
-    frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
 /* The tables (pairs of general hulls). */
@@ -2965,6 +2964,7 @@ static void rg__pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storag
     frame->vertices_a = vectors;
     frame->normals_a = vectors + a->vertex_count;
     frame->offsets_a = reals;
+    frame->centroid_a = rg__pose_apply(t, a->centroid); /* the edge query's (box pairs have their own) */
     for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
     for (i = 0; i < a->face_count; ++i) {
         frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
@@ -4727,7 +4727,7 @@ static void rg__narrowphase_update(rg_world *w) {
         const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
         const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
         rg__pair_cache *cache;
-        rg__pair_manifold m;
+        rg__pair_manifold *m;
         rg_manifold result;
         const rg__pair_manifold *previous = NULL;
         rg_vec3 origin_a, origin_b;
@@ -4759,20 +4759,21 @@ static void rg__narrowphase_update(rg_world *w) {
             previous = &np->previous[cache->manifold_index];
         cache->manifold_index = -1;
         if (count == 0) continue;
-        memset(&m, 0, sizeof m);
-        m.a = pair.a;
-        m.b = pair.b;
-        m.normal = result.normal;
-        m.count = count;
-        for (k = 0; k < count; ++k) {
-            m.points[k].point = result.points[k];
-            m.points[k].depth = result.depths[k];
-            m.points[k].feature = result.features[k];
-        }
-        rg__narrowphase_warm_start(&m, previous);
-        m.previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
+        /* written in place at the end of the array, not copied there */
         cache->manifold_index = (int)stbds_arrlen(np->manifolds);
-        stbds_arrput(np->manifolds, m);
+        m = stbds_arraddnptr(np->manifolds, 1);
+        memset(m, 0, sizeof *m);
+        m->a = pair.a;
+        m->b = pair.b;
+        m->normal = result.normal;
+        m->count = count;
+        for (k = 0; k < count; ++k) {
+            m->points[k].point = result.points[k];
+            m->points[k].depth = result.depths[k];
+            m->points[k].feature = result.features[k];
+        }
+        rg__narrowphase_warm_start(m, previous);
+        m->previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
         contacts += count;
     }
     rg__narrowphase_forget_stale_pairs(np);
