@@ -1005,12 +1005,14 @@ RIGID_API rg_quat rg_quat_from_axis_angle(rg_vec3 axis, rg_real radians) {
 RIGID_API rg_quat rg_quat_from_rotation_vector(rg_vec3 rotation) {
     return rg_quat_from_axis_angle(rotation, rg_v3_length(rotation));
 }
-RIGID_API rg_quat rg_quat_mul(rg_quat a, rg_quat b) {
+/* rg_quat_mul, inlined where it runs per pair (the narrow phase) */
+static inline rg_quat rg__quat_mul(rg_quat a, rg_quat b) {
     return rg__quat(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
                     a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                     a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
                     a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
 }
+RIGID_API rg_quat rg_quat_mul(rg_quat a, rg_quat b) { return rg__quat_mul(a, b); }
 /* rg_quat_rotate, inlined where it runs per contact point (the narrow phase) */
 static inline rg_vec3 rg__quat_rotate(rg_quat q, rg_vec3 v) {
     /* v' = v + 2w (u x v) + 2 u x (u x v), u the vector part: two cross products */
@@ -2856,7 +2858,7 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
                                               rg_quat rot_b) {
     rg__relative_pose t;
-    rg_quat relative = rg_quat_mul(rg_quat_conjugate(rot_b), rot_a);
+    rg_quat relative = rg__quat_mul(rg_quat_conjugate(rot_b), rot_a);
     t.rotation = rg_mat3_from_quat(relative);
     t.inverse_rotation = rg_mat3_transpose(t.rotation);
     t.translation = rg__quat_rotate(rg_quat_conjugate(rot_b), rg_v3_sub(pos_a, pos_b));
@@ -3430,6 +3432,9 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
         best = 0;
         for (i = 0; i < count; ++i) {
             for (k = 0; k < 3; ++k) {
+                /* an end of the edge itself gives a zero area exactly (a zero or repeated
+                   vector in the cross product), never above best */
+                if (i == corner[k] || i == corner[(k + 1) % 3]) continue;
                 area = -rg__signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
                 if (area > best) {
                     best = area;
@@ -4635,7 +4640,7 @@ static void rg__narrowphase_pose_bodies(rg_world *w) {
 static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb, rg_vec3 *position,
                                  rg_quat *orientation) {
     *position = rg__quat_rotate(rg_quat_conjugate(qb), rg_v3_sub(center_a, origin_b));
-    *orientation = rg_quat_mul(rg_quat_conjugate(qb), qa);
+    *orientation = rg__quat_mul(rg_quat_conjugate(qb), qa);
 }
 
 /* Most kept manifolds are never reused (the pair moves too far first): their points go into
@@ -4682,7 +4687,7 @@ static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real ma
     int k, count = 0;
     if (kept->count == 0 || margin > kept->margin) return -1;
     rg__pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
-    turn = rg_quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
+    turn = rg__quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
     sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
     moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
     if (!(moved <= reach)) return -1;
