@@ -869,6 +869,9 @@ typedef struct rg__solver_manifold {
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
     rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
     rg_mat3 patch_friction_mass;
+    /* which bodies had infinite mass (1 a, 2 b: rg__solver_frozen_pair) when the points' masses
+       and the patch's were computed: they are computed again only when that changes */
+    int points_frozen, patch_frozen;
 } rg__solver_manifold;
 
 typedef struct rg__solver {
@@ -5086,19 +5089,37 @@ static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_
     B->w = rg_v3_sub(B->w, rg__solver_body_turn(B, L));
 }
 
-/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the turns per unit impulse
-   (I^-1 (r x d)), n^T K n (as 1 / itself) and K on the tangent plane from the arms' cross
-   products and the bodies' current inverse masses: again when shock propagation gives a body
-   infinite mass. */
-static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+/* Which of a pair's bodies have infinite mass now: 1 for a, 2 for b. A solver body's inverse
+   mass and inertia are the body's own or, frozen, zero (rg__solver_gather_bodies,
+   rg__solver_body_freeze, rg__solver_separate's unfreezing), so this says which masses the
+   Jacobian pieces below were computed with. */
+static int rg__solver_frozen_pair(const rg__solver *s, const rg__solver_manifold *m) {
+    return (s->bodies[m->a].frozen ? 1 : 0) | (s->bodies[m->b].frozen ? 2 : 0);
+}
+
+/* A point's turns per unit impulse, I^-1 (r x d) for d = n, t1, t2: a's when `sides` has 1, b's
+   when it has 2 (those of the other body stay as they are). */
+static void rg__solver_point_turns(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, int sides) {
+    if (sides & 1) {
+        const rg__solver_body *A = &s->bodies[m->a];
+        p->wan = rg__solver_body_turn(A, p->ran);
+        p->wa1 = rg__solver_body_turn(A, p->ra1);
+        p->wa2 = rg__solver_body_turn(A, p->ra2);
+    }
+    if (sides & 2) {
+        const rg__solver_body *B = &s->bodies[m->b];
+        p->wbn = rg__solver_body_turn(B, p->rbn);
+        p->wb1 = rg__solver_body_turn(B, p->rb1);
+        p->wb2 = rg__solver_body_turn(B, p->rb2);
+    }
+}
+
+/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. From the arms' cross products and
+   the turns per unit impulse (rg__solver_point_turns) for the bodies' current inverse masses:
+   n^T K n (as 1 / itself) and K on the tangent plane, inverted. */
+static void rg__solver_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real im = A->inv_mass + B->inv_mass, knn;
-    p->wan = rg__solver_body_turn(A, p->ran);
-    p->wa1 = rg__solver_body_turn(A, p->ra1);
-    p->wa2 = rg__solver_body_turn(A, p->ra2);
-    p->wbn = rg__solver_body_turn(B, p->rbn);
-    p->wb1 = rg__solver_body_turn(B, p->rb1);
-    p->wb2 = rg__solver_body_turn(B, p->rb2);
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
@@ -5116,8 +5137,23 @@ static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifo
     }
 }
 
+/* The masses of a manifold's points (turns and inverse masses, above) for the bodies' current
+   inverse masses: again when shock propagation gives a body infinite mass, or the first-order
+   pass takes it back. Only a body whose mass changed since the last time needs its turns again;
+   the other's are the same numbers. */
+static void rg__solver_points_masses(const rg__solver *s, rg__solver_manifold *m) {
+    int frozen = rg__solver_frozen_pair(s, m), changed = frozen ^ m->points_frozen, k;
+    if (!changed) return;
+    for (k = 0; k < m->count; ++k) {
+        rg__solver_point *p = &s->points[m->first + k];
+        rg__solver_point_turns(s, m, p, changed);
+        rg__solver_point_inverse_masses(s, m, p);
+    }
+    m->points_frozen = frozen;
+}
+
 /* The arms' cross products of a point (ra x d, rb x d for d = n, t1, t2), fixed for the step,
-   and its masses. */
+   and its masses for both bodies (the manifold's points_frozen is the caller's to set). */
 static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     p->ran = rg_v3_cross(p->ra, m->n);
     p->rbn = rg_v3_cross(p->rb, m->n);
@@ -5125,7 +5161,8 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
     p->rb1 = rg_v3_cross(p->rb, m->t1);
     p->ra2 = rg_v3_cross(p->ra, m->t2);
     p->rb2 = rg_v3_cross(p->rb, m->t2);
-    rg__solver_point_masses(s, m, p);
+    rg__solver_point_turns(s, m, p, 3);
+    rg__solver_point_inverse_masses(s, m, p);
 }
 
 /* The second moments of points at (x, z) about their centre (the coordinates given centred),
@@ -5191,15 +5228,17 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
 
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have orthonormal linear directions,
-   the others none. Fills a's and b's turns per unit of each part (I^-1 axis) and the inverse of
-   K; returns 0 if K cannot be inverted. */
+   the others none. Fills a's turns per unit of each part (I^-1 axis) when `sides` has 1 and b's
+   when it has 2 (the others are kept: their body's mass did not change), and the inverse of K;
+   returns 0 if K cannot be inverted. */
 static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
-                                     const rg_vec3 *axis_b, int linear, rg_vec3 *wa, rg_vec3 *wb, rg_mat3 *inverse) {
+                                     const rg_vec3 *axis_b, int linear, int sides, rg_vec3 *wa, rg_vec3 *wb,
+                                     rg_mat3 *inverse) {
     rg_mat3 k;
     int r, c;
     for (r = 0; r < 3; ++r) {
-        wa[r] = rg__solver_body_turn(A, axis_a[r]);
-        wb[r] = rg__solver_body_turn(B, axis_b[r]);
+        if (sides & 1) wa[r] = rg__solver_body_turn(A, axis_a[r]);
+        if (sides & 2) wb[r] = rg__solver_body_turn(B, axis_b[r]);
     }
     for (r = 0; r < 3; ++r)
         for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis_a[r], wa[c]) + rg_v3_dot(axis_b[r], wb[c]);
@@ -5211,23 +5250,33 @@ static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_
 /* K for the patch's resultants, inverted once, when the bodies' masses are set (again when
    shock propagation freezes one): the normal one, rows and columns (N, Mx, Mz) with Jacobians
    (n, r_c x n), (0, t1 x n) and (0, t2 x n) on a, and friction's, (F1, F2, T) with (t1, r_c x t1),
-   (t2, r_c x t2) and (0, n); both negated on b, whose arms are its own. */
-static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
+   (t2, r_c x t2) and (0, n); both negated on b, whose arms are its own. The turns are computed
+   for the bodies in `sides` (1 a, 2 b: rg__solver_resultant_mass), the others kept. */
+static void rg__solver_patch_mass_of(const rg__solver *s, rg__solver_manifold *m, int sides) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 axis_a[3], axis_b[3];
+    m->patch_frozen = rg__solver_frozen_pair(s, m);
     if (!m->patch) return;
     axis_a[0] = rg_v3_cross(m->patch_ra, m->n);
     axis_b[0] = rg_v3_cross(m->patch_rb, m->n);
     axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
     axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, m->patch_wa, m->patch_wb, &m->patch_mass);
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, sides, m->patch_wa, m->patch_wb, &m->patch_mass);
     if (!m->patch) return;
     axis_a[0] = rg_v3_cross(m->patch_ra, m->t1);
     axis_a[1] = rg_v3_cross(m->patch_ra, m->t2);
     axis_b[0] = rg_v3_cross(m->patch_rb, m->t1);
     axis_b[1] = rg_v3_cross(m->patch_rb, m->t2);
     axis_a[2] = axis_b[2] = m->n;
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, m->patch_fa, m->patch_fb, &m->patch_friction_mass);
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, sides, m->patch_fa, m->patch_fb,
+                                         &m->patch_friction_mass);
+}
+
+/* The patch's masses for the bodies' current inverse masses, if they changed since the last
+   time (a body frozen or taken back): only the changed body's turns are computed again. */
+static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
+    int changed = rg__solver_frozen_pair(s, m) ^ m->patch_frozen;
+    if (changed) rg__solver_patch_mass_of(s, m, changed);
 }
 
 /* A's turn for a resultant `change` of a patch, with turns[] per unit of each part. */
@@ -5239,8 +5288,7 @@ static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
 /* The Jacobian pieces of every point of a manifold and of its patch, for the bodies' current
    masses. */
 static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
-    int k;
-    for (k = 0; k < m->count; ++k) rg__solver_point_masses(s, m, &s->points[m->first + k]);
+    rg__solver_points_masses(s, m);
     rg__solver_patch_mass(s, m);
 }
 
@@ -5466,8 +5514,9 @@ static void rg__solver_build_points(rg_world *w) {
             u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
         }
+        m->points_frozen = rg__solver_frozen_pair(s, m);
         rg__solver_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
-        rg__solver_patch_mass(s, m);
+        rg__solver_patch_mass_of(s, m, 3);
         total += m->count;
     }
 }
@@ -5904,7 +5953,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                none of its points has an impulse yet, and none needs one */
             if (!m->deep && !A->pushed && !B->pushed) continue;
             if (!m->separation_masses) {
-                for (j = 0; j < m->count; ++j) rg__solver_point_masses(s, m, &s->points[m->first + j]);
+                rg__solver_points_masses(s, m);
                 m->separation_masses = 1;
             }
             for (j = 0; j < m->count; ++j) {
