@@ -892,6 +892,11 @@ typedef struct rg__solver {
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
+    /* first-order pass (rg__solver_separate): by manifold, whether it can have work; by manifold,
+       its bodies that can move (-1 for none); each body's manifolds, body i's are
+       body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
+    unsigned char *separation_active;
+    int *separation_pairs, *body_pairs_start, *body_pairs;
 } rg__solver;
 
 /* ---- world ---- */
@@ -4889,6 +4894,10 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->island);
     stbds_arrfree(s->island_sums);
     stbds_arrfree(s->report);
+    stbds_arrfree(s->separation_active);
+    stbds_arrfree(s->separation_pairs);
+    stbds_arrfree(s->body_pairs_start);
+    stbds_arrfree(s->body_pairs);
 }
 
 /* ---- integration (Guendelman §5 steps 3 and 5) ---- */
@@ -5904,6 +5913,30 @@ static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_man
     *b2 = rg_v3_dot(d, m->t2);
 }
 
+/* The manifolds of each body that can move, as lists: a counting sort of separation_pairs on
+   the bodies, whose counts the caller left in body_pairs_start[body + 1]. */
+static void rg__solver_body_pairs(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
+    int *start = s->body_pairs_start;
+    for (i = 0; i < n; ++i) start[i + 1] += start[i];
+    stbds_arrsetlen(s->body_pairs, start[n]);
+    /* start[x] runs through body x's list, ending where x + 1's begins */
+    for (i = 0; i < count; ++i) {
+        int a = s->separation_pairs[2 * i], b = s->separation_pairs[2 * i + 1];
+        if (a >= 0) s->body_pairs[start[a]++] = i;
+        if (b >= 0) s->body_pairs[start[b]++] = i;
+    }
+    for (i = n; i > 0; --i) start[i] = start[i - 1];
+    start[0] = 0;
+}
+
+/* A body starts moving in the first-order pass: its manifolds can have work from now on. */
+static void rg__solver_body_pushed(rg__solver *s, int body) {
+    int e;
+    s->bodies[body].pushed = 1;
+    for (e = s->body_pairs_start[body]; e < s->body_pairs_start[body + 1]; ++e) s->separation_active[s->body_pairs[e]] = 1;
+}
+
 /* The first-order pass runs after the velocities are final, on where the contact points will
    be after the step: the penetration the step starts with, what the collisions' time-of-impact
    offsets add (an offset assumes the body was free until then) and what the iterations left of
@@ -5917,6 +5950,10 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
+    stbds_arrsetlen(s->separation_active, count);
+    stbds_arrsetlen(s->separation_pairs, 2 * count);
+    stbds_arrsetlen(s->body_pairs_start, n + 1);
+    for (i = 0; i <= n; ++i) s->body_pairs_start[i] = 0;
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
@@ -5934,8 +5971,16 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
+        /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of
+           its points has an impulse yet, and none needs one */
+        s->separation_active[i] = (unsigned char)m->deep;
+        s->separation_pairs[2 * i] = A->dynamic ? m->a : -1;
+        s->separation_pairs[2 * i + 1] = B->dynamic ? m->b : -1;
+        if (A->dynamic) ++s->body_pairs_start[m->a + 1];
+        if (B->dynamic) ++s->body_pairs_start[m->b + 1];
     }
     if (!any) return;
+    rg__solver_body_pairs(s);
     /* shock propagation left finished levels at infinite mass: the pass moves every body */
     for (i = 0; i < n; ++i) {
         rg__solver_body *sb = &s->bodies[i];
@@ -5947,11 +5992,13 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
-            rg__solver_manifold *m = &s->manifolds[s->order[i]];
-            rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-            /* a pair that is not too deep and whose bodies have not moved has nothing to do:
-               none of its points has an impulse yet, and none needs one */
-            if (!m->deep && !A->pushed && !B->pushed) continue;
+            int mi = s->order[i];
+            rg__solver_manifold *m;
+            rg__solver_body *A, *B;
+            if (!s->separation_active[mi]) continue;
+            m = &s->manifolds[mi];
+            A = &s->bodies[m->a];
+            B = &s->bodies[m->b];
             if (!m->separation_masses) {
                 rg__solver_points_masses(s, m);
                 m->separation_masses = 1;
@@ -5971,8 +6018,8 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
                 B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
                 B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
-                A->pushed |= A->dynamic;
-                B->pushed |= B->dynamic;
+                if (A->dynamic && !A->pushed) rg__solver_body_pushed(s, m->a);
+                if (B->dynamic && !B->pushed) rg__solver_body_pushed(s, m->b);
             }
         }
         if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
