@@ -897,6 +897,10 @@ typedef struct rg__solver {
        body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
     unsigned char *separation_active;
     int *separation_pairs, *body_pairs_start, *body_pairs;
+    /* collisions: by manifold, whether a point approached fast enough to collide at the step's
+       start (rg__solver_build_points), and how many manifolds did */
+    unsigned char *approaching;
+    int approaching_count;
 } rg__solver;
 
 /* ---- world ---- */
@@ -4898,6 +4902,7 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->separation_pairs);
     stbds_arrfree(s->body_pairs_start);
     stbds_arrfree(s->body_pairs);
+    stbds_arrfree(s->approaching);
 }
 
 /* ---- integration (Guendelman §5 steps 3 and 5) ---- */
@@ -5476,12 +5481,18 @@ static rg_vec3 rg__perpendicular(rg_vec3 n) {
     return rg_v3_normalize(t);
 }
 
-static void rg__solver_build_points(rg_world *w) {
+/* The solver's manifolds and points from the narrow phase's: frames, materials, arms, masses,
+   patches, the static-friction marks, and which manifolds have a point approaching faster than
+   the collisions' `threshold` (rg__collision_gather_wave's first test, made here while the
+   points are at hand). */
+static void rg__solver_build_points(rg_world *w, rg_real threshold) {
     rg__solver *s = &w->solver;
     const rg__pair_manifold *source = w->narrowphase.manifolds;
     rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
     int i, k, count = (int)stbds_arrlen(source), total = 0;
     stbds_arrsetlen(s->manifolds, count);
+    stbds_arrsetlen(s->approaching, count);
+    s->approaching_count = 0;
     for (i = 0; i < count; ++i) total += source[i].count;
     stbds_arrsetlen(s->points, total);
     total = 0;
@@ -5504,12 +5515,13 @@ static void rg__solver_build_points(rg_world *w) {
         m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
         m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
         m->spin = m->roll1 = m->roll2 = 0;
+        s->approaching[i] = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &s->points[total + k];
             rg_vec3 on_b = pm->points[k].point;
             rg_real depth = pm->points[k].depth;
             rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
-            rg_real u1, u2;
+            rg_real u1, u2, un;
             memset(p, 0, sizeof *p);
             p->depth = depth;
             p->on_b = on_b;
@@ -5522,7 +5534,10 @@ static void rg__solver_build_points(rg_world *w) {
             u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
             u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
+            un = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
+            if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
         }
+        s->approaching_count += s->approaching[i];
         m->points_frozen = rg__solver_frozen_pair(s, m);
         rg__solver_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
         rg__solver_patch_mass_of(s, m, 3);
@@ -5700,10 +5715,10 @@ static void rg__solver_build_order(rg_world *w) {
     }
 }
 
-static void rg__solver_prepare(rg_world *w) {
+static void rg__solver_prepare(rg_world *w, rg_real threshold) {
     w->solver.narrow = w->def.contact_tolerance;
     rg__solver_gather_bodies(w);
-    rg__solver_build_points(w);
+    rg__solver_build_points(w, threshold);
     rg__solver_build_levels(w);
     rg__solver_build_order(w);
     w->solver.ready = 1;
@@ -5755,17 +5770,24 @@ static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) 
    target velocity before that update is e s + (1 + e) a (h/2 + toi); with the position offset
    -dv toi of rg__solver_push the body then leaves the surface at the moment of impact with e
    times the speed it arrived with. The wave lists manifold and point. Returns the fastest
-   approach. */
+   approach. The first wave, with the velocities of the step's start, looks only at the
+   manifolds rg__solver_build_points found approaching that fast. */
 static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real threshold, int wave) {
     rg__solver *s = &w->solver;
     int i, j, count = (int)stbds_arrlen(s->manifolds);
     rg_real fastest = 0;
     stbds_arrsetlen(s->wave, 0);
+    if (wave == 0 && s->approaching_count == 0) return 0;
     for (i = 0; i < count; ++i) {
         int mi = s->order[i];
-        rg__solver_manifold *m = &s->manifolds[mi];
-        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-        rg_real gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
+        rg__solver_manifold *m;
+        rg__solver_body *A, *B;
+        rg_real gravity_n;
+        if (wave == 0 && !s->approaching[mi]) continue;
+        m = &s->manifolds[mi];
+        A = &s->bodies[m->a];
+        B = &s->bodies[m->b];
+        gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
@@ -5800,8 +5822,8 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     rg_real floor_speed = (rg_real)0.01 * w->def.contact_tolerance / h;
     rg_real threshold = rg__sqrt(2 * rg_v3_length(w->def.gravity) * w->def.contact_tolerance);
     int sweeps = 0, wave = 0, cap = w->def.collision_iterations;
-    rg__solver_prepare(w);
     if (threshold < floor_speed) threshold = floor_speed;
+    rg__solver_prepare(w, threshold);
     while (sweeps < cap) {
         rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
         rg_real tolerance = rg__max_real(rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest),
