@@ -874,6 +874,22 @@ typedef struct rg__solver_manifold {
     int points_frozen, patch_frozen;
 } rg__solver_manifold;
 
+/* The first-order pass's copy of a manifold that can have work, made once so that its sweeps
+   read the copies in the order they visit them instead of the manifolds and points all over
+   memory. */
+typedef struct rg__separation_pair {
+    int a, b;                     /* body indices */
+    int first, count;             /* its points in rg__solver.separation_points */
+    rg_vec3 n;
+} rg__separation_pair;
+
+typedef struct rg__separation_point {
+    rg_vec3 ran, rbn, wan, wbn;   /* as in rg__solver_point, for the masses of the moving bodies */
+    rg_real normal_mass;
+    rg_real target;               /* the move along n that leaves the point at the slop: -gap - slop */
+    rg_real pp;                   /* accumulated first-order (separation) impulse */
+} rg__separation_point;
+
 typedef struct rg__solver {
     rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
     rg__solver_manifold *manifolds; /* stb_ds, in the narrow phase's order */
@@ -892,11 +908,14 @@ typedef struct rg__solver {
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
-    /* first-order pass (rg__solver_separate): by manifold, whether it can have work; by manifold,
-       its bodies that can move (-1 for none); each body's manifolds, body i's are
-       body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
+    /* first-order pass (rg__solver_separate), by place in `order`: whether the manifold there can
+       have work, and its copy (made when it can); by manifold: its place, and its bodies that can
+       move (-1 for none), number of points and deep mark; each body's manifolds' places, body
+       i's being body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
     unsigned char *separation_active;
-    int *separation_pairs, *body_pairs_start, *body_pairs;
+    rg__separation_pair *separation_pairs;
+    rg__separation_point *separation_points;
+    int *separation_place, *separation_info, *body_pairs_start, *body_pairs;
     /* collisions: by manifold, whether a point approached fast enough to collide at the step's
        start (rg__solver_build_points), and how many manifolds did */
     unsigned char *approaching;
@@ -4900,6 +4919,9 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->report);
     stbds_arrfree(s->separation_active);
     stbds_arrfree(s->separation_pairs);
+    stbds_arrfree(s->separation_points);
+    stbds_arrfree(s->separation_place);
+    stbds_arrfree(s->separation_info);
     stbds_arrfree(s->body_pairs_start);
     stbds_arrfree(s->body_pairs);
     stbds_arrfree(s->approaching);
@@ -5935,28 +5957,67 @@ static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_man
     *b2 = rg_v3_dot(d, m->t2);
 }
 
-/* The manifolds of each body that can move, as lists: a counting sort of separation_pairs on
-   the bodies, whose counts the caller left in body_pairs_start[body + 1]. */
-static void rg__solver_body_pairs(rg__solver *s) {
-    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
-    int *start = s->body_pairs_start;
+/* The first-order pass's bookkeeping, from separation_info (filled by the pass's first loop,
+   which also counted each body's manifolds into body_pairs_start[body + 1]): each manifold's
+   place in `order`, each body's list of its manifolds' places (a counting sort), and where each
+   place's points go among the copies. */
+static void rg__solver_separation_places(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), total = 0;
+    int *start = s->body_pairs_start, *info = s->separation_info;
+    stbds_arrsetlen(s->separation_place, count);
+    stbds_arrsetlen(s->separation_pairs, count);
+    for (i = 0; i < count; ++i) {
+        int mi = s->order[i];
+        s->separation_place[mi] = i;
+        s->separation_pairs[i].first = total;
+        s->separation_pairs[i].count = info[4 * mi + 2];
+        total += info[4 * mi + 2];
+        s->separation_active[i] = 0;
+    }
+    stbds_arrsetlen(s->separation_points, total);
     for (i = 0; i < n; ++i) start[i + 1] += start[i];
     stbds_arrsetlen(s->body_pairs, start[n]);
     /* start[x] runs through body x's list, ending where x + 1's begins */
     for (i = 0; i < count; ++i) {
-        int a = s->separation_pairs[2 * i], b = s->separation_pairs[2 * i + 1];
-        if (a >= 0) s->body_pairs[start[a]++] = i;
-        if (b >= 0) s->body_pairs[start[b]++] = i;
+        int a = info[4 * i], b = info[4 * i + 1];
+        if (a >= 0) s->body_pairs[start[a]++] = s->separation_place[i];
+        if (b >= 0) s->body_pairs[start[b]++] = s->separation_place[i];
     }
     for (i = n; i > 0; --i) start[i] = start[i - 1];
     start[0] = 0;
 }
 
+/* The manifold at `place` of `order` can have work from now on: its copy, with its points'
+   masses for the moving bodies. */
+static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slop) {
+    rg__solver_manifold *m = &s->manifolds[s->order[place]];
+    rg__separation_pair *pair = &s->separation_pairs[place];
+    int j;
+    s->separation_active[place] = 1;
+    rg__solver_points_masses(s, m);
+    m->separation_masses = 1;
+    pair->a = m->a;
+    pair->b = m->b;
+    pair->n = m->n;
+    for (j = 0; j < m->count; ++j) {
+        const rg__solver_point *p = &s->points[m->first + j];
+        rg__separation_point *q = &s->separation_points[pair->first + j];
+        q->ran = p->ran;
+        q->rbn = p->rbn;
+        q->wan = p->wan;
+        q->wbn = p->wbn;
+        q->normal_mass = p->normal_mass;
+        q->target = -p->gap - slop;
+        q->pp = 0;
+    }
+}
+
 /* A body starts moving in the first-order pass: its manifolds can have work from now on. */
-static void rg__solver_body_pushed(rg__solver *s, int body) {
+static void rg__solver_body_pushed(rg__solver *s, int body, rg_real slop) {
     int e;
     s->bodies[body].pushed = 1;
-    for (e = s->body_pairs_start[body]; e < s->body_pairs_start[body + 1]; ++e) s->separation_active[s->body_pairs[e]] = 1;
+    for (e = s->body_pairs_start[body]; e < s->body_pairs_start[body + 1]; ++e)
+        if (!s->separation_active[s->body_pairs[e]]) rg__solver_separation_activate(s, s->body_pairs[e], slop);
 }
 
 /* The first-order pass runs after the velocities are final, on where the contact points will
@@ -5973,7 +6034,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
     stbds_arrsetlen(s->separation_active, count);
-    stbds_arrsetlen(s->separation_pairs, 2 * count);
+    stbds_arrsetlen(s->separation_info, 4 * count);
     stbds_arrsetlen(s->body_pairs_start, n + 1);
     for (i = 0; i <= n; ++i) s->body_pairs_start[i] = 0;
     for (i = 0; i < count; ++i) {
@@ -5993,16 +6054,14 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
-        /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of
-           its points has an impulse yet, and none needs one */
-        s->separation_active[i] = (unsigned char)m->deep;
-        s->separation_pairs[2 * i] = A->dynamic ? m->a : -1;
-        s->separation_pairs[2 * i + 1] = B->dynamic ? m->b : -1;
+        s->separation_info[4 * i] = A->dynamic ? m->a : -1;
+        s->separation_info[4 * i + 1] = B->dynamic ? m->b : -1;
+        s->separation_info[4 * i + 2] = m->count;
+        s->separation_info[4 * i + 3] = m->deep;
         if (A->dynamic) ++s->body_pairs_start[m->a + 1];
         if (B->dynamic) ++s->body_pairs_start[m->b + 1];
     }
     if (!any) return;
-    rg__solver_body_pairs(s);
     /* shock propagation left finished levels at infinite mass: the pass moves every body */
     for (i = 0; i < n; ++i) {
         rg__solver_body *sb = &s->bodies[i];
@@ -6011,37 +6070,36 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
         sb->inv_inertia = w->bodies[i].inv_inertia_world;
         sb->frozen = 0;
     }
+    /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of its
+       points has an impulse yet, and none needs one. The sweeps visit the others, in `order`. */
+    rg__solver_separation_places(s);
+    for (i = 0; i < count; ++i)
+        if (s->separation_info[4 * i + 3]) rg__solver_separation_activate(s, s->separation_place[i], slop);
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
-            int mi = s->order[i];
-            rg__solver_manifold *m;
+            const rg__separation_pair *pair = &s->separation_pairs[i];
             rg__solver_body *A, *B;
-            if (!s->separation_active[mi]) continue;
-            m = &s->manifolds[mi];
-            A = &s->bodies[m->a];
-            B = &s->bodies[m->b];
-            if (!m->separation_masses) {
-                rg__solver_points_masses(s, m);
-                m->separation_masses = 1;
-            }
-            for (j = 0; j < m->count; ++j) {
-                rg__solver_point *p = &s->points[m->first + j];
-                rg_real un, next, dp, target = -p->gap - slop;
+            if (!s->separation_active[i]) continue;
+            A = &s->bodies[pair->a];
+            B = &s->bodies[pair->b];
+            for (j = 0; j < pair->count; ++j) {
+                rg__separation_point *p = &s->separation_points[pair->first + j];
+                rg_real un, next, dp;
                 if (p->normal_mass <= 0) continue;
-                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
-                if (un >= target && p->pp == 0) continue;
-                next = p->pp + (target - un) * p->normal_mass;
+                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), pair->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
+                if (un >= p->target && p->pp == 0) continue;
+                next = p->pp + (p->target - un) * p->normal_mass;
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
                 worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass);
-                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
+                A->pv = rg_v3_madd(A->pv, pair->n, dp * A->inv_mass);
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
-                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
+                B->pv = rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
                 B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
-                if (A->dynamic && !A->pushed) rg__solver_body_pushed(s, m->a);
-                if (B->dynamic && !B->pushed) rg__solver_body_pushed(s, m->b);
+                if (A->dynamic && !A->pushed) rg__solver_body_pushed(s, pair->a, slop);
+                if (B->dynamic && !B->pushed) rg__solver_body_pushed(s, pair->b, slop);
             }
         }
         if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
