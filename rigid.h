@@ -6478,22 +6478,20 @@ static int rg__solver_manifold_island(const rg__solver *s, const rg__solver_mani
     return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
 }
 
-/* Adds each manifold's p . u0, for the velocities before the warm start, to its island's
-   sums[0] and p . t to sums[1] (see below). */
-static void rg__solver_island_power(rg__solver *s, rg_real h) {
-    int i, k, count = (int)stbds_arrlen(s->manifolds);
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        rg_real *sums = &s->island_sums[3 * rg__solver_manifold_island(s, m)];
-        rg_real power = 0, target = 0;
-        for (k = 0; k < m->count; ++k) {
-            const rg__solver_point *p = &s->points[m->first + k];
-            power += rg__solver_point_power(s, m, p);
-            target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
-        }
-        sums[0] += power;
-        sums[1] += target;
+/* Adds a manifold's p . u0, for the velocities before the warm start, to its island's sums[0]
+   and p . t to sums[1] (see below); called for every manifold in turn, once its points have
+   their warm-start impulses. */
+static void rg__solver_island_power(rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    rg_real *sums = &s->island_sums[3 * rg__solver_manifold_island(s, m)];
+    rg_real power = 0, target = 0;
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        const rg__solver_point *p = &s->points[m->first + k];
+        power += rg__solver_point_power(s, m, p);
+        target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
     }
+    sums[0] += power;
+    sums[1] += target;
 }
 
 /* Adds p.(u1 - u0) = p^T A p to each island's sums[2]: twice the kinetic energy of the velocity
@@ -6561,14 +6559,11 @@ static void rg__solver_limit_warm_start(rg_world *w) {
     }
 }
 
-/* Applies the points' warm-start impulses, each island's limited as above. */
+/* Applies the points' warm-start impulses, each island's limited as above (its sums[0] and
+   sums[1] added up by rg__solver_start_contacts). */
 static void rg__solver_apply_warm_start(rg_world *w) {
     rg__solver *s = &w->solver;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), n = (int)stbds_arrlen(s->bodies);
-    rg__solver_build_islands(s);
-    stbds_arrsetlen(s->island_sums, 3 * n);
-    for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
-    rg__solver_island_power(s, w->step_dt);
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
         for (k = 0; k < m->count; ++k) {
@@ -6586,7 +6581,14 @@ static void rg__solver_apply_warm_start(rg_world *w) {
 static void rg__solver_start_contacts(rg_world *w) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0;
+    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0, n = (int)stbds_arrlen(s->bodies);
+    if (w->def.warm_starting) {
+        /* the islands' sums are added up as the manifolds get their loads, while their points
+           are at hand */
+        rg__solver_build_islands(s);
+        stbds_arrsetlen(s->island_sums, 3 * n);
+        for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
+    }
     for (i = 0; i < count; ++i) {
         const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
         rg__solver_manifold *m = &s->manifolds[i];
@@ -6607,18 +6609,20 @@ static void rg__solver_start_contacts(rg_world *w) {
                 c = rg_v3_add(c, p->on_b);
             }
         }
-        if (!w->def.warm_starting || touching == 0 || pm->previous < 0 ||
-            pm->previous >= (int)stbds_arrlen(w->narrowphase.previous))
-            continue;
-        previous = &w->narrowphase.previous[pm->previous];
+        if (!w->def.warm_starting) continue;
+        previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
+                       ? &w->narrowphase.previous[pm->previous]
+                       : NULL;
         /* the same contact: a face turned away (another face, an edge) is a different load */
-        if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
-        c = rg_v3_scale(c, 1 / (rg_real)touching);
-        rg__solver_spread_load(m, points, that, touching, where, c,
-                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt,
-                                                        rg__solver_warm_ratio(w)),
-                               w->def.contact_tolerance);
-        warm = 1;
+        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT) {
+            c = rg_v3_scale(c, 1 / (rg_real)touching);
+            rg__solver_spread_load(m, points, that, touching, where, c,
+                                   rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c,
+                                                            w->step_dt, rg__solver_warm_ratio(w)),
+                                   w->def.contact_tolerance);
+            warm = 1;
+        }
+        rg__solver_island_power(s, m, w->step_dt);
     }
     if (warm) rg__solver_apply_warm_start(w);
 }
@@ -6663,26 +6667,28 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
 static void rg__solver_store_impulses(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, k, count = (int)stbds_arrlen(s->manifolds);
-    stbds_arrsetlen(s->report, 0);
+    rg_contact *c;
+    /* one report per point, in the points' order */
+    stbds_arrsetlen(s->report, stbds_arrlen(s->points));
+    c = s->report;
     for (i = 0; i < count; ++i) {
         rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
         const rg__solver_manifold *m = &s->manifolds[i];
-        for (k = 0; k < m->count; ++k) {
+        uint32_t generation_a = w->bodies[m->a].generation, generation_b = w->bodies[m->b].generation;
+        for (k = 0; k < m->count; ++k, ++c) {
             const rg__solver_point *p = &s->points[m->first + k];
             rg_vec3 friction = rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2));
-            rg_contact c;
             pm->points[k].normal_impulse = p->carry_n;
             pm->points[k].friction_impulse = rg_v3_add(rg_v3_scale(m->t1, p->carry_t1), rg_v3_scale(m->t2, p->carry_t2));
-            c.a.index = (uint32_t)m->a;
-            c.a.generation = w->bodies[m->a].generation;
-            c.b.index = (uint32_t)m->b;
-            c.b.generation = w->bodies[m->b].generation;
-            c.point = pm->points[k].point;
-            c.normal = m->n;
-            c.depth = p->depth;
-            c.normal_impulse = p->total_n + p->pn;
-            c.friction_impulse = rg_v3_add(p->total_t, friction);
-            stbds_arrput(s->report, c);
+            c->a.index = (uint32_t)m->a;
+            c->a.generation = generation_a;
+            c->b.index = (uint32_t)m->b;
+            c->b.generation = generation_b;
+            c->point = pm->points[k].point;
+            c->normal = m->n;
+            c->depth = p->depth;
+            c->normal_impulse = p->total_n + p->pn;
+            c->friction_impulse = rg_v3_add(p->total_t, friction);
         }
     }
 }
