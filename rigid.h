@@ -797,6 +797,7 @@ typedef struct rg__narrowphase {
 typedef struct rg__turn {
     rg_vec3 theta;                /* rotation vector */
     rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
+    rg_real a_less_1;             /* sin t / t - 1, without the cancellation for small t */
 } rg__turn;
 
 /* A body as the solver sees it: working velocities, the inverse mass it has in the current
@@ -817,6 +818,9 @@ typedef struct rg__solver_body {
     int offset_turns;             /* contact stage: dr is beyond RG__LINEAR_TURN, and offset_turn is its rotation */
     int pushed;                   /* first-order pass: the body has moved (pv, pw not zero) */
     rg__turn offset_turn;
+    rg_mat3 offset_curvature;     /* contact stage: offset_turn's curvature (rg__curvature_of) */
+    rg_mat3 curvature;            /* the curvature of the turn dr + w h at the sweep `curvature_sweep` */
+    unsigned curvature_sweep;
 } rg__solver_body;
 
 /* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
@@ -908,6 +912,7 @@ typedef struct rg__solver {
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
+    unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__solver_body_curvature */
     /* first-order pass (rg__solver_separate), by place in `order`: whether the manifold there can
        have work, and its copy (made when it can); by manifold: its place, and its bodies that can
        move (-1 for none), number of points and deep mark; each body's manifolds' places, body
@@ -1036,18 +1041,22 @@ RIGID_API rg_quat rg_quat_from_axis_angle(rg_vec3 axis, rg_real radians) {
 RIGID_API rg_quat rg_quat_from_rotation_vector(rg_vec3 rotation) {
     return rg_quat_from_axis_angle(rotation, rg_v3_length(rotation));
 }
-RIGID_API rg_quat rg_quat_mul(rg_quat a, rg_quat b) {
+/* rg_quat_mul, inlined where it runs per pair (the narrow phase) */
+static inline rg_quat rg__quat_mul(rg_quat a, rg_quat b) {
     return rg__quat(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
                     a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                     a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
                     a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
 }
-RIGID_API rg_vec3 rg_quat_rotate(rg_quat q, rg_vec3 v) {
+RIGID_API rg_quat rg_quat_mul(rg_quat a, rg_quat b) { return rg__quat_mul(a, b); }
+/* rg_quat_rotate, inlined where it runs per contact point (the narrow phase) */
+static inline rg_vec3 rg__quat_rotate(rg_quat q, rg_vec3 v) {
     /* v' = v + 2w (u x v) + 2 u x (u x v), u the vector part: two cross products */
     rg_vec3 u = rg_v3(q.x, q.y, q.z);
     rg_vec3 t = rg_v3_scale(rg_v3_cross(u, v), 2);
     return rg_v3_add(rg_v3_add(v, rg_v3_scale(t, q.w)), rg_v3_cross(u, t));
 }
+RIGID_API rg_vec3 rg_quat_rotate(rg_quat q, rg_vec3 v) { return rg__quat_rotate(q, v); }
 RIGID_API rg_vec3 rg_quat_rotate_inverse(rg_quat q, rg_vec3 v) {
     return rg_quat_rotate(rg_quat_conjugate(q), v);
 }
@@ -2885,28 +2894,28 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
                                               rg_quat rot_b) {
     rg__relative_pose t;
-    rg_quat relative = rg_quat_mul(rg_quat_conjugate(rot_b), rot_a);
+    rg_quat relative = rg__quat_mul(rg_quat_conjugate(rot_b), rot_a);
     t.rotation = rg_mat3_from_quat(relative);
     t.inverse_rotation = rg_mat3_transpose(t.rotation);
-    t.translation = rg_quat_rotate_inverse(rot_b, rg_v3_sub(pos_a, pos_b));
+    t.translation = rg__quat_rotate(rg_quat_conjugate(rot_b), rg_v3_sub(pos_a, pos_b));
     return t;
 }
 
-static rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
+static inline rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
     return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
 }
 
 /* A's features in B's frame. The full search reads them from the tables of rg__pair_frame;
    the witness test and the manifold compute the few they need with the same functions, so
    both see bit-identical values. */
-static rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
+static inline rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
     return rg__pose_apply(t, a->vertices[i]);
 }
-static rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
+static inline rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
     return rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
 }
 /* the plane n.x = offset of A's face f moved by the pose: n.(R x + p) = offset_a + n.p */
-static rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
+static inline rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
     return a->faces[f].offset + rg_v3_dot(n, t->translation);
 }
 
@@ -2929,7 +2938,7 @@ static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 directi
     return best;
 }
 
-static int rg__hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
+static inline int rg__hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
 
 /* The vertex of hull h furthest along direction, the first index winning ties, as
    rg__support_index finds it. A box's corner i has +h on axis k when bit k of i is set, so the
@@ -2940,7 +2949,7 @@ static int rg__hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
    products are equal, so every separation computed from the corner is bit-identical, and the
    incident face around it (rg__incident_face: the most anti-parallel one) is the same: the
    corners differ only along an axis nearly perpendicular to the direction. */
-static int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
+static inline int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
     if (rg__hull_is_box(h)) return (direction.x > 0) | ((direction.y > 0) << 1) | ((direction.z > 0) << 2);
     return rg__support_index(h->vertices, h->vertex_count, direction);
 }
@@ -2972,7 +2981,6 @@ static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const 
     frame->a = a;
     frame->b = b;
     frame->t = *t;
-    frame->centroid_a = rg__pose_apply(t, a->centroid);
 }
 
 /* The tables (pairs of general hulls). */
@@ -2994,6 +3002,7 @@ static void rg__pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storag
     frame->vertices_a = vectors;
     frame->normals_a = vectors + a->vertex_count;
     frame->offsets_a = reals;
+    frame->centroid_a = rg__pose_apply(t, a->centroid); /* the edge query's (box pairs have their own) */
     for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
     for (i = 0; i < a->face_count; ++i) {
         frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
@@ -3016,7 +3025,7 @@ typedef struct rg__edge_query {
 } rg__edge_query;
 
 /* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
-static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
+static inline rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
     int s = rg__hull_support(b, rg_v3_neg(n));
     *support = s;
     return rg_v3_dot(n, b->vertices[s]) - offset;
@@ -3024,7 +3033,7 @@ static rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset
 
 /* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
    deepest vertex among A's own vertices, which is then brought over. */
-static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+static inline rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                      int f, int *support) {
     rg_vec3 n = b->faces[f].normal;
     int s = rg__hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
@@ -3035,15 +3044,15 @@ static rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const r
 /* A's features in B's frame from the tables or, without them (box pairs), computed by the same
    functions (bit-identical): vertex i of A (is_a) or B, the normal of face f of A or B, and the
    offset of A's face f whose normal is n. */
-static rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+static inline rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
     if (!is_a) return frame->b->vertices[i];
     return frame->vertices_a ? frame->vertices_a[i] : rg__a_vertex_in_b(frame->a, &frame->t, i);
 }
-static rg_vec3 rg__frame_normal(const rg__pair_frame *frame, int is_a, int f) {
+static inline rg_vec3 rg__frame_normal(const rg__pair_frame *frame, int is_a, int f) {
     if (!is_a) return frame->b->faces[f].normal;
     return frame->normals_a ? frame->normals_a[f] : rg__a_normal_in_b(frame->a, &frame->t, f);
 }
-static rg_real rg__frame_offset_a(const rg__pair_frame *frame, int f, rg_vec3 n) {
+static inline rg_real rg__frame_offset_a(const rg__pair_frame *frame, int f, rg_vec3 n) {
     return frame->offsets_a ? frame->offsets_a[f] : rg__a_offset_in_b(frame->a, &frame->t, f, n);
 }
 
@@ -3187,7 +3196,7 @@ static rg__box_pair rg__box_pair_make(const rg_hull *a, const rg_hull *b, const 
     return pair;
 }
 
-static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+static inline rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
 
 /* Two boxes (Baraff §7.1's candidate planes for boxes: 3 + 3 face normals and the 9 cross
    products of their axes). Their Minkowski difference has the faces +-u for u = a_i x b_j
@@ -3201,35 +3210,43 @@ static rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0]
    pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
    zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). The
    edges themselves come from rg__box_edge_pair_edges, only for the pairs the query may keep. */
-static int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_query *query) {
-    static const int next[3] = {1, 2, 0};
-    const rg_real *c = pair->axis_a[i];
-    rg_real u[3], along[3], length_squared, scale, reach;
-    int k, j1 = next[j], j2 = next[j1], zero;
-    /* u = a_i x b_j, b_j the unit vector of axis j */
-    u[j] = 0;
-    u[j1] = c[j2];
-    u[j2] = -c[j1];
-    length_squared = rg__dot3(u, u);
+static inline int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_query *query) {
+    const rg_real *c = pair->axis_a[i], *p = pair->p;
+    const rg_real *a0 = pair->axis_a[0], *a1 = pair->axis_a[1], *a2 = pair->axis_a[2];
+    rg_real u0, u1, u2, along0, along1, along2, length_squared, scale, reach;
+    int zero;
+    /* u = a_i x b_j, b_j the unit vector of axis j (u_j = 0); scalars, not arrays indexed by
+       i and j, so that the values stay in registers */
+    if (j == 0) {
+        u0 = 0; u1 = c[2]; u2 = -c[1];
+    } else if (j == 1) {
+        u0 = -c[2]; u1 = 0; u2 = c[0];
+    } else {
+        u0 = c[1]; u1 = -c[0]; u2 = 0;
+    }
+    length_squared = u0 * u0 + u1 * u1 + u2 * u2;
     if (!(length_squared > RG__PARALLEL_SINE * RG__PARALLEL_SINE)) return 0;
     /* n = u / |u|, turned to point from A (centre p) towards B (the origin) */
-    scale = (rg__dot3(u, pair->p) > 0 ? -1 : 1) / rg__sqrt(length_squared);
-    for (k = 0; k < 3; ++k) u[k] *= scale;
-    for (k = 0; k < 3; ++k) along[k] = rg__dot3(u, pair->axis_a[k]);
-    /* along a_i itself n is zero; u[j] is zero, so b_j adds a zero term below */
-    along[i] = 1;
-    zero = (along[0] == 0) | (along[1] == 0) | (along[2] == 0) | (u[j1] == 0) | (u[j2] == 0);
+    scale = (u0 * p[0] + u1 * p[1] + u2 * p[2] > 0 ? -1 : 1) / rg__sqrt(length_squared);
+    u0 *= scale;
+    u1 *= scale;
+    u2 *= scale;
+    /* along a_i itself n is zero (not computed); u_j is zero, so b_j adds a zero term below */
+    along0 = i == 0 ? 0 : u0 * a0[0] + u1 * a0[1] + u2 * a0[2];
+    along1 = i == 1 ? 0 : u0 * a1[0] + u1 * a1[1] + u2 * a1[2];
+    along2 = i == 2 ? 0 : u0 * a2[0] + u1 * a2[1] + u2 * a2[2];
+    zero = (i != 0 && along0 == 0) | (i != 1 && along1 == 0) | (i != 2 && along2 == 0) |
+           (j != 0 && u0 == 0) | (j != 1 && u1 == 0) | (j != 2 && u2 == 0);
     if (zero) return 0;
-    along[i] = 0;
     /* the reaches summed in the order of the axes, A's before B's on each: the same rounding
        whichever axes drop out, since adding zero is exact */
-    reach = pair->half_a[0] * rg__fabs(along[0]) + pair->half_b[0] * rg__fabs(u[0]);
-    reach = reach + pair->half_a[1] * rg__fabs(along[1]);
-    reach = reach + pair->half_b[1] * rg__fabs(u[1]);
-    reach = reach + pair->half_a[2] * rg__fabs(along[2]);
-    reach = reach + pair->half_b[2] * rg__fabs(u[2]);
-    query->separation = -rg__dot3(u, pair->p) - reach;
-    query->normal = rg_v3(u[0], u[1], u[2]);
+    reach = pair->half_a[0] * rg__fabs(along0) + pair->half_b[0] * rg__fabs(u0);
+    reach = reach + pair->half_a[1] * rg__fabs(along1);
+    reach = reach + pair->half_b[1] * rg__fabs(u1);
+    reach = reach + pair->half_a[2] * rg__fabs(along2);
+    reach = reach + pair->half_b[2] * rg__fabs(u2);
+    query->separation = -(u0 * p[0] + u1 * p[1] + u2 * p[2]) - reach;
+    query->normal = rg_v3(u0, u1, u2);
     return 1;
 }
 
@@ -3343,7 +3360,7 @@ static void rg__witness_set(rg__witness *witness, int kind, int feature_a, int f
 /* Feature ids: a hash of the features that made a point, so that ids of big hulls still fit in
    32 bits. Two points of one manifold collide with probability about 2^-32; a collision only
    misplaces a warm start. */
-static uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
+static inline uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
     h ^= value + 0x9e3779b9u + (h << 6) + (h >> 2);
     h ^= h >> 16;
     h *= 0x85ebca6bu;
@@ -3353,11 +3370,12 @@ static uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
     return h;
 }
 
-static uint32_t rg__feature_id(int kind, int first, int second, uint32_t code) {
+/* A point's id is rg__hash_combine(prefix, code): the prefix hashes what the points of one
+   manifold share (the axis kind and the two features), once per manifold. */
+static uint32_t rg__feature_prefix(int kind, int first, int second) {
     uint32_t h = rg__hash_combine(0x2545f491u, (uint32_t)kind);
     h = rg__hash_combine(h, (uint32_t)first);
-    h = rg__hash_combine(h, (uint32_t)second);
-    return rg__hash_combine(h, code);
+    return rg__hash_combine(h, (uint32_t)second);
 }
 
 /* Labels of the lines the clipped polygon's edges lie on, and the codes of its vertices: an
@@ -3365,7 +3383,7 @@ static uint32_t rg__feature_id(int kind, int first, int second, uint32_t code) {
    0x80000000 | l << 12 | s. Lines are incident edges (label j) or the reference face's side
    planes (label 0x40000 | s). */
 #define RG__CLIP_SIDE_LINE 0x40000u
-static uint32_t rg__clip_code(uint32_t line, int side) {
+static inline uint32_t rg__clip_code(uint32_t line, int side) {
     return 0x80000000u | ((line & 0x7ffffu) << 12) | ((uint32_t)side & 0xfffu);
 }
 
@@ -3395,7 +3413,7 @@ static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_
 }
 
 /* Signed area (times 2) of triangle p q r seen along n. */
-static rg_real rg__signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
+static inline rg_real rg__signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
     return rg_v3_dot(n, rg_v3_cross(rg_v3_sub(q, p), rg_v3_sub(r, p)));
 }
 
@@ -3450,6 +3468,9 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
         best = 0;
         for (i = 0; i < count; ++i) {
             for (k = 0; k < 3; ++k) {
+                /* an end of the edge itself gives a zero area exactly (a zero or repeated
+                   vector in the cross product), never above best */
+                if (i == corner[k] || i == corner[(k + 1) % 3]) continue;
                 area = -rg__signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
                 if (area > best) {
                     best = area;
@@ -3464,7 +3485,7 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
 
 /* Keeps face f, whose normal's dot product with the direction is d, if it is more anti-parallel
    than the best so far (the lower index winning ties). */
-static void rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
+static inline void rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
     if (!(d < *best_dot || (d == *best_dot && f < *best))) return;
     *best_dot = d;
     *best = f;
@@ -3502,13 +3523,14 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
                                      rg_vec3 normal, int kind, int first, int second,
                                      rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
     int i;
-    out->normal = rg_v3_normalize(rg_quat_rotate(rot_b, normal));
+    uint32_t prefix = rg__feature_prefix(kind, first, second);
+    out->normal = rg_v3_normalize(rg__quat_rotate(rot_b, normal));
     out->count = count;
     for (i = 0; i < count; ++i) {
         const rg__clip_vertex *p = &v[chosen[i]];
-        out->points[i] = rg_v3_add(pos_b, rg_quat_rotate(rot_b, p->p));
+        out->points[i] = rg_v3_add(pos_b, rg__quat_rotate(rot_b, p->p));
         out->depths[i] = p->depth;
-        out->features[i] = rg__feature_id(kind, first, second, p->code);
+        out->features[i] = rg__hash_combine(prefix, p->code);
     }
 }
 
@@ -4556,7 +4578,7 @@ static void rg__narrowphase_remove_body(rg_world *w, int index) {
 
 /* The world pose of a body's hull frame: the centre of mass less the rotated local centroid. */
 static rg_vec3 rg__body_hull_origin(const rg__body *body) {
-    return rg_v3_sub(body->com, rg_quat_rotate(body->orientation, body->hull->centroid));
+    return rg_v3_sub(body->com, rg__quat_rotate(body->orientation, body->hull->centroid));
 }
 
 /* Points of the new manifold whose feature id was in the pair's last manifold take its
@@ -4653,8 +4675,8 @@ static void rg__narrowphase_pose_bodies(rg_world *w) {
 /* a's centre and orientation seen from b's hull frame. */
 static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb, rg_vec3 *position,
                                  rg_quat *orientation) {
-    *position = rg_quat_rotate_inverse(qb, rg_v3_sub(center_a, origin_b));
-    *orientation = rg_quat_mul(rg_quat_conjugate(qb), qa);
+    *position = rg__quat_rotate(rg_quat_conjugate(qb), rg_v3_sub(center_a, origin_b));
+    *orientation = rg__quat_mul(rg_quat_conjugate(qb), qa);
 }
 
 /* Most kept manifolds are never reused (the pair moves too far first): their points go into
@@ -4682,34 +4704,37 @@ static void rg__kept_manifold_in_body_frames(rg__kept_manifold *kept) {
     int k;
     if (kept->in_body_frames) return;
     kept->in_body_frames = 1;
-    kept->normal = rg_quat_rotate_inverse(kept->rotation_b, kept->normal);
+    kept->normal = rg__quat_rotate(rg_quat_conjugate(kept->rotation_b), kept->normal);
     for (k = 0; k < kept->count; ++k) {
-        kept->on_b[k] = rg_quat_rotate_inverse(kept->rotation_b, rg_v3_sub(kept->on_b[k], kept->origin_b));
-        kept->on_a[k] = rg_quat_rotate_inverse(kept->rotation_a, rg_v3_sub(kept->on_a[k], kept->origin_a));
+        kept->on_b[k] = rg__quat_rotate(rg_quat_conjugate(kept->rotation_b), rg_v3_sub(kept->on_b[k], kept->origin_b));
+        kept->on_a[k] = rg__quat_rotate(rg_quat_conjugate(kept->rotation_a), rg_v3_sub(kept->on_a[k], kept->origin_a));
     }
 }
 
 /* The kept manifold in the current poses, if the pair has moved relative to itself by less than
-   `reach` since it was computed and the margin has not grown (a larger one could take in points
-   the kept manifold left out); points beyond the current margin are dropped. Returns the
-   count, or -1 when the pair must be collided again. */
+   `reach` since it was computed and the margin has not grown by more than `reach` either (a
+   larger one could take in points the kept manifold left out: with a margin of 20 mm those are
+   speculative points 20 mm away, and a move of up to `reach` is already let shift the kept
+   points' gaps; the margin follows the bodies' speeds, whose jitter at rest made 38% of a
+   resting 100-row pyramid's pairs collide again for nothing); points beyond the current margin
+   are dropped. Returns the count, or -1 when the pair must be collided again. */
 static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
     rg_vec3 position;
     rg_quat orientation, turn;
     rg_real moved, sine;
     int k, count = 0;
-    if (kept->count == 0 || margin > kept->margin) return -1;
+    if (kept->count == 0 || !(margin <= kept->margin + reach)) return -1;
     rg__pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
-    turn = rg_quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
+    turn = rg__quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
     sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
     moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
     if (!(moved <= reach)) return -1;
     rg__kept_manifold_in_body_frames(kept);
-    out->normal = rg_quat_rotate(b->orientation, kept->normal);
+    out->normal = rg__quat_rotate(b->orientation, kept->normal);
     for (k = 0; k < kept->count; ++k) {
-        rg_vec3 on_b = rg_v3_add(origin_b, rg_quat_rotate(b->orientation, kept->on_b[k]));
-        rg_vec3 on_a = rg_v3_add(origin_a, rg_quat_rotate(a->orientation, kept->on_a[k]));
+        rg_vec3 on_b = rg_v3_add(origin_b, rg__quat_rotate(b->orientation, kept->on_b[k]));
+        rg_vec3 on_a = rg_v3_add(origin_a, rg__quat_rotate(a->orientation, kept->on_a[k]));
         rg_real depth = rg_v3_dot(rg_v3_sub(on_b, on_a), out->normal);
         if (depth < -margin) continue;
         out->points[count] = on_b;
@@ -4746,7 +4771,7 @@ static void rg__narrowphase_update(rg_world *w) {
         const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
         const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
         rg__pair_cache *cache;
-        rg__pair_manifold m;
+        rg__pair_manifold *m;
         rg_manifold result;
         const rg__pair_manifold *previous = NULL;
         rg_vec3 origin_a, origin_b;
@@ -4778,20 +4803,21 @@ static void rg__narrowphase_update(rg_world *w) {
             previous = &np->previous[cache->manifold_index];
         cache->manifold_index = -1;
         if (count == 0) continue;
-        memset(&m, 0, sizeof m);
-        m.a = pair.a;
-        m.b = pair.b;
-        m.normal = result.normal;
-        m.count = count;
-        for (k = 0; k < count; ++k) {
-            m.points[k].point = result.points[k];
-            m.points[k].depth = result.depths[k];
-            m.points[k].feature = result.features[k];
-        }
-        rg__narrowphase_warm_start(&m, previous);
-        m.previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
+        /* written in place at the end of the array, not copied there */
         cache->manifold_index = (int)stbds_arrlen(np->manifolds);
-        stbds_arrput(np->manifolds, m);
+        m = stbds_arraddnptr(np->manifolds, 1);
+        memset(m, 0, sizeof *m);
+        m->a = pair.a;
+        m->b = pair.b;
+        m->normal = result.normal;
+        m->count = count;
+        for (k = 0; k < count; ++k) {
+            m->points[k].point = result.points[k];
+            m->points[k].depth = result.depths[k];
+            m->points[k].feature = result.features[k];
+        }
+        rg__narrowphase_warm_start(m, previous);
+        m->previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
         contacts += count;
     }
     rg__narrowphase_forget_stale_pairs(np);
@@ -5061,11 +5087,13 @@ static rg__turn rg__turn_of(rg_vec3 theta) {
     rg_real t = rg_v3_dot(theta, theta);
     turn.theta = theta;
     if (t < (rg_real)0.01) {
-        turn.a = 1 - t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.a_less_1 = -t / 6 * (1 - t / 20 * (1 - t / 42));
+        turn.a = 1 + turn.a_less_1;
         turn.b = (rg_real)0.5 * (1 - t / 12 * (1 - t / 30 * (1 - t / 56)));
     } else {
         rg_real angle = rg__sqrt(t);
         turn.a = rg__sin(angle) / angle;
+        turn.a_less_1 = turn.a - 1;
         turn.b = (1 - rg__cos(angle)) / t;
     }
     return turn;
@@ -5079,6 +5107,18 @@ static rg_vec3 rg__turn_apply(const rg__turn *turn, rg_vec3 r) {
 static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
     rg__turn turn = rg__turn_of(theta);
     return rg__turn_apply(&turn, r);
+}
+
+/* The part of an arm r's turn by theta that is not linear in theta: R(theta) r - r - theta x r.
+   By Rodrigues' formula it is (a - 1) theta x r + b theta x (theta x r) = (a - 1) theta x r +
+   b ((theta . r) theta - |theta|^2 r), linear in r: this matrix times r. */
+static rg_mat3 rg__curvature_of(const rg__turn *turn) {
+    rg_real t = rg_v3_dot(turn->theta, turn->theta);
+    rg_mat3 c = rg_mat3_add(rg_mat3_scale(rg_mat3_skew(turn->theta), turn->a_less_1),
+                            rg_mat3_scale(rg_mat3_outer(turn->theta, turn->theta), turn->b));
+    int k;
+    for (k = 0; k < 3; ++k) c.m[k][k] -= turn->b * t;
+    return c;
 }
 
 /* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
@@ -5887,7 +5927,10 @@ static void rg__solver_offset_turns(rg__solver *s) {
     for (i = 0; i < n; ++i) {
         rg__solver_body *sb = &s->bodies[i];
         sb->offset_turns = rg_v3_length_squared(sb->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN;
-        if (sb->offset_turns) sb->offset_turn = rg__turn_of(sb->dr);
+        if (sb->offset_turns) {
+            sb->offset_turn = rg__turn_of(sb->dr);
+            sb->offset_curvature = rg__curvature_of(&sb->offset_turn);
+        }
     }
 }
 
@@ -5932,29 +5975,39 @@ static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, r
            rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
 }
 
-/* The part of an arm's turn over the step that is not linear in w h: R(theta) r - r - theta x r
-   with theta = dr + w h, less the same for the offset dr alone (already in the base). */
-static rg_vec3 rg__solver_arm_curvature(const rg__turn *turn, const rg__solver_body *body, rg_vec3 r) {
-    rg_vec3 c = rg_v3_sub(rg__turn_apply(turn, r), rg_v3_cross(turn->theta, r));
-    if (body->offset_turns) c = rg_v3_sub(c, rg_v3_sub(rg__turn_apply(&body->offset_turn, r), rg_v3_cross(body->dr, r)));
-    return c;
+/* Starts a sweep: bodies' curvatures from before are stale. */
+static void rg__solver_start_sweep(rg__solver *s) {
+    if (++s->sweep == 0) s->sweep = 1;
+}
+
+/* The curvature of a body's arms over the step, theta = dr + w h, less that of the offset dr
+   alone (already in the base). The velocities of the body's first visit in a sweep give it for
+   the whole sweep: the curvature is of second order in w h, so the impulses of a sweep change
+   it by second order only, and a body's four or so manifolds share one Rodrigues' rotation. */
+static const rg_mat3 *rg__solver_body_curvature(const rg__solver *s, rg__solver_body *body, rg_real h) {
+    if (body->curvature_sweep != s->sweep) {
+        rg__turn turn = rg__turn_of(rg_v3_madd(body->dr, body->w, h));
+        body->curvature = rg__curvature_of(&turn);
+        if (body->offset_turns) {
+            int r, c;
+            for (r = 0; r < 3; ++r)
+                for (c = 0; c < 3; ++c) body->curvature.m[r][c] -= body->offset_curvature.m[r][c];
+        }
+        body->curvature_sweep = s->sweep;
+    }
+    return &body->curvature;
 }
 
 /* Bender §3.2, exactly: where a's point ends relative to b's, the centres moved by v h and the
    arms turned by the exact rotation of w h (eq. 7 integrated exactly), differs from the linear
-   prediction base + h u by the arms' curvature; returned along the normal (*bn) and the
-   tangents (*b1, *b2). The turns come from the start of the manifold's visit: the curvature is
-   of second order in w h, so the impulses of the visit change it by second order only. The
-   normal keeps its direction: eq. (7) would turn it with the body whose face it is, which the
-   narrow phase does not say, and turning it with the other one (or half with each) predicts
-   penetration that is not there for pairs that slide fast while turning (measured: energy gained
-   in free collisions). */
-static void rg__solver_turn_correction(const rg__solver *s, const rg__solver_manifold *m,
-                                       const rg__solver_point *p, const rg__turn *ta, const rg__turn *tb,
-                                       rg_real h, rg_real *bn, rg_real *b1, rg_real *b2) {
-    rg_vec3 d = rg_v3_sub(rg__solver_arm_curvature(ta, &s->bodies[m->a], p->ra),
-                          rg__solver_arm_curvature(tb, &s->bodies[m->b], p->rb));
-    (void)h;
+   prediction base + h u by the arms' curvature, of a's arm less b's; returned along the normal
+   (*bn) and the tangents (*b1, *b2). The normal keeps its direction: eq. (7) would turn it with
+   the body whose face it is, which the narrow phase does not say, and turning it with the other
+   one (or half with each) predicts penetration that is not there for pairs that slide fast
+   while turning (measured: energy gained in free collisions). */
+static void rg__solver_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
+                                       const rg__solver_point *p, rg_real *bn, rg_real *b1, rg_real *b2) {
+    rg_vec3 d = rg_v3_sub(rg_mat3_mul_v3(*ca, p->ra), rg_mat3_mul_v3(*cb, p->rb));
     *bn = rg_v3_dot(d, m->n);
     *b1 = rg_v3_dot(d, m->t1);
     *b2 = rg_v3_dot(d, m->t2);
@@ -6036,6 +6089,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
+    rg__solver_start_sweep(s);
     stbds_arrsetlen(s->separation_active, count);
     stbds_arrsetlen(s->separation_info, 4 * count);
     stbds_arrsetlen(s->body_pairs_start, n + 1);
@@ -6044,16 +6098,16 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
         int turning = rg__solver_turns(s, m, h);
-        rg__turn ta, tb;
+        const rg_mat3 *ca = NULL, *cb = NULL;
         if (turning) {
-            ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
-            tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+            ca = rg__solver_body_curvature(s, A, h);
+            cb = rg__solver_body_curvature(s, B, h);
         }
         m->deep = m->separation_masses = 0;
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
-            if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn, &c1, &c2);
+            if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn, &c1, &c2);
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
@@ -6265,15 +6319,15 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
     int j, turning = rg__solver_turns(s, m, h);
-    rg__turn ta, tb;
+    const rg_mat3 *ca = NULL, *cb = NULL;
     if (turning) {
-        ta = rg__turn_of(rg_v3_madd(A->dr, A->w, h));
-        tb = rg__turn_of(rg_v3_madd(B->dr, B->w, h));
+        ca = rg__solver_body_curvature(s, A, h);
+        cb = rg__solver_body_curvature(s, B, h);
     }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &s->points[m->first + j];
         cn[j] = c1[j] = c2[j] = 0;
-        if (turning) rg__solver_turn_correction(s, m, p, &ta, &tb, h, &cn[j], &c1[j], &c2[j]);
+        if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn[j], &c1[j], &c2[j]);
     }
     if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
         for (j = 0; j < m->count; ++j) {
@@ -6346,6 +6400,7 @@ static rg_real rg__contact_visit_ordered(rg__solver *s, int i, int step, int sto
 static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
     rg_real worst = 0;
     int i;
+    rg__solver_start_sweep(s);
     if (downwards)
         for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, -1, begin - 1, h));
     else
