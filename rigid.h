@@ -873,7 +873,26 @@ typedef struct rg__solver_manifold {
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
     rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
     rg_mat3 patch_friction_mass;
+    /* which bodies had infinite mass (1 a, 2 b: rg__solver_frozen_pair) when the points' masses
+       and the patch's were computed: they are computed again only when that changes */
+    int points_frozen, patch_frozen;
 } rg__solver_manifold;
+
+/* The first-order pass's copy of a manifold that can have work, made once so that its sweeps
+   read the copies in the order they visit them instead of the manifolds and points all over
+   memory. */
+typedef struct rg__separation_pair {
+    int a, b;                     /* body indices */
+    int first, count;             /* its points in rg__solver.separation_points */
+    rg_vec3 n;
+} rg__separation_pair;
+
+typedef struct rg__separation_point {
+    rg_vec3 ran, rbn, wan, wbn;   /* as in rg__solver_point, for the masses of the moving bodies */
+    rg_real normal_mass;
+    rg_real target;               /* the move along n that leaves the point at the slop: -gap - slop */
+    rg_real pp;                   /* accumulated first-order (separation) impulse */
+} rg__separation_point;
 
 typedef struct rg__solver {
     rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
@@ -894,6 +913,18 @@ typedef struct rg__solver {
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
     unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__solver_body_curvature */
+    /* first-order pass (rg__solver_separate), by place in `order`: whether the manifold there can
+       have work, and its copy (made when it can); by manifold: its place, and its bodies that can
+       move (-1 for none), number of points and deep mark; each body's manifolds' places, body
+       i's being body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
+    unsigned char *separation_active;
+    rg__separation_pair *separation_pairs;
+    rg__separation_point *separation_points;
+    int *separation_place, *separation_info, *body_pairs_start, *body_pairs;
+    /* collisions: by manifold, whether a point approached fast enough to collide at the step's
+       start (rg__solver_build_points), and how many manifolds did */
+    unsigned char *approaching;
+    int approaching_count;
 } rg__solver;
 
 /* ---- world ---- */
@@ -4915,6 +4946,14 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->island);
     stbds_arrfree(s->island_sums);
     stbds_arrfree(s->report);
+    stbds_arrfree(s->separation_active);
+    stbds_arrfree(s->separation_pairs);
+    stbds_arrfree(s->separation_points);
+    stbds_arrfree(s->separation_place);
+    stbds_arrfree(s->separation_info);
+    stbds_arrfree(s->body_pairs_start);
+    stbds_arrfree(s->body_pairs);
+    stbds_arrfree(s->approaching);
 }
 
 /* ---- integration (Guendelman §5 steps 3 and 5) ---- */
@@ -5136,19 +5175,37 @@ static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_
     B->w = rg_v3_sub(B->w, rg__solver_body_turn(B, L));
 }
 
-/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. Fills the turns per unit impulse
-   (I^-1 (r x d)), n^T K n (as 1 / itself) and K on the tangent plane from the arms' cross
-   products and the bodies' current inverse masses: again when shock propagation gives a body
-   infinite mass. */
-static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+/* Which of a pair's bodies have infinite mass now: 1 for a, 2 for b. A solver body's inverse
+   mass and inertia are the body's own or, frozen, zero (rg__solver_gather_bodies,
+   rg__solver_body_freeze, rg__solver_separate's unfreezing), so this says which masses the
+   Jacobian pieces below were computed with. */
+static int rg__solver_frozen_pair(const rg__solver *s, const rg__solver_manifold *m) {
+    return (s->bodies[m->a].frozen ? 1 : 0) | (s->bodies[m->b].frozen ? 2 : 0);
+}
+
+/* A point's turns per unit impulse, I^-1 (r x d) for d = n, t1, t2: a's when `sides` has 1, b's
+   when it has 2 (those of the other body stay as they are). */
+static void rg__solver_point_turns(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, int sides) {
+    if (sides & 1) {
+        const rg__solver_body *A = &s->bodies[m->a];
+        p->wan = rg__solver_body_turn(A, p->ran);
+        p->wa1 = rg__solver_body_turn(A, p->ra1);
+        p->wa2 = rg__solver_body_turn(A, p->ra2);
+    }
+    if (sides & 2) {
+        const rg__solver_body *B = &s->bodies[m->b];
+        p->wbn = rg__solver_body_turn(B, p->rbn);
+        p->wb1 = rg__solver_body_turn(B, p->rb1);
+        p->wb2 = rg__solver_body_turn(B, p->rb2);
+    }
+}
+
+/* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. From the arms' cross products and
+   the turns per unit impulse (rg__solver_point_turns) for the bodies' current inverse masses:
+   n^T K n (as 1 / itself) and K on the tangent plane, inverted. */
+static void rg__solver_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real im = A->inv_mass + B->inv_mass, knn;
-    p->wan = rg__solver_body_turn(A, p->ran);
-    p->wa1 = rg__solver_body_turn(A, p->ra1);
-    p->wa2 = rg__solver_body_turn(A, p->ra2);
-    p->wbn = rg__solver_body_turn(B, p->rbn);
-    p->wb1 = rg__solver_body_turn(B, p->rb1);
-    p->wb2 = rg__solver_body_turn(B, p->rb2);
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
@@ -5166,8 +5223,23 @@ static void rg__solver_point_masses(const rg__solver *s, const rg__solver_manifo
     }
 }
 
+/* The masses of a manifold's points (turns and inverse masses, above) for the bodies' current
+   inverse masses: again when shock propagation gives a body infinite mass, or the first-order
+   pass takes it back. Only a body whose mass changed since the last time needs its turns again;
+   the other's are the same numbers. */
+static void rg__solver_points_masses(const rg__solver *s, rg__solver_manifold *m) {
+    int frozen = rg__solver_frozen_pair(s, m), changed = frozen ^ m->points_frozen, k;
+    if (!changed) return;
+    for (k = 0; k < m->count; ++k) {
+        rg__solver_point *p = &s->points[m->first + k];
+        rg__solver_point_turns(s, m, p, changed);
+        rg__solver_point_inverse_masses(s, m, p);
+    }
+    m->points_frozen = frozen;
+}
+
 /* The arms' cross products of a point (ra x d, rb x d for d = n, t1, t2), fixed for the step,
-   and its masses. */
+   and its masses for both bodies (the manifold's points_frozen is the caller's to set). */
 static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     p->ran = rg_v3_cross(p->ra, m->n);
     p->rbn = rg_v3_cross(p->rb, m->n);
@@ -5175,7 +5247,8 @@ static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_man
     p->rb1 = rg_v3_cross(p->rb, m->t1);
     p->ra2 = rg_v3_cross(p->ra, m->t2);
     p->rb2 = rg_v3_cross(p->rb, m->t2);
-    rg__solver_point_masses(s, m, p);
+    rg__solver_point_turns(s, m, p, 3);
+    rg__solver_point_inverse_masses(s, m, p);
 }
 
 /* The second moments of points at (x, z) about their centre (the coordinates given centred),
@@ -5241,15 +5314,17 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
 
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have orthonormal linear directions,
-   the others none. Fills a's and b's turns per unit of each part (I^-1 axis) and the inverse of
-   K; returns 0 if K cannot be inverted. */
+   the others none. Fills a's turns per unit of each part (I^-1 axis) when `sides` has 1 and b's
+   when it has 2 (the others are kept: their body's mass did not change), and the inverse of K;
+   returns 0 if K cannot be inverted. */
 static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
-                                     const rg_vec3 *axis_b, int linear, rg_vec3 *wa, rg_vec3 *wb, rg_mat3 *inverse) {
+                                     const rg_vec3 *axis_b, int linear, int sides, rg_vec3 *wa, rg_vec3 *wb,
+                                     rg_mat3 *inverse) {
     rg_mat3 k;
     int r, c;
     for (r = 0; r < 3; ++r) {
-        wa[r] = rg__solver_body_turn(A, axis_a[r]);
-        wb[r] = rg__solver_body_turn(B, axis_b[r]);
+        if (sides & 1) wa[r] = rg__solver_body_turn(A, axis_a[r]);
+        if (sides & 2) wb[r] = rg__solver_body_turn(B, axis_b[r]);
     }
     for (r = 0; r < 3; ++r)
         for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis_a[r], wa[c]) + rg_v3_dot(axis_b[r], wb[c]);
@@ -5261,23 +5336,33 @@ static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_
 /* K for the patch's resultants, inverted once, when the bodies' masses are set (again when
    shock propagation freezes one): the normal one, rows and columns (N, Mx, Mz) with Jacobians
    (n, r_c x n), (0, t1 x n) and (0, t2 x n) on a, and friction's, (F1, F2, T) with (t1, r_c x t1),
-   (t2, r_c x t2) and (0, n); both negated on b, whose arms are its own. */
-static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
+   (t2, r_c x t2) and (0, n); both negated on b, whose arms are its own. The turns are computed
+   for the bodies in `sides` (1 a, 2 b: rg__solver_resultant_mass), the others kept. */
+static void rg__solver_patch_mass_of(const rg__solver *s, rg__solver_manifold *m, int sides) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 axis_a[3], axis_b[3];
+    m->patch_frozen = rg__solver_frozen_pair(s, m);
     if (!m->patch) return;
     axis_a[0] = rg_v3_cross(m->patch_ra, m->n);
     axis_b[0] = rg_v3_cross(m->patch_rb, m->n);
     axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
     axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, m->patch_wa, m->patch_wb, &m->patch_mass);
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, sides, m->patch_wa, m->patch_wb, &m->patch_mass);
     if (!m->patch) return;
     axis_a[0] = rg_v3_cross(m->patch_ra, m->t1);
     axis_a[1] = rg_v3_cross(m->patch_ra, m->t2);
     axis_b[0] = rg_v3_cross(m->patch_rb, m->t1);
     axis_b[1] = rg_v3_cross(m->patch_rb, m->t2);
     axis_a[2] = axis_b[2] = m->n;
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, m->patch_fa, m->patch_fb, &m->patch_friction_mass);
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, sides, m->patch_fa, m->patch_fb,
+                                         &m->patch_friction_mass);
+}
+
+/* The patch's masses for the bodies' current inverse masses, if they changed since the last
+   time (a body frozen or taken back): only the changed body's turns are computed again. */
+static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
+    int changed = rg__solver_frozen_pair(s, m) ^ m->patch_frozen;
+    if (changed) rg__solver_patch_mass_of(s, m, changed);
 }
 
 /* A's turn for a resultant `change` of a patch, with turns[] per unit of each part. */
@@ -5289,8 +5374,7 @@ static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
 /* The Jacobian pieces of every point of a manifold and of its patch, for the bodies' current
    masses. */
 static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
-    int k;
-    for (k = 0; k < m->count; ++k) rg__solver_point_masses(s, m, &s->points[m->first + k]);
+    rg__solver_points_masses(s, m);
     rg__solver_patch_mass(s, m);
 }
 
@@ -5469,12 +5553,18 @@ static rg_vec3 rg__perpendicular(rg_vec3 n) {
     return rg_v3_normalize(t);
 }
 
-static void rg__solver_build_points(rg_world *w) {
+/* The solver's manifolds and points from the narrow phase's: frames, materials, arms, masses,
+   patches, the static-friction marks, and which manifolds have a point approaching faster than
+   the collisions' `threshold` (rg__collision_gather_wave's first test, made here while the
+   points are at hand). */
+static void rg__solver_build_points(rg_world *w, rg_real threshold) {
     rg__solver *s = &w->solver;
     const rg__pair_manifold *source = w->narrowphase.manifolds;
     rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
     int i, k, count = (int)stbds_arrlen(source), total = 0;
     stbds_arrsetlen(s->manifolds, count);
+    stbds_arrsetlen(s->approaching, count);
+    s->approaching_count = 0;
     for (i = 0; i < count; ++i) total += source[i].count;
     stbds_arrsetlen(s->points, total);
     total = 0;
@@ -5497,12 +5587,13 @@ static void rg__solver_build_points(rg_world *w) {
         m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
         m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
         m->spin = m->roll1 = m->roll2 = 0;
+        s->approaching[i] = 0;
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &s->points[total + k];
             rg_vec3 on_b = pm->points[k].point;
             rg_real depth = pm->points[k].depth;
             rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
-            rg_real u1, u2;
+            rg_real u1, u2, un;
             memset(p, 0, sizeof *p);
             p->depth = depth;
             p->on_b = on_b;
@@ -5515,9 +5606,13 @@ static void rg__solver_build_points(rg_world *w) {
             u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
             u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
+            un = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
+            if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
         }
+        s->approaching_count += s->approaching[i];
+        m->points_frozen = rg__solver_frozen_pair(s, m);
         rg__solver_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
-        rg__solver_patch_mass(s, m);
+        rg__solver_patch_mass_of(s, m, 3);
         total += m->count;
     }
 }
@@ -5692,10 +5787,10 @@ static void rg__solver_build_order(rg_world *w) {
     }
 }
 
-static void rg__solver_prepare(rg_world *w) {
+static void rg__solver_prepare(rg_world *w, rg_real threshold) {
     w->solver.narrow = w->def.contact_tolerance;
     rg__solver_gather_bodies(w);
-    rg__solver_build_points(w);
+    rg__solver_build_points(w, threshold);
     rg__solver_build_levels(w);
     rg__solver_build_order(w);
     w->solver.ready = 1;
@@ -5747,17 +5842,24 @@ static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) 
    target velocity before that update is e s + (1 + e) a (h/2 + toi); with the position offset
    -dv toi of rg__solver_push the body then leaves the surface at the moment of impact with e
    times the speed it arrived with. The wave lists manifold and point. Returns the fastest
-   approach. */
+   approach. The first wave, with the velocities of the step's start, looks only at the
+   manifolds rg__solver_build_points found approaching that fast. */
 static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real threshold, int wave) {
     rg__solver *s = &w->solver;
     int i, j, count = (int)stbds_arrlen(s->manifolds);
     rg_real fastest = 0;
     stbds_arrsetlen(s->wave, 0);
+    if (wave == 0 && s->approaching_count == 0) return 0;
     for (i = 0; i < count; ++i) {
         int mi = s->order[i];
-        rg__solver_manifold *m = &s->manifolds[mi];
-        rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-        rg_real gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
+        rg__solver_manifold *m;
+        rg__solver_body *A, *B;
+        rg_real gravity_n;
+        if (wave == 0 && !s->approaching[mi]) continue;
+        m = &s->manifolds[mi];
+        A = &s->bodies[m->a];
+        B = &s->bodies[m->b];
+        gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
@@ -5792,8 +5894,8 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
     rg_real floor_speed = (rg_real)0.01 * w->def.contact_tolerance / h;
     rg_real threshold = rg__sqrt(2 * rg_v3_length(w->def.gravity) * w->def.contact_tolerance);
     int sweeps = 0, wave = 0, cap = w->def.collision_iterations;
-    rg__solver_prepare(w);
     if (threshold < floor_speed) threshold = floor_speed;
+    rg__solver_prepare(w, threshold);
     while (sweeps < cap) {
         rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
         rg_real tolerance = rg__max_real(rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest),
@@ -5924,6 +6026,69 @@ static void rg__solver_turn_correction(const rg__solver_manifold *m, const rg_ma
     *b2 = rg_v3_dot(d, m->t2);
 }
 
+/* The first-order pass's bookkeeping, from separation_info (filled by the pass's first loop,
+   which also counted each body's manifolds into body_pairs_start[body + 1]): each manifold's
+   place in `order`, each body's list of its manifolds' places (a counting sort), and where each
+   place's points go among the copies. */
+static void rg__solver_separation_places(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), total = 0;
+    int *start = s->body_pairs_start, *info = s->separation_info;
+    stbds_arrsetlen(s->separation_place, count);
+    stbds_arrsetlen(s->separation_pairs, count);
+    for (i = 0; i < count; ++i) {
+        int mi = s->order[i];
+        s->separation_place[mi] = i;
+        s->separation_pairs[i].first = total;
+        s->separation_pairs[i].count = info[4 * mi + 2];
+        total += info[4 * mi + 2];
+        s->separation_active[i] = 0;
+    }
+    stbds_arrsetlen(s->separation_points, total);
+    for (i = 0; i < n; ++i) start[i + 1] += start[i];
+    stbds_arrsetlen(s->body_pairs, start[n]);
+    /* start[x] runs through body x's list, ending where x + 1's begins */
+    for (i = 0; i < count; ++i) {
+        int a = info[4 * i], b = info[4 * i + 1];
+        if (a >= 0) s->body_pairs[start[a]++] = s->separation_place[i];
+        if (b >= 0) s->body_pairs[start[b]++] = s->separation_place[i];
+    }
+    for (i = n; i > 0; --i) start[i] = start[i - 1];
+    start[0] = 0;
+}
+
+/* The manifold at `place` of `order` can have work from now on: its copy, with its points'
+   masses for the moving bodies. */
+static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slop) {
+    rg__solver_manifold *m = &s->manifolds[s->order[place]];
+    rg__separation_pair *pair = &s->separation_pairs[place];
+    int j;
+    s->separation_active[place] = 1;
+    rg__solver_points_masses(s, m);
+    m->separation_masses = 1;
+    pair->a = m->a;
+    pair->b = m->b;
+    pair->n = m->n;
+    for (j = 0; j < m->count; ++j) {
+        const rg__solver_point *p = &s->points[m->first + j];
+        rg__separation_point *q = &s->separation_points[pair->first + j];
+        q->ran = p->ran;
+        q->rbn = p->rbn;
+        q->wan = p->wan;
+        q->wbn = p->wbn;
+        q->normal_mass = p->normal_mass;
+        q->target = -p->gap - slop;
+        q->pp = 0;
+    }
+}
+
+/* A body starts moving in the first-order pass: its manifolds can have work from now on. */
+static void rg__solver_body_pushed(rg__solver *s, int body, rg_real slop) {
+    int e;
+    s->bodies[body].pushed = 1;
+    for (e = s->body_pairs_start[body]; e < s->body_pairs_start[body + 1]; ++e)
+        if (!s->separation_active[s->body_pairs[e]]) rg__solver_separation_activate(s, s->body_pairs[e], slop);
+}
+
 /* The first-order pass runs after the velocities are final, on where the contact points will
    be after the step: the penetration the step starts with, what the collisions' time-of-impact
    offsets add (an offset assumes the body was free until then) and what the iterations left of
@@ -5938,6 +6103,10 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
     rg__solver_start_sweep(s);
+    stbds_arrsetlen(s->separation_active, count);
+    stbds_arrsetlen(s->separation_info, 4 * count);
+    stbds_arrsetlen(s->body_pairs_start, n + 1);
+    for (i = 0; i <= n; ++i) s->body_pairs_start[i] = 0;
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
@@ -5955,6 +6124,12 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
+        s->separation_info[4 * i] = A->dynamic ? m->a : -1;
+        s->separation_info[4 * i + 1] = B->dynamic ? m->b : -1;
+        s->separation_info[4 * i + 2] = m->count;
+        s->separation_info[4 * i + 3] = m->deep;
+        if (A->dynamic) ++s->body_pairs_start[m->a + 1];
+        if (B->dynamic) ++s->body_pairs_start[m->b + 1];
     }
     if (!any) return;
     /* shock propagation left finished levels at infinite mass: the pass moves every body */
@@ -5965,35 +6140,36 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
         sb->inv_inertia = w->bodies[i].inv_inertia_world;
         sb->frozen = 0;
     }
+    /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of its
+       points has an impulse yet, and none needs one. The sweeps visit the others, in `order`. */
+    rg__solver_separation_places(s);
+    for (i = 0; i < count; ++i)
+        if (s->separation_info[4 * i + 3]) rg__solver_separation_activate(s, s->separation_place[i], slop);
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
-            rg__solver_manifold *m = &s->manifolds[s->order[i]];
-            rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-            /* a pair that is not too deep and whose bodies have not moved has nothing to do:
-               none of its points has an impulse yet, and none needs one */
-            if (!m->deep && !A->pushed && !B->pushed) continue;
-            if (!m->separation_masses) {
-                for (j = 0; j < m->count; ++j) rg__solver_point_masses(s, m, &s->points[m->first + j]);
-                m->separation_masses = 1;
-            }
-            for (j = 0; j < m->count; ++j) {
-                rg__solver_point *p = &s->points[m->first + j];
-                rg_real un, next, dp, target = -p->gap - slop;
+            const rg__separation_pair *pair = &s->separation_pairs[i];
+            rg__solver_body *A, *B;
+            if (!s->separation_active[i]) continue;
+            A = &s->bodies[pair->a];
+            B = &s->bodies[pair->b];
+            for (j = 0; j < pair->count; ++j) {
+                rg__separation_point *p = &s->separation_points[pair->first + j];
+                rg_real un, next, dp;
                 if (p->normal_mass <= 0) continue;
-                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), m->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
-                if (un >= target && p->pp == 0) continue;
-                next = p->pp + (target - un) * p->normal_mass;
+                un = rg_v3_dot(rg_v3_sub(A->pv, B->pv), pair->n) + rg_v3_dot(A->pw, p->ran) - rg_v3_dot(B->pw, p->rbn);
+                if (un >= p->target && p->pp == 0) continue;
+                next = p->pp + (p->target - un) * p->normal_mass;
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
                 worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass);
-                A->pv = rg_v3_madd(A->pv, m->n, dp * A->inv_mass);
+                A->pv = rg_v3_madd(A->pv, pair->n, dp * A->inv_mass);
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
-                B->pv = rg_v3_madd(B->pv, m->n, -dp * B->inv_mass);
+                B->pv = rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
                 B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
-                A->pushed |= A->dynamic;
-                B->pushed |= B->dynamic;
+                if (A->dynamic && !A->pushed) rg__solver_body_pushed(s, pair->a, slop);
+                if (B->dynamic && !B->pushed) rg__solver_body_pushed(s, pair->b, slop);
             }
         }
         if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
@@ -6407,22 +6583,20 @@ static int rg__solver_manifold_island(const rg__solver *s, const rg__solver_mani
     return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
 }
 
-/* Adds each manifold's p . u0, for the velocities before the warm start, to its island's
-   sums[0] and p . t to sums[1] (see below). */
-static void rg__solver_island_power(rg__solver *s, rg_real h) {
-    int i, k, count = (int)stbds_arrlen(s->manifolds);
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        rg_real *sums = &s->island_sums[3 * rg__solver_manifold_island(s, m)];
-        rg_real power = 0, target = 0;
-        for (k = 0; k < m->count; ++k) {
-            const rg__solver_point *p = &s->points[m->first + k];
-            power += rg__solver_point_power(s, m, p);
-            target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
-        }
-        sums[0] += power;
-        sums[1] += target;
+/* Adds a manifold's p . u0, for the velocities before the warm start, to its island's sums[0]
+   and p . t to sums[1] (see below); called for every manifold in turn, once its points have
+   their warm-start impulses. */
+static void rg__solver_island_power(rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    rg_real *sums = &s->island_sums[3 * rg__solver_manifold_island(s, m)];
+    rg_real power = 0, target = 0;
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        const rg__solver_point *p = &s->points[m->first + k];
+        power += rg__solver_point_power(s, m, p);
+        target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
     }
+    sums[0] += power;
+    sums[1] += target;
 }
 
 /* Adds p.(u1 - u0) = p^T A p to each island's sums[2]: twice the kinetic energy of the velocity
@@ -6490,14 +6664,11 @@ static void rg__solver_limit_warm_start(rg_world *w) {
     }
 }
 
-/* Applies the points' warm-start impulses, each island's limited as above. */
+/* Applies the points' warm-start impulses, each island's limited as above (its sums[0] and
+   sums[1] added up by rg__solver_start_contacts). */
 static void rg__solver_apply_warm_start(rg_world *w) {
     rg__solver *s = &w->solver;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), n = (int)stbds_arrlen(s->bodies);
-    rg__solver_build_islands(s);
-    stbds_arrsetlen(s->island_sums, 3 * n);
-    for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
-    rg__solver_island_power(s, w->step_dt);
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
         for (k = 0; k < m->count; ++k) {
@@ -6515,7 +6686,14 @@ static void rg__solver_apply_warm_start(rg_world *w) {
 static void rg__solver_start_contacts(rg_world *w) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0;
+    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0, n = (int)stbds_arrlen(s->bodies);
+    if (w->def.warm_starting) {
+        /* the islands' sums are added up as the manifolds get their loads, while their points
+           are at hand */
+        rg__solver_build_islands(s);
+        stbds_arrsetlen(s->island_sums, 3 * n);
+        for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
+    }
     for (i = 0; i < count; ++i) {
         const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
         rg__solver_manifold *m = &s->manifolds[i];
@@ -6536,18 +6714,20 @@ static void rg__solver_start_contacts(rg_world *w) {
                 c = rg_v3_add(c, p->on_b);
             }
         }
-        if (!w->def.warm_starting || touching == 0 || pm->previous < 0 ||
-            pm->previous >= (int)stbds_arrlen(w->narrowphase.previous))
-            continue;
-        previous = &w->narrowphase.previous[pm->previous];
+        if (!w->def.warm_starting) continue;
+        previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
+                       ? &w->narrowphase.previous[pm->previous]
+                       : NULL;
         /* the same contact: a face turned away (another face, an edge) is a different load */
-        if (!(rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT)) continue;
-        c = rg_v3_scale(c, 1 / (rg_real)touching);
-        rg__solver_spread_load(m, points, that, touching, where, c,
-                               rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c, w->step_dt,
-                                                        rg__solver_warm_ratio(w)),
-                               w->def.contact_tolerance);
-        warm = 1;
+        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT) {
+            c = rg_v3_scale(c, 1 / (rg_real)touching);
+            rg__solver_spread_load(m, points, that, touching, where, c,
+                                   rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c,
+                                                            w->step_dt, rg__solver_warm_ratio(w)),
+                                   w->def.contact_tolerance);
+            warm = 1;
+        }
+        rg__solver_island_power(s, m, w->step_dt);
     }
     if (warm) rg__solver_apply_warm_start(w);
 }
@@ -6592,26 +6772,28 @@ static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
 static void rg__solver_store_impulses(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, k, count = (int)stbds_arrlen(s->manifolds);
-    stbds_arrsetlen(s->report, 0);
+    rg_contact *c;
+    /* one report per point, in the points' order */
+    stbds_arrsetlen(s->report, stbds_arrlen(s->points));
+    c = s->report;
     for (i = 0; i < count; ++i) {
         rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
         const rg__solver_manifold *m = &s->manifolds[i];
-        for (k = 0; k < m->count; ++k) {
+        uint32_t generation_a = w->bodies[m->a].generation, generation_b = w->bodies[m->b].generation;
+        for (k = 0; k < m->count; ++k, ++c) {
             const rg__solver_point *p = &s->points[m->first + k];
             rg_vec3 friction = rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2));
-            rg_contact c;
             pm->points[k].normal_impulse = p->carry_n;
             pm->points[k].friction_impulse = rg_v3_add(rg_v3_scale(m->t1, p->carry_t1), rg_v3_scale(m->t2, p->carry_t2));
-            c.a.index = (uint32_t)m->a;
-            c.a.generation = w->bodies[m->a].generation;
-            c.b.index = (uint32_t)m->b;
-            c.b.generation = w->bodies[m->b].generation;
-            c.point = pm->points[k].point;
-            c.normal = m->n;
-            c.depth = p->depth;
-            c.normal_impulse = p->total_n + p->pn;
-            c.friction_impulse = rg_v3_add(p->total_t, friction);
-            stbds_arrput(s->report, c);
+            c->a.index = (uint32_t)m->a;
+            c->a.generation = generation_a;
+            c->b.index = (uint32_t)m->b;
+            c->b.generation = generation_b;
+            c->point = pm->points[k].point;
+            c->normal = m->n;
+            c->depth = p->depth;
+            c->normal_impulse = p->total_n + p->pn;
+            c->friction_impulse = rg_v3_add(p->total_t, friction);
         }
     }
 }
