@@ -844,7 +844,6 @@ typedef struct rg__solver_point {
     rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
     rg_vec3 on_b;                 /* the point on b, world */
     rg_real depth;                /* at the start of the step, > 0 overlaps */
-    rg_real pp;                   /* accumulated first-order (separation) impulse */
     rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
     rg_real patch_x, patch_z;     /* where the point lies in its manifold's patch (along t1, t2 from its centre) */
     rg_real target;               /* collision: relative normal velocity to reach */
@@ -863,7 +862,6 @@ typedef struct rg__solver_manifold {
     rg_real restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
     rg_real spin, roll1, roll2;   /* accumulated spinning and rolling impulses (Guendelman §9) */
     int deep;                     /* first-order pass: a point ends the step deeper than the slop */
-    int separation_masses;        /* first-order pass: the points' masses are those of the moving bodies */
     /* A patch: touching points that span a face, whose normal impulses are solved together as
        one resultant (force and two moments about the patch's centre) */
     int patch;
@@ -920,7 +918,7 @@ typedef struct rg__solver {
     unsigned char *separation_active;
     rg__separation_pair *separation_pairs;
     rg__separation_point *separation_points;
-    int *separation_place, *separation_info, *body_pairs_start, *body_pairs;
+    int *separation_place, *body_pairs_start, *body_pairs;
     /* collisions: by manifold, whether a point approached fast enough to collide at the step's
        start (rg__solver_build_points), and how many manifolds did */
     unsigned char *approaching;
@@ -3034,7 +3032,7 @@ static inline rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real
 /* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
    deepest vertex among A's own vertices, which is then brought over. */
 static inline rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
-                                     int f, int *support) {
+                                            int f, int *support) {
     rg_vec3 n = b->faces[f].normal;
     int s = rg__hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
     *support = s;
@@ -4950,7 +4948,6 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->separation_pairs);
     stbds_arrfree(s->separation_points);
     stbds_arrfree(s->separation_place);
-    stbds_arrfree(s->separation_info);
     stbds_arrfree(s->body_pairs_start);
     stbds_arrfree(s->body_pairs);
     stbds_arrfree(s->approaching);
@@ -5982,6 +5979,11 @@ static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, r
            rg_v3_length_squared(rg_v3_madd(B->dr, B->w, h)) > limit;
 }
 
+/* Row `row` of m dotted with v: m v's component, without copying m. */
+static rg_real rg__mat3_row_dot(const rg_mat3 *m, int row, rg_vec3 v) {
+    return m->m[row][0] * v.x + m->m[row][1] * v.y + m->m[row][2] * v.z;
+}
+
 /* Starts a sweep: bodies' curvatures from before are stale. */
 static void rg__solver_start_sweep(rg__solver *s) {
     if (++s->sweep == 0) s->sweep = 1;
@@ -6012,10 +6014,6 @@ static const rg_mat3 *rg__solver_body_curvature(const rg__solver *s, rg__solver_
    the body whose face it is, which the narrow phase does not say, and turning it with the other
    one (or half with each) predicts penetration that is not there for pairs that slide fast
    while turning (measured: energy gained in free collisions). */
-static rg_real rg__mat3_row_dot(const rg_mat3 *m, int row, rg_vec3 v) {
-    return m->m[row][0] * v.x + m->m[row][1] * v.y + m->m[row][2] * v.z;
-}
-
 static void rg__solver_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
                                        const rg__solver_point *p, rg_real *bn, rg_real *b1, rg_real *b2) {
     rg_vec3 d = rg_v3(rg__mat3_row_dot(ca, 0, p->ra) - rg__mat3_row_dot(cb, 0, p->rb),
@@ -6026,31 +6024,39 @@ static void rg__solver_turn_correction(const rg__solver_manifold *m, const rg_ma
     *b2 = rg_v3_dot(d, m->t2);
 }
 
-/* The first-order pass's bookkeeping, from separation_info (filled by the pass's first loop,
-   which also counted each body's manifolds into body_pairs_start[body + 1]): each manifold's
-   place in `order`, each body's list of its manifolds' places (a counting sort), and where each
-   place's points go among the copies. */
+/* The first-order pass's bookkeeping: each manifold's place in `order`, where each place's
+   points go among the copies, and each dynamic body's list of its manifolds' places (a counting
+   sort on the bodies). */
 static void rg__solver_separation_places(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), total = 0;
-    int *start = s->body_pairs_start, *info = s->separation_info;
+    int *start;
+    stbds_arrsetlen(s->separation_active, count);
     stbds_arrsetlen(s->separation_place, count);
     stbds_arrsetlen(s->separation_pairs, count);
     for (i = 0; i < count; ++i) {
         int mi = s->order[i];
         s->separation_place[mi] = i;
         s->separation_pairs[i].first = total;
-        s->separation_pairs[i].count = info[4 * mi + 2];
-        total += info[4 * mi + 2];
+        s->separation_pairs[i].count = s->manifolds[mi].count;
+        total += s->manifolds[mi].count;
         s->separation_active[i] = 0;
     }
     stbds_arrsetlen(s->separation_points, total);
+    stbds_arrsetlen(s->body_pairs_start, n + 1);
+    start = s->body_pairs_start;
+    for (i = 0; i <= n; ++i) start[i] = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        if (s->bodies[m->a].dynamic) ++start[m->a + 1];
+        if (s->bodies[m->b].dynamic) ++start[m->b + 1];
+    }
     for (i = 0; i < n; ++i) start[i + 1] += start[i];
     stbds_arrsetlen(s->body_pairs, start[n]);
     /* start[x] runs through body x's list, ending where x + 1's begins */
     for (i = 0; i < count; ++i) {
-        int a = info[4 * i], b = info[4 * i + 1];
-        if (a >= 0) s->body_pairs[start[a]++] = s->separation_place[i];
-        if (b >= 0) s->body_pairs[start[b]++] = s->separation_place[i];
+        const rg__solver_manifold *m = &s->manifolds[i];
+        if (s->bodies[m->a].dynamic) s->body_pairs[start[m->a]++] = s->separation_place[i];
+        if (s->bodies[m->b].dynamic) s->body_pairs[start[m->b]++] = s->separation_place[i];
     }
     for (i = n; i > 0; --i) start[i] = start[i - 1];
     start[0] = 0;
@@ -6064,7 +6070,6 @@ static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slo
     int j;
     s->separation_active[place] = 1;
     rg__solver_points_masses(s, m);
-    m->separation_masses = 1;
     pair->a = m->a;
     pair->b = m->b;
     pair->n = m->n;
@@ -6103,10 +6108,6 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
     rg__solver_start_sweep(s);
-    stbds_arrsetlen(s->separation_active, count);
-    stbds_arrsetlen(s->separation_info, 4 * count);
-    stbds_arrsetlen(s->body_pairs_start, n + 1);
-    for (i = 0; i <= n; ++i) s->body_pairs_start[i] = 0;
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
@@ -6116,7 +6117,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             ca = rg__solver_body_curvature(s, A, h);
             cb = rg__solver_body_curvature(s, B, h);
         }
-        m->deep = m->separation_masses = 0;
+        m->deep = 0;
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
@@ -6124,12 +6125,6 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
-        s->separation_info[4 * i] = A->dynamic ? m->a : -1;
-        s->separation_info[4 * i + 1] = B->dynamic ? m->b : -1;
-        s->separation_info[4 * i + 2] = m->count;
-        s->separation_info[4 * i + 3] = m->deep;
-        if (A->dynamic) ++s->body_pairs_start[m->a + 1];
-        if (B->dynamic) ++s->body_pairs_start[m->b + 1];
     }
     if (!any) return;
     /* shock propagation left finished levels at infinite mass: the pass moves every body */
@@ -6144,7 +6139,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
        points has an impulse yet, and none needs one. The sweeps visit the others, in `order`. */
     rg__solver_separation_places(s);
     for (i = 0; i < count; ++i)
-        if (s->separation_info[4 * i + 3]) rg__solver_separation_activate(s, s->separation_place[i], slop);
+        if (s->manifolds[i].deep) rg__solver_separation_activate(s, s->separation_place[i], slop);
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
@@ -6216,9 +6211,10 @@ static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, cons
    velocities by which each misses its least separation, are fitted by the patch's motion
    (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
    Bender's eq. (8) for all its points at once. The new resultant is spread affinely over the
-   points (the least-norm split). If the fit misses a point by more than RG__CONTACT_EXIT_FRACTION
-   of the tolerance, or a point would then pull (the patch is lifting at an edge), the visit falls back
-   to point-by-point impulses, whose clamps (eqs. 2-3) decide which points keep touching.
+   points (the least-norm split). If the fit misses a point by more than
+   RG__CONTACT_EXIT_FRACTION of the tolerance, or a point would then pull (the patch is lifting
+   at an edge), the visit falls back to point-by-point impulses, whose clamps (eqs. 2-3) decide
+   which points keep touching.
    Returns 0 for that fall-back. */
 static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
