@@ -116,9 +116,11 @@ $(BUILD)/soak: tests/build/soak.c tests/build/counting_allocator.h rigid.h | $(B
 soak: deps $(BUILD)/soak
 	@$(BUILD)/soak $(SOAK_STEPS)
 
-# libFuzzer harnesses (tests/fuzz): `make fuzz` runs each for FUZZ_SECONDS; tests/fuzz/run.sh
-# prints runs, runs per second and crashes. The seed programs write the seed corpora.
+# libFuzzer harnesses (tests/fuzz): `make fuzz` runs each for FUZZ_SECONDS from FUZZ_SEED;
+# tests/fuzz/run.sh prints runs, runs per second and crashes. The seed programs write the seed
+# corpora.
 FUZZ_SECONDS ?= 60
+FUZZ_SEED    ?= 1
 FUZZERS      = hull collide world
 FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
 FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/build/counting_allocator.h
@@ -132,7 +134,7 @@ $(BUILD)/fuzz/seeds_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
 	clang $(FUZZ_CFLAGS) -DFUZZ_SEED_MAIN $< -o $@ $(LDLIBS)
 
 fuzz: deps $(foreach f,$(FUZZERS),$(BUILD)/fuzz/fuzz_$(f) $(BUILD)/fuzz/seeds_$(f))
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(BUILD) $(FUZZERS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) sh tests/fuzz/run.sh $(BUILD) $(FUZZERS)
 
 # configuration macros: custom allocator and assert, RIGID_STATIC included twice
 $(BUILD)/overrides: tests/build/overrides.c rigid.h | $(BUILD)

@@ -506,6 +506,36 @@ static void test_collide_far_apart_does_not_crash(void) {
     rg_hull_destroy(box);
 }
 
+/* A hull 1e4 times smaller than the rounding of its vertices in the other hull's frame (a
+   0.2 mm parallelepiped 3.6 km from the centre of a 10 km box, all in float): its edge
+   directions there are rounding noise, and an edge pair that passed the Gauss-map test used to
+   claim a separation as large as the overlap (31 of these 200 poses had no contact; found by
+   fuzz_collide). Every pose is deep inside: a contact with a positive depth each time. */
+static void test_collide_tiny_hull_inside_far_off_box(void) {
+    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
+    rg_vec3 corners[8], half = rg_v3(1e-4f, 2e-4f, 1.5e-4f), shear = rg_v3(0.5f, 0, -0.3f);
+    rg_hull *big = rg_hull_create_box(rg_v3(5000, 5000, 5000), NULL), *tiny;
+    int i, k, misses = 0;
+    for (i = 0; i < 8; ++i) {
+        corners[i] = rg_v3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
+        if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, half.y));
+    }
+    tiny = rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
+    ENSURE(big != NULL && tiny != NULL);
+    for (k = 0; k < 200; ++k) {
+        rg_manifold m;
+        rg_vec3 at = rg_v3(3000.0f + 7.0f * (float)k, -2000.0f + 3.0f * (float)k, 1000.0f);
+        rg_quat turn = rg_quat_from_axis_angle(rg_v3(1, 2, 3), 0.1f * (float)k);
+        int count = rg_collide_hulls(tiny, at, turn, big, rg_v3(0, 0, 0),
+                                     rg_quat_from_axis_angle(rg_v3(0, 1, 1), 0.3f), 0.01f, &m);
+        misses += !(count > 0 && m.depths[0] > 0);
+    }
+    ENSURE(misses == 0);
+    rg_hull_destroy(tiny);
+    rg_hull_destroy(big);
+}
+
 /* rg_world_create and the world-level calls. */
 static void test_world_bad_input(void) {
     rg_world_def def;
@@ -1085,6 +1115,7 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_polyhedron_and_box_bad_input);
     RUN_TEST(test_collide_hulls_bad_input);
     RUN_TEST(test_collide_far_apart_does_not_crash);
+    RUN_TEST(test_collide_tiny_hull_inside_far_off_box);
     RUN_TEST(test_world_bad_input);
     RUN_TEST(test_bad_calls_leave_the_world_as_it_was);
     RUN_TEST(test_tiny_and_huge_bodies_turn);

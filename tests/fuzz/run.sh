@@ -3,16 +3,20 @@
 # the harness's seed program) and its growing corpus in build/fuzz, and prints one line per
 # harness: executions, executions per second, coverage, corpus size, and whether it crashed.
 # Exit status 1 if any harness crashed; the crashing input is kept in build/fuzz/crash-<name>-*.
+# FUZZ_SEED (default 1) seeds libFuzzer's mutations: from the same corpus the same inputs come
+# in the same order, so a crash seen on a clean checkout (CI) comes back on another clean one
+# with the same seed and at least as many runs.
 # Usage: tests/fuzz/run.sh build_dir name...
 build=$1; shift
 seconds=${FUZZ_SECONDS:-60}
+seed=${FUZZ_SEED:-1}
 status=0
 for name in "$@"; do
     dir="$build/fuzz"
     mkdir -p "$dir/corpus_$name" "$dir/seed_corpus_$name"
     "$dir/seeds_$name" "$dir/seed_corpus_$name" || { echo "fuzz $name: seed program failed"; status=1; continue; }
     log="$dir/log_$name.txt"
-    "$dir/fuzz_$name" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=2048 \
+    "$dir/fuzz_$name" -max_total_time="$seconds" -seed="$seed" -print_final_stats=1 -timeout=20 -rss_limit_mb=2048 \
         -artifact_prefix="$dir/crash-$name-" "$dir/corpus_$name" "$dir/seed_corpus_$name" > "$log" 2>&1
     code=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -20,9 +24,9 @@ for name in "$@"; do
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
     corpus=$(ls "$dir/corpus_$name" | wc -l)
     if [ "$code" = 0 ]; then
-        echo "fuzz $name: ${seconds} s, ${execs:-?} runs, ${rate:-?} runs/s, $cov, corpus $corpus, no crash"
+        echo "fuzz $name: ${seconds} s, seed $seed, ${execs:-?} runs, ${rate:-?} runs/s, $cov, corpus $corpus, no crash"
     else
-        echo "fuzz $name: CRASH (exit $code) after ${execs:-?} runs; log $log"
+        echo "fuzz $name: CRASH (exit $code) after ${execs:-?} runs, seed $seed; log $log"
         grep -E 'ERROR|fuzz_|SUMMARY|Test unit written' "$log" | head -n 20
         status=1
     fi
