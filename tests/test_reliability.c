@@ -536,6 +536,102 @@ static void test_collide_tiny_hull_inside_far_off_box(void) {
     rg_hull_destroy(big);
 }
 
+/* Hulls of every size from 0.1 mm to 40 km, boxes and sheared boxes, anywhere within 10 km,
+   in pairs, half of them a hull of 100 m to 10 km with one a million times smaller inside: whenever the spheres inscribed about their centroids overlap (less a rounding
+   allowance of 1e-3 of their sizes), rg_collide_hulls must find a contact. A sufficient test of
+   overlap that shares nothing with the separating-axis search; the edge query's support check
+   (see the test above) was the missing part for the smaller hull of a very uneven pair. Each
+   pair is collided in one order or the other (A's vertices go to B's frame). */
+static double inscribed_radius(const rg_hull *h, rg_vec3 centre) {
+    double radius = 1e300;
+    int f;
+    for (f = 0; f < rg_hull_face_count(h); ++f) {
+        int first;
+        double d;
+        rg_hull_face_vertices(h, f, &first, 1);
+        d = rg_v3_dot(rg_hull_face_normal(h, f), rg_v3_sub(rg_hull_vertex(h, first), centre));
+        if (d < radius) radius = d;
+    }
+    return radius;
+}
+
+static double circumscribed_radius(const rg_hull *h, rg_vec3 centre) {
+    double radius = 0;
+    int v;
+    for (v = 0; v < rg_hull_vertex_count(h); ++v) {
+        double d = rg_v3_length(rg_v3_sub(rg_hull_vertex(h, v), centre));
+        if (d > radius) radius = d;
+    }
+    return radius;
+}
+
+static rg_hull *random_scaled_box(double scale) {
+    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
+    rg_vec3 half = rg_v3((rg_real)(scale * rg_test_uniform(0.05, 2)), (rg_real)(scale * rg_test_uniform(0.05, 2)),
+                         (rg_real)(scale * rg_test_uniform(0.05, 2)));
+    rg_vec3 corners[8], shear = rg_v3((rg_real)rg_test_uniform(-2, 2), 0, (rg_real)rg_test_uniform(-2, 2));
+    int i;
+    if (rg_test_random() < 0.5) return rg_hull_create_box(half, NULL);
+    for (i = 0; i < 8; ++i) {
+        corners[i] = rg_v3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
+        if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, half.y));
+    }
+    return rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
+}
+
+static rg_quat random_turn(void) {
+    rg_vec3 axis = rg_v3((rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1));
+    return rg_quat_from_axis_angle(axis, (rg_real)rg_test_uniform(-4, 4));
+}
+
+static void test_collide_uneven_sizes_overlap(void) {
+    int k, tried = 0, misses = 0;
+    rg_test_seed(77);
+    for (k = 0; k < 200000 && tried < 20000; ++k) {
+        /* half the pairs uneven: a hull of 100 m to 10 km with one a million times smaller
+           or less somewhere inside it */
+        int uneven = rg_test_random() < 0.5;
+        double log_a = uneven ? rg_test_uniform(2, 4) : rg_test_uniform(-4, 4);
+        double log_b = uneven ? rg_test_uniform(-4, log_a - 6) : rg_test_uniform(-4, 4);
+        rg_hull *a = random_scaled_box(pow(10, log_a)), *b = random_scaled_box(pow(10, log_b));
+        double reach = pow(10, rg_test_uniform(-4, 4)), distance, slack, d[3];
+        rg_vec3 pa, pb, ca, cb;
+        rg_quat qa = random_turn(), qb = rg_test_random() < 0.3 ? qa : random_turn();
+        rg_manifold m;
+        ENSURE(a != NULL && b != NULL);
+        pa = rg_v3((rg_real)(reach * rg_test_uniform(-1, 1)), (rg_real)(reach * rg_test_uniform(-1, 1)),
+                   (rg_real)(reach * rg_test_uniform(-1, 1)));
+        pb = rg_v3((rg_real)(reach * rg_test_uniform(-1, 1)), (rg_real)(reach * rg_test_uniform(-1, 1)),
+                   (rg_real)(reach * rg_test_uniform(-1, 1)));
+        if (uneven) {
+            double inside = inscribed_radius(a, rg_hull_centroid(a)) * rg_test_uniform(0, 0.9) / sqrt(3.0);
+            pb = rg_v3_add(pa, rg_v3((rg_real)(inside * rg_test_uniform(-1, 1)), (rg_real)(inside * rg_test_uniform(-1, 1)),
+                                     (rg_real)(inside * rg_test_uniform(-1, 1))));
+        }
+        ca = rg_quat_rotate(rg_quat_normalize(qa), rg_hull_centroid(a));
+        cb = rg_quat_rotate(rg_quat_normalize(qb), rg_hull_centroid(b));
+        /* in double: the positions' float difference would round at 1e4 m */
+        d[0] = ((double)pa.x - (double)pb.x) + ((double)ca.x - (double)cb.x);
+        d[1] = ((double)pa.y - (double)pb.y) + ((double)ca.y - (double)cb.y);
+        d[2] = ((double)pa.z - (double)pb.z) + ((double)ca.z - (double)cb.z);
+        distance = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        slack = 1e-3 * (circumscribed_radius(a, rg_hull_centroid(a)) + circumscribed_radius(b, rg_hull_centroid(b))) + 1e-4;
+        if (distance < inscribed_radius(a, rg_hull_centroid(a)) + inscribed_radius(b, rg_hull_centroid(b)) - slack) {
+            rg_real margin = (rg_real)(rg_test_random() < 0.5 ? 0 : 0.01);
+            int count = rg_test_random() < 0.5 ? rg_collide_hulls(a, pa, qa, b, pb, qb, margin, &m)
+                                               : rg_collide_hulls(b, pb, qb, a, pa, qa, margin, &m);
+            ++tried;
+            if (count == 0) ++misses;
+        }
+        rg_hull_destroy(a);
+        rg_hull_destroy(b);
+    }
+    rg_test_note("%d overlapping pairs of sizes 1e-4 to 4e4, half uneven, %d without a contact", tried, misses);
+    ENSURE(tried >= 1000);
+    ENSURE(misses == 0);
+}
+
 /* rg_world_create and the world-level calls. */
 static void test_world_bad_input(void) {
     rg_world_def def;
@@ -1116,6 +1212,7 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_collide_hulls_bad_input);
     RUN_TEST(test_collide_far_apart_does_not_crash);
     RUN_TEST(test_collide_tiny_hull_inside_far_off_box);
+    RUN_TEST(test_collide_uneven_sizes_overlap);
     RUN_TEST(test_world_bad_input);
     RUN_TEST(test_bad_calls_leave_the_world_as_it_was);
     RUN_TEST(test_tiny_and_huge_bodies_turn);
