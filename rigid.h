@@ -3142,26 +3142,21 @@ static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroi
 }
 
 /* The gap between the hulls' extents along a unit n of B's frame (from A towards B), from the
-   vertices that support them: a separation every axis may claim. */
+   vertices that support them: a separation every axis may claim. An edge pair's separation
+   along its axis n is taken only when this confirms it: the edges support the hulls along n
+   only as far as their Gauss-map test holds, and a hull small beside the other's coordinates
+   (a centimetre box a kilometre off B's origin) has its vertices in B's frame rounded past its
+   own size, its edge directions then disagree with its face normals, and a pair that passed the
+   test can face the wrong way (a separation as large as the overlap). */
 static rg_real rg__support_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n) {
     int on_a = rg__hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, n)), on_b = rg__hull_support(b, rg_v3_neg(n));
     return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__a_vertex_in_b(a, t, on_a)));
 }
 
-/* Does the edge pair whose axis n gives separation s separate the hulls by more than margin?
-   The edges support the hulls along n only as far as their Gauss-map test holds: a hull small
-   beside the other's coordinates (a centimetre box a kilometre off B's origin) has its vertices
-   in B's frame rounded past its own size, its edge directions then disagree with its face
-   normals, and a pair that passed the test can face the wrong way (s as large as the overlap).
-   So a separation is taken only when the hulls' supports along n confirm it. */
-static int rg__edge_pair_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_real s,
-                                   rg_vec3 n, rg_real margin) {
-    return s > margin && rg__support_separation(a, b, t, n) > margin;
-}
-
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
-   the first that separates by more than margin (rg__edge_pair_separates; a pair whose supports
-   do not confirm its separation is passed over). edge_a is -1 when no pair qualifies. */
+   the first that separates by more than margin (a pair whose separation
+   rg__support_separation does not confirm is passed over). edge_a is -1 when no pair
+   qualifies. */
 static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
     const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
@@ -3184,7 +3179,7 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
                                 rg_v3_dot(edge_a.normal1, direction_b)))
                 continue;
             if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
-                !(s > best.separation) || (s > margin && !rg__edge_pair_separates(a, b, &frame->t, s, n, margin)))
+                !(s > best.separation) || (s > margin && !(rg__support_separation(a, b, &frame->t, n) > margin)))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -3360,7 +3355,7 @@ static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__r
                               rg_v3_dot(frame.normal1, direction_b)) &&
                rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
                                         direction_b, &s, &n) &&
-               rg__edge_pair_separates(a, b, t, s, n, margin);
+               s > margin && rg__support_separation(a, b, t, n) > margin;
     }
     default:
         return 0;
@@ -6016,11 +6011,7 @@ static const rg_mat3 *rg__solver_body_curvature(const rg__solver *s, rg__solver_
     if (body->curvature_sweep != s->sweep) {
         rg__turn turn = rg__turn_of(rg_v3_madd(body->dr, body->w, h));
         body->curvature = rg__curvature_of(&turn);
-        if (body->offset_turns) {
-            int r, c;
-            for (r = 0; r < 3; ++r)
-                for (c = 0; c < 3; ++c) body->curvature.m[r][c] -= body->offset_curvature.m[r][c];
-        }
+        if (body->offset_turns) body->curvature = rg_mat3_add(body->curvature, rg_mat3_scale(body->offset_curvature, -1));
         body->curvature_sweep = s->sweep;
     }
     return &body->curvature;

@@ -55,6 +55,20 @@ double rg_test_random(void) {
 
 double rg_test_uniform(double lo, double hi) { return lo + (hi - lo) * rg_test_random(); }
 
+rg_vec3 rg_test_unit_vector(void) {
+    for (;;) {
+        double x = rg_test_uniform(-1, 1), y = rg_test_uniform(-1, 1), z = rg_test_uniform(-1, 1);
+        double l = sqrt(x * x + y * y + z * z);
+        if (l > 0.1 && l <= 1) return rg_v3((rg_real)(x / l), (rg_real)(y / l), (rg_real)(z / l));
+    }
+}
+
+rg_quat rg_test_rotation(void) {
+    rg_vec3 axis = rg_test_unit_vector();
+    double angle = rg_test_uniform(0, 2 * 3.14159265358979324);
+    return rg_quat_from_axis_angle(axis, (rg_real)angle);
+}
+
 void rg_tests_math(void);
 void rg_tests_hull(void);
 void rg_tests_body(void);

@@ -19,6 +19,8 @@ void rg_test_note(const char *format, ...); /* a measured figure, printed with t
 double rg_test_random(void);                /* uniform in [0, 1), deterministic sequence */
 void   rg_test_seed(unsigned long long seed);
 double rg_test_uniform(double lo, double hi);
+rg_vec3 rg_test_unit_vector(void);        /* uniform on the sphere */
+rg_quat rg_test_rotation(void);           /* a uniform axis, an angle uniform in [0, 2 pi) */
 
 #ifdef __cplusplus
 }

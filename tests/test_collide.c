@@ -47,26 +47,12 @@ static int swapped_agrees(const rg_hull *a, rg_vec3 pa, rg_quat qa, const rg_hul
 
 /* ---- random hulls and an independent separation test ---------------------------------------- */
 
-static rg_vec3 random_unit_vector(void) {
-    for (;;) {
-        double x = rg_test_uniform(-1, 1), y = rg_test_uniform(-1, 1), z = rg_test_uniform(-1, 1);
-        double l = sqrt(x * x + y * y + z * z);
-        if (l > 0.1 && l <= 1) return rg_v3(x / l, y / l, z / l);
-    }
-}
-
-static rg_quat random_rotation(void) {
-    rg_vec3 axis = random_unit_vector();
-    double angle = rg_test_uniform(0, 2 * 3.14159265358979324);
-    return rg_quat_from_axis_angle(axis, angle);
-}
-
 /* A random convex hull of 5 to max_points points in an ellipsoid of random size, or NULL. */
 static rg_hull *random_hull(int max_points) {
     rg_vec3 p[64], size = rg_v3(rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5), rg_test_uniform(0.2, 1.5));
     int i, n = 5 + (int)(rg_test_random() * (max_points - 4));
     for (i = 0; i < n; ++i) {
-        rg_vec3 u = random_unit_vector();
+        rg_vec3 u = rg_test_unit_vector();
         double r = 0.6 + 0.4 * rg_test_random();
         p[i] = rg_v3(u.x * size.x * r, u.y * size.y * r, u.z * size.z * r);
     }
@@ -393,7 +379,7 @@ static void test_collide_random_pairs_against_brute_force(void) {
         if (i % 2 == 0) {
             n = 6 + (int)(rg_test_random() * 9);
             for (k = 0; k < n; ++k) {
-                rg_vec3 u = random_unit_vector();
+                rg_vec3 u = rg_test_unit_vector();
                 double r = rg_test_uniform(0.3, 1);
                 p[k] = rg_v3(u.x * size.x * r, u.y * size.y * r, u.z * size.z * r);
             }
@@ -429,9 +415,9 @@ static void test_collide_random_pairs_against_brute_force(void) {
         int ib = kind == 0 ? box_b : kind == 3 ? any : hull_b;
         const rg_hull *a = shapes[ia], *b = shapes[ib];
         double ra = radius[ia], rb = radius[ib];
-        rg_quat qa = random_rotation(), qb = random_rotation();
+        rg_quat qa = rg_test_rotation(), qb = rg_test_rotation();
         rg_vec3 pos_b = rg_v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
-        rg_vec3 dir = random_unit_vector();
+        rg_vec3 dir = rg_test_unit_vector();
         double distance = (ra + rb) * rg_test_uniform(0.1, 0.9);
         rg_vec3 pos_a = rg_v3_madd(pos_b, dir, distance);
         double small = ra < rb ? ra : rb, margin = (i % 4 == 3) ? rg_test_uniform(0, 0.1) * small : 0;
@@ -536,7 +522,7 @@ static int manifolds_equal(const rg_manifold *x, const rg_manifold *y) {
 
 /* A small random rotation of at most `angle` radians. */
 static rg_quat small_rotation(double angle) {
-    rg_vec3 axis = random_unit_vector();
+    rg_vec3 axis = rg_test_unit_vector();
     double a = rg_test_uniform(-angle, angle);
     return rg_quat_from_axis_angle(axis, a);
 }
@@ -556,8 +542,8 @@ static void test_collide_witness_equals_full_search(void) {
         do shapes[i] = random_hull(10); while (!shapes[i]);
     for (p = 0; p < PAIRS; ++p) {
         const rg_hull *a = shapes[p % 8], *b = shapes[(p / 8 + p) % 8];
-        rg_vec3 dir = random_unit_vector(), pos_b = rg_v3(rg_test_uniform(-2, 2), 0, rg_test_uniform(-2, 2));
-        rg_quat qa = random_rotation(), qb = random_rotation();
+        rg_vec3 dir = rg_test_unit_vector(), pos_b = rg_v3(rg_test_uniform(-2, 2), 0, rg_test_uniform(-2, 2));
+        rg_quat qa = rg_test_rotation(), qb = rg_test_rotation();
         double size = 0, distance, margin;
         rg_witness witness;
         for (i = 0; i < rg_hull_vertex_count(a); ++i) size += rg_v3_length(rg_hull_vertex(a, i)) / rg_hull_vertex_count(a);
@@ -641,7 +627,7 @@ static rg_quat box_test_orientation(int kind) {
     int axis = (int)(rg_test_random() * 4);
     rg_quat q = rg_quat_identity(), tilt;
     double angle;
-    if (kind == 0) return random_rotation();
+    if (kind == 0) return rg_test_rotation();
     if (axis < 3) {
         double s = kind == 1 ? 1 : half, c = kind == 1 ? 0 : half;
         q.x = axis == 0 ? (rg_real)s : 0;
@@ -651,7 +637,7 @@ static rg_quat box_test_orientation(int kind) {
     }
     if (kind < 3) return q;
     angle = pow(10, rg_test_uniform(-7, -2));
-    tilt = rg_quat_from_axis_angle(random_unit_vector(), (rg_real)angle);
+    tilt = rg_quat_from_axis_angle(rg_test_unit_vector(), (rg_real)angle);
     return rg_quat_mul(tilt, q);
 }
 
@@ -874,8 +860,8 @@ static void test_collide_box_queries_match_generic(void) {
         rg_witness wf, wg;
         if (ib == ia + 1 && rg_test_random() < 0.5) ib = ia; /* more equal pairs */
         /* A relative to B: nearly parallel and axis-aligned kinds are relative turns */
-        qa = kind_a == 0 ? random_rotation() : rg_quat_mul(qb, box_test_orientation(kind_a));
-        dir = rg_test_random() < 0.2 ? rg_quat_rotate(qb, rg_v3(0, 1, 0)) : random_unit_vector();
+        qa = kind_a == 0 ? rg_test_rotation() : rg_quat_mul(qb, box_test_orientation(kind_a));
+        dir = rg_test_random() < 0.2 ? rg_quat_rotate(qb, rg_v3(0, 1, 0)) : rg_test_unit_vector();
         size = rg_v3_length(half[ia]) + rg_v3_length(half[ib]);
         margin = (i % 2) ? 0.02 * size : 0;
         pose_box(half[ia], rg_v3(0, 0, 0), qa, &pa);

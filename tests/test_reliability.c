@@ -506,22 +506,29 @@ static void test_collide_far_apart_does_not_crash(void) {
     rg_hull_destroy(box);
 }
 
+/* A box of half extents `half` whose top face is pushed sideways by shear * half.y (a
+   parallelepiped), as a polyhedron. */
+static rg_hull *sheared_box(rg_vec3 half, rg_vec3 shear) {
+    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
+    rg_vec3 corners[8];
+    int i;
+    for (i = 0; i < 8; ++i) {
+        corners[i] = rg_v3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
+        if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, half.y));
+    }
+    return rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
+}
+
 /* A hull 1e4 times smaller than the rounding of its vertices in the other hull's frame (a
    0.2 mm parallelepiped 3.6 km from the centre of a 10 km box, all in float): its edge
    directions there are rounding noise, and an edge pair that passed the Gauss-map test used to
    claim a separation as large as the overlap (31 of these 200 poses had no contact; found by
    fuzz_collide). Every pose is deep inside: a contact with a positive depth each time. */
 static void test_collide_tiny_hull_inside_far_off_box(void) {
-    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
-    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
-    rg_vec3 corners[8], half = rg_v3(1e-4f, 2e-4f, 1.5e-4f), shear = rg_v3(0.5f, 0, -0.3f);
-    rg_hull *big = rg_hull_create_box(rg_v3(5000, 5000, 5000), NULL), *tiny;
-    int i, k, misses = 0;
-    for (i = 0; i < 8; ++i) {
-        corners[i] = rg_v3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
-        if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, half.y));
-    }
-    tiny = rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
+    rg_hull *big = rg_hull_create_box(rg_v3(5000, 5000, 5000), NULL);
+    rg_hull *tiny = sheared_box(rg_v3(1e-4f, 2e-4f, 1.5e-4f), rg_v3(0.5f, 0, -0.3f));
+    int k, misses = 0;
     ENSURE(big != NULL && tiny != NULL);
     for (k = 0; k < 200; ++k) {
         rg_manifold m;
@@ -565,24 +572,12 @@ static double circumscribed_radius(const rg_hull *h, rg_vec3 centre) {
     return radius;
 }
 
+/* A box, or half the time a sheared one, of half extents scale times 0.05 to 2. */
 static rg_hull *random_scaled_box(double scale) {
-    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
-    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
     rg_vec3 half = rg_v3((rg_real)(scale * rg_test_uniform(0.05, 2)), (rg_real)(scale * rg_test_uniform(0.05, 2)),
                          (rg_real)(scale * rg_test_uniform(0.05, 2)));
-    rg_vec3 corners[8], shear = rg_v3((rg_real)rg_test_uniform(-2, 2), 0, (rg_real)rg_test_uniform(-2, 2));
-    int i;
-    if (rg_test_random() < 0.5) return rg_hull_create_box(half, NULL);
-    for (i = 0; i < 8; ++i) {
-        corners[i] = rg_v3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
-        if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, half.y));
-    }
-    return rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
-}
-
-static rg_quat random_turn(void) {
-    rg_vec3 axis = rg_v3((rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1));
-    return rg_quat_from_axis_angle(axis, (rg_real)rg_test_uniform(-4, 4));
+    rg_vec3 shear = rg_v3((rg_real)rg_test_uniform(-2, 2), 0, (rg_real)rg_test_uniform(-2, 2));
+    return rg_test_random() < 0.5 ? rg_hull_create_box(half, NULL) : sheared_box(half, shear);
 }
 
 static void test_collide_uneven_sizes_overlap(void) {
@@ -597,7 +592,7 @@ static void test_collide_uneven_sizes_overlap(void) {
         rg_hull *a = random_scaled_box(pow(10, log_a)), *b = random_scaled_box(pow(10, log_b));
         double reach = pow(10, rg_test_uniform(-4, 4)), distance, slack, d[3];
         rg_vec3 pa, pb, ca, cb;
-        rg_quat qa = random_turn(), qb = rg_test_random() < 0.3 ? qa : random_turn();
+        rg_quat qa = rg_test_rotation(), qb = rg_test_random() < 0.3 ? qa : rg_test_rotation();
         rg_manifold m;
         ENSURE(a != NULL && b != NULL);
         pa = rg_v3((rg_real)(reach * rg_test_uniform(-1, 1)), (rg_real)(reach * rg_test_uniform(-1, 1)),
