@@ -270,6 +270,9 @@ typedef struct rg_manifold {
    points of the two edges (1 point). Faces are preferred to edges, and faces of B to faces of
    A, when their separation is within 0.5% of the depth plus 0.1% of the smaller hull's radius
    of the best axis, so the reported depth can differ from the exact minimum overlap by that.
+   A face within 2 degrees of the best axis, an edge pair's, is taken too when its clipped
+   points reach that depth (within 0.5% and rounding): faces nearly parallel that overlap in
+   part, such as a box lying across the edge of a plate, touch over an area, not at a point.
    Count 0 when separated by more than margin (or for NULL hulls, non-finite poses, positions
    beyond 1e15, NULL out).
    Hulls apart by less than margin get the points where the closest features face each other
@@ -2886,6 +2889,18 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 #define RG__AXIS_RELATIVE ((rg_real)0.005)
 #define RG__AXIS_ABSOLUTE ((rg_real)0.001)
 
+/* A face whose normal lies within about 2 degrees (cosine above this) of the best axis, an edge
+   pair's, also qualifies when its clipped manifold reaches the same depth. Two nearly parallel
+   faces that overlap only in part (a box resting across the rim of a plate, tilted 0.1 degree)
+   have their least overlap along the cross product of the two rim edges: the face axes count
+   the parts that hang over (a 16 m plate tilted 0.1 degree under the box, 17 mm), the edge
+   axis only the crossing. The edge contact is then one point, about which the box turns into
+   the plate (5 mm in one step, in the funnel); the faces clipped against each other give the
+   area that touches, and their deepest point is that crossing (its depth along the face normal
+   is the edges' over the cosine). */
+#define RG__ALIGNED_COSINE ((rg_real)0.9994)
+#define RG__ALIGNED_ROUNDING ((rg_real)1e-5)    /* of the smaller hull's radius */
+
 /* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
 #define RG__CLIP_STACK 32
 
@@ -3662,20 +3677,28 @@ static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *q
     return 1;
 }
 
+/* Does face f of A (is_a) or of B face the way of the edge pair's axis, within
+   RG__ALIGNED_COSINE? The edge axis points from A towards B, A's faces outwards from A. */
+static int rg__face_along_edge_axis(const rg__pair_frame *frame, int is_a, int f, const rg__edge_query *edges) {
+    rg_real cosine = rg_v3_dot(rg__frame_normal(frame, is_a, f), edges->normal);
+    return (is_a ? cosine : -cosine) >= RG__ALIGNED_COSINE;
+}
+
 /* The manifold of touching hulls from the three best axes. Preference, for manifolds that
    stay the same from step to step: a face of B, then a face of A, then the edge pair, each
    taken when its separation is within RG__AXIS_* of the best one and its manifold reaches as
-   deep as the minimum overlap (within the same tolerance). The best axis always qualifies in
-   exact arithmetic: when the hulls overlap, the origin projects into the Minkowski face of the
-   best axis, so its deepest feature survives the clipping and the edges' closest points lie
-   inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
+   deep as the minimum overlap (within the same tolerance); a face within RG__ALIGNED_COSINE of
+   a best edge axis also, if its deepest point is as deep as that axis says (to the relative
+   tolerance and rounding). The best axis always qualifies in exact arithmetic: when the hulls
+   overlap, the origin projects into the Minkowski face of the best axis, so its deepest
+   feature survives the clipping and the edges' closest points lie inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
    every point pair is a real gap of at most margin; none may qualify, then there is no
    manifold. */
 static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
                                 const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
                                 rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
                                 rg_manifold *out) {
-    rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance;
+    rg_real best = rg__max_real(face_a->separation, face_b->separation), tolerance, aligned_tolerance;
     int candidate, overlapping, best_kind;
     if (edges->edge_a >= 0) best = rg__max_real(best, edges->separation);
     best_kind = face_b->separation == best ? RG__AXIS_FACE_B
@@ -3683,13 +3706,20 @@ static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_quer
     overlapping = best <= 0;
     tolerance = RG__AXIS_RELATIVE * rg__fabs(best) +
                 RG__AXIS_ABSOLUTE * rg__min_real(frame->a->radius, frame->b->radius);
+    /* a face taken only for being along the edge axis reaches the edges' depth over a cosine
+       near 1: the relative part of the tolerance, and rounding */
+    aligned_tolerance = RG__AXIS_RELATIVE * rg__fabs(best) +
+                        RG__ALIGNED_ROUNDING * rg__min_real(frame->a->radius, frame->b->radius);
     for (candidate = RG__AXIS_FACE_B; candidate >= RG__AXIS_FACE_A; --candidate) {
         const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
-        int count;
-        if (!(face->separation >= best - tolerance)) continue;
+        int count, near_best = face->separation >= best - tolerance;
+        int aligned = !near_best && best_kind == RG__AXIS_EDGES &&
+                      rg__face_along_edge_axis(frame, candidate == RG__AXIS_FACE_A, face->face, edges);
+        if (!near_best && !aligned) continue;
         count = rg__face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
                                  pos_b, rot_b, scratch, out);
-        if (count > 0 && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
+        if (count > 0 && near_best && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
+        if (count > 0 && aligned && rg__fabs(out->depths[0] + best) <= aligned_tolerance) return count;
     }
     if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
         rg__edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
