@@ -3691,9 +3691,9 @@ static int rg__face_along_edge_axis(const rg__pair_frame *frame, int is_a, int f
    a best edge axis also, if its deepest point is as deep as that axis says (to the relative
    tolerance and rounding). The best axis always qualifies in exact arithmetic: when the hulls
    overlap, the origin projects into the Minkowski face of the best axis, so its deepest
-   feature survives the clipping and the edges' closest points lie inside both edges. Separated hulls (within the margin) only get points on both surfaces, so
-   every point pair is a real gap of at most margin; none may qualify, then there is no
-   manifold. */
+   feature survives the clipping and the edges' closest points lie inside both edges.
+   Separated hulls (within the margin) only get points on both surfaces, so every point pair is
+   a real gap of at most margin; none may qualify, then there is no manifold. */
 static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
                                 const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
                                 rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
