@@ -455,13 +455,11 @@ static void test_scene_pyramid(void) {
 }
 
 /* 1000 cubes poured through a funnel of four tilted plates: nothing becomes NaN and no cube passes
-   through the floor or a plate (its centre inside the static box at any step).
-   The issue asks for a final penetration below contact_tolerance + 1 mm. That is not met: after
-   10 s the cubes are still jammed in the hopper and flowing out, and at dt = 1/60 with the
-   default iterations the deepest of its ~8000 contacts at a given step is typically 1 to 6 mm
-   (the exact figure at the last step depends on the build's rounding). The bound asserted here,
-   10 mm, guards against regressions (tunnelling, explosions); the measured figure is printed
-   against the issue's target. */
+   through the floor or a plate (its centre inside the static box at any step), and after 10 s
+   the heap's contacts (between bodies slower than 0.1 m/s) are less than contact_tolerance +
+   1 mm deep, the issue's bound: 0.63 mm in float, 0.41 mm in double. Cubes still pour out of the
+   hopper then; the deepest contact of all, which counts a cube landing in the last step, is
+   printed, not asserted (2.4 mm in double). */
 static void test_scene_funnel(void) {
     scene_run r;
     rg_world_def wd = rg_world_default_def();
@@ -511,17 +509,16 @@ static void test_scene_funnel(void) {
         }
     }
     free(contacts);
-    rg_test_note("after %.1f s: %d contacts, %d between resting bodies, deepest of those %.3f mm (issue's target %.1f "
-                 "mm: %s, %d deeper; asserted < 10 mm); deepest of all %.3f mm; lowest cube centre %.4f m; deepest "
-                 "cube centre in a static box %.3f m (< 0: never inside)",
+    rg_test_note("after %.1f s: %d contacts, %d between resting bodies, deepest of those %.3f mm (bound %.1f mm, %d "
+                 "deeper); deepest of all %.3f mm; lowest cube centre %.4f m; deepest cube centre in a static box "
+                 "%.3f m (< 0: never inside)",
                  steps * r.s.dt, count, resting, deepest_resting * 1e3, (wd.contact_tolerance + 1e-3) * 1e3,
-                 deepest_resting < wd.contact_tolerance + 1e-3 ? "met" : "NOT met", resting_over, deepest * 1e3,
-                 lowest, worst_inside);
+                 resting_over, deepest * 1e3, lowest, worst_inside);
     ENSURE(finite);
     ENSURE(worst_inside < 0);
     /* the depth bound is about the settled heap after 10 s; the shortened sanitizer run ends
        amid the first impacts, where it checks only that nothing is NaN or inside a box */
-    if (!SOLVER_SANITIZED) ENSURE(deepest_resting < 0.01);
+    if (!SOLVER_SANITIZED) ENSURE(deepest_resting < wd.contact_tolerance + 1e-3);
     scene_run_destroy(&r);
 }
 
