@@ -6661,6 +6661,14 @@ static void rg__solver_island_curvature(rg_world *w) {
     }
 }
 
+/* A dynamic body keeps the part `scale` of the change of its velocities since they were v0, w0:
+   v0 + scale (v - v0). */
+static void rg__solver_body_keep_change(rg__solver_body *sb, rg_vec3 v0, rg_vec3 w0, rg_real scale) {
+    if (!sb->dynamic || scale == 1) return;
+    sb->v = rg_v3_madd(v0, rg_v3_sub(sb->v, v0), scale);
+    sb->w = rg_v3_madd(w0, rg_v3_sub(sb->w, w0), scale);
+}
+
 /* The warm start is only the sweeps' first iterate. Without friction a contact sweep is
    projected Gauss-Seidel (Bender eqs. 2-3 and 8) on f(p) = KE(v(p)) - p . t, t the relative
    velocities that bring the points to their floors, and every visit lowers f; last step's
@@ -6689,13 +6697,9 @@ static void rg__solver_limit_warm_start(rg_world *w) {
         /* from here on sums[0] is the island's scale */
         sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
     }
-    for (i = 0; i < n; ++i) {
-        rg__solver_body *sb = &s->bodies[i];
-        rg_real scale = s->island_sums[3 * s->island[i]];
-        if (!sb->dynamic || scale == 1) continue;
-        sb->v = rg_v3_madd(w->bodies[i].linear_velocity, rg_v3_sub(sb->v, w->bodies[i].linear_velocity), scale);
-        sb->w = rg_v3_madd(w->bodies[i].angular_velocity, rg_v3_sub(sb->w, w->bodies[i].angular_velocity), scale);
-    }
+    for (i = 0; i < n; ++i)
+        rg__solver_body_keep_change(&s->bodies[i], w->bodies[i].linear_velocity, w->bodies[i].angular_velocity,
+                                    s->island_sums[3 * s->island[i]]);
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
         rg_real scale = s->island_sums[3 * rg__solver_manifold_island(s, m)];
@@ -6906,13 +6910,9 @@ static void rg__solver_limit_shock_energy(rg_world *w, rg_real slack_speed) {
         if (sums[0] < 1) limited = 1;
     }
     if (!limited) return;
-    for (i = 0; i < n; ++i) {
-        rg__solver_body *sb = &s->bodies[i];
-        rg_real scale = s->island_sums[3 * s->island[i]];
-        if (!sb->dynamic || scale == 1) continue;
-        sb->v = rg_v3_madd(s->shock_start_v[i], rg_v3_sub(sb->v, s->shock_start_v[i]), scale);
-        sb->w = rg_v3_madd(s->shock_start_w[i], rg_v3_sub(sb->w, s->shock_start_w[i]), scale);
-    }
+    for (i = 0; i < n; ++i)
+        rg__solver_body_keep_change(&s->bodies[i], s->shock_start_v[i], s->shock_start_w[i],
+                                    s->island_sums[3 * s->island[i]]);
     /* the report says what was applied: the sweeps' impulses and the kept part of shock's */
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
