@@ -836,6 +836,9 @@ typedef struct rg__solver_point {
     rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
     rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
                                        n, t1, t2) with the step's offsets and no velocity */
+    rg_real drift_1, drift_2;     /* contact stage: (base_1 + 0) / h and (base_2 + 0) / h, the
+                                     predicted drift's part that is fixed for the step when the
+                                     pair does not turn (its curvature correction is 0) */
     rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
     rg_real gap;                  /* first-order pass: separation at the end of the step */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
@@ -914,6 +917,8 @@ typedef struct rg__solver {
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
+    rg_real misfit;               /* contact stage: a patch's fit may miss a point's error by this
+                                     velocity, RG__CONTACT_EXIT_FRACTION narrow / h */
     unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__solver_body_curvature */
     /* first-order pass (rg__solver_separate), by place in `order`: whether the manifold there can
        have work, and its copy (made when it can); by manifold: its place, and its bodies that can
@@ -6016,6 +6021,10 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
+    /* what a visit of a pair that does not turn computes each time, (base + correction) / h with
+       a correction of 0, once */
+    p->drift_1 = (p->base_1 + 0) / h;
+    p->drift_2 = (p->base_2 + 0) / h;
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
        stays for the next step's pass, never pushed out by a velocity the bodies would keep. A
        step shorter than 1 / RG__PUSHOUT_RATE removes only its share of it: removing all of a
@@ -6276,7 +6285,7 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
-    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = s->misfit;
     rg_vec3 fit, change, dv = rg_v3_sub(A->v, B->v);
     int j, pressing = 0;
     for (j = 0; j < m->count; ++j) {
@@ -6320,12 +6329,12 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
 }
 
 /* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
-   velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place too, a drift of
+   velocities, e = q_t + u_t with q_t = (base_t + curvature) / h) is affine in the point's place too, a drift of
    the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
    like the normals', and is spread over the points by their normal impulses. If a point's share
    leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
    stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
-static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
+static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *q1, const rg_real *q2,
                                             rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
@@ -6337,7 +6346,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
         const rg__solver_point *p = &points[j];
         rg_real u1 = rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1);
         rg_real u2 = rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2);
-        rg_real e1 = (p->base_1 + c1[j]) / h + u1, e2 = (p->base_2 + c2[j]) / h + u2;
+        rg_real e1 = q1[j] + u1, e2 = q2[j] + u2;
         x[j] = p->patch_x;
         z[j] = p->patch_z;
         normal[j] = p->pn;
@@ -6384,17 +6393,26 @@ static const rg_real rg__no_turn_correction[RG_MANIFOLD_MAX] = {0};
 
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real turn_n[RG_MANIFOLD_MAX], turn_1[RG_MANIFOLD_MAX], turn_2[RG_MANIFOLD_MAX], worst = 0;
-    /* the curvature corrections: zero (the same zeros added) unless the pair turns */
-    const rg_real *cn = rg__no_turn_correction, *c1 = rg__no_turn_correction, *c2 = rg__no_turn_correction;
+    rg_real turn_n[RG_MANIFOLD_MAX], q1[RG_MANIFOLD_MAX], q2[RG_MANIFOLD_MAX], worst = 0;
+    /* the curvature corrections along n (zero, the same zeros added, unless the pair turns) and
+       the tangential drift's fixed parts q = (base + correction) / h */
+    const rg_real *cn = rg__no_turn_correction;
     int j;
     if (rg__solver_turns(s, m, h)) {
         const rg_mat3 *ca = rg__solver_body_curvature(s, A, h), *cb = rg__solver_body_curvature(s, B, h);
-        for (j = 0; j < m->count; ++j)
-            rg__solver_turn_correction(m, ca, cb, &s->points[m->first + j], &turn_n[j], &turn_1[j], &turn_2[j]);
+        for (j = 0; j < m->count; ++j) {
+            const rg__solver_point *p = &s->points[m->first + j];
+            rg_real c1, c2;
+            rg__solver_turn_correction(m, ca, cb, p, &turn_n[j], &c1, &c2);
+            q1[j] = (p->base_1 + c1) / h;
+            q2[j] = (p->base_2 + c2) / h;
+        }
         cn = turn_n;
-        c1 = turn_1;
-        c2 = turn_2;
+    } else {
+        for (j = 0; j < m->count; ++j) {
+            q1[j] = s->points[m->first + j].drift_1;
+            q2[j] = s->points[m->first + j].drift_2;
+        }
     }
     if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
         for (j = 0; j < m->count; ++j) {
@@ -6411,7 +6429,7 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             }
         }
     }
-    if (rg__solver_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, c1, c2, h, &worst)))
+    if (rg__solver_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, q1, q2, h, &worst)))
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_vec3 dv;
@@ -6420,8 +6438,8 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             dv = rg_v3_sub(A->v, B->v);
             u1 = rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1);
             u2 = rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2);
-            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
-            e2 = (p->base_2 + c2[j]) / h + u2;
+            e1 = q1[j] + u1; /* the predicted drift d_t, as a velocity */
+            e2 = q2[j] + u2;
             rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
             if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
             rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
@@ -6862,6 +6880,7 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     rg_real tolerance = w->def.contact_tolerance, best = 0;
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
+    s->misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
     rg__solver_gather_velocities(w);
     rg__solver_offset_turns(s);
     rg__solver_start_contacts(w);
