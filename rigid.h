@@ -6023,8 +6023,8 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
-    /* what a visit of a pair that does not turn computes each time, (base + correction) / h with
-       a correction of 0, once */
+    /* what each visit of a pair that does not turn would compute, (base + correction) / h with a
+       correction of 0, once (the + 0 stays: it makes a base of -0 +0, as the visits' sum did) */
     p->drift_1 = (p->base_1 + 0) / h;
     p->drift_2 = (p->base_2 + 0) / h;
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
@@ -6177,13 +6177,13 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+        rg_vec3 dv = rg_v3_sub(A->v, B->v);
         int turning = rg__solver_turns(s, m, h);
         const rg_mat3 *ca = NULL, *cb = NULL;
         if (turning) {
             ca = rg__solver_body_curvature(s, A, h);
             cb = rg__solver_body_curvature(s, B, h);
         }
-        rg_vec3 dv = rg_v3_sub(A->v, B->v);
         m->deep = 0;
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
@@ -6331,11 +6331,12 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
 }
 
 /* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
-   velocities, e = q_t + u_t with q_t = (base_t + curvature) / h) is affine in the point's place too, a drift of
-   the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
-   like the normals', and is spread over the points by their normal impulses. If a point's share
-   leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
-   stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
+   velocities, e = q + u_t with q = (base_t + curvature) / h given per point) is affine in the
+   point's place too, a drift of the centre plus a twist about n; the friction resultant that
+   removes both solves a 3x3 system like the normals', and is spread over the points by their
+   normal impulses. If a point's share leaves its cone (eq. 6: mu_s for a sticking point, and a
+   sliding one sticks only if mu_d stops it, eq. 5), the visit falls back to point-by-point
+   friction. Returns 0 for that. */
 static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *q1, const rg_real *q2,
                                             rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
@@ -6382,6 +6383,9 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     return 1;
 }
 
+/* The curvature corrections of a pair that does not turn (rg__contact_visit_manifold). */
+static const rg_real rg__no_turn_correction[RG_MANIFOLD_MAX] = {0};
+
 /* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
    will be after the step with the current velocities; the impulse of eq. (8) removes the
    predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
@@ -6391,8 +6395,6 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
    velocity; doing the normals first keeps friction from fighting the turning
    the first normal impulses cause before the others balance it. Then rolling and spinning
    friction. Returns the largest error found, as a length. */
-static const rg_real rg__no_turn_correction[RG_MANIFOLD_MAX] = {0};
-
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real turn_n[RG_MANIFOLD_MAX], q1[RG_MANIFOLD_MAX], q2[RG_MANIFOLD_MAX], worst = 0;
