@@ -836,9 +836,6 @@ typedef struct rg__solver_point {
     rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
     rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
                                        n, t1, t2) with the step's offsets and no velocity */
-    rg_real drift_1, drift_2;     /* contact stage: (base_1 + 0) / h and (base_2 + 0) / h, the
-                                     predicted drift's part that is fixed for the step when the
-                                     pair does not turn (its curvature correction is 0) */
     rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
     rg_real gap;                  /* first-order pass: separation at the end of the step */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
@@ -874,7 +871,6 @@ typedef struct rg__solver_manifold {
     rg_vec3 patch_ra, patch_rb;   /* arms of the patch's centre on a and b */
     rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
     rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
-    rg_real patch_r2;             /* sum of the points' squared distances from the centre */
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
     rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
     rg_mat3 patch_friction_mass;
@@ -917,8 +913,6 @@ typedef struct rg__solver {
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
-    rg_real misfit;               /* contact stage: a patch's fit may miss a point's error by this
-                                     velocity, RG__CONTACT_EXIT_FRACTION narrow / h */
     unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__solver_body_curvature */
     /* first-order pass (rg__solver_separate), by place in `order`: whether the manifold there can
        have work, and its copy (made when it can); by manifold: its place, and its bodies that can
@@ -5176,17 +5170,11 @@ static rg_mat3 rg__curvature_of(const rg__turn *turn) {
 }
 
 /* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
-   direction d, with the arms' cross products ra x d and rb x d, and dv = A->v - B->v given: a
-   visit that applies nothing between its points' speeds takes that difference once (the same
-   operations as rg__solver_speed's, so the same bits). */
-static inline rg_real rg__solver_relative_speed(rg_vec3 dv, const rg__solver_body *A, const rg__solver_body *B,
-                                                rg_vec3 d, rg_vec3 rad, rg_vec3 rbd) {
-    return dv.x * d.x + dv.y * d.y + dv.z * d.z + rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
-}
-
+   direction d, with the arms' cross products ra x d and rb x d. */
 static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
                                        rg_vec3 rad, rg_vec3 rbd) {
-    return rg__solver_relative_speed(rg_v3_sub(A->v, B->v), A, B, d, rad, rbd);
+    return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
+           rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
 }
 
 /* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
@@ -5359,9 +5347,6 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
     }
     mo = rg__patch_moments_of(x, z, m->count);
     if (!(mo.trace > count * narrow * narrow) || !(mo.det > RG__LINE_PATCH * mo.trace * mo.trace)) return;
-    /* the twist's moment sum |r|^2, fixed for the step (friction's fit divides by it) */
-    m->patch_r2 = 0;
-    for (k = 0; k < m->count; ++k) m->patch_r2 += x[k] * x[k] + z[k] * z[k];
     m->patch_sxx = mo.szz / mo.det;
     m->patch_sxz = -mo.sxz / mo.det;
     m->patch_szz = mo.sxx / mo.det;
@@ -5422,7 +5407,7 @@ static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
 }
 
 /* A's turn for a resultant `change` of a patch, with turns[] per unit of each part. */
-static inline rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
+static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
     return rg_v3_add(rg_v3_scale(turns[0], change.x),
                      rg_v3_add(rg_v3_scale(turns[1], change.y), rg_v3_scale(turns[2], change.z)));
 }
@@ -5627,8 +5612,6 @@ static void rg__solver_build_points(rg_world *w, rg_real threshold) {
     for (i = 0; i < count; ++i) {
         const rg__pair_manifold *pm = &source[i];
         const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
-        const rg__solver_body *A = &s->bodies[pm->a], *B = &s->bodies[pm->b];
-        rg_vec3 dv = rg_v3_sub(A->v, B->v);
         rg__solver_manifold *m = &s->manifolds[i];
         m->a = pm->a;
         m->b = pm->b;
@@ -5663,10 +5646,10 @@ static void rg__solver_build_points(rg_world *w, rg_real threshold) {
             rg__solver_point_jacobians(s, m, p);
             /* Bender §3.1: static friction where the points do not slide relative to each other;
                the velocities are those of the step's start, before gravity */
-            u1 = rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1);
-            u2 = rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2);
+            u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
-            un = rg__solver_relative_speed(dv, A, B, m->n, p->ran, p->rbn);
+            un = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
             if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
         }
         s->approaching_count += s->approaching[i];
@@ -5873,9 +5856,8 @@ static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, 
         rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
     }
     if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
-        rg_vec3 dv = rg_v3_sub(A->v, B->v);
-        rg_real u1 = rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1);
-        rg_real u2 = rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2), d1, d2;
+        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+        rg_real u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2), d1, d2;
         rg__solver_friction(p, m->static_friction, m->dynamic_friction, u1, u2, u1, u2, &d1, &d2);
         if (p->stick) residual = rg__max_real(residual, rg__sqrt(u1 * u1 + u2 * u2));
         rg__solver_push_tangent(A, B, m, p, d1, d2, p->toi);
@@ -5915,17 +5897,15 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
         int mi = s->order[i];
         rg__solver_manifold *m;
         rg__solver_body *A, *B;
-        rg_vec3 dv;
         rg_real gravity_n;
         if (wave == 0 && !s->approaching[mi]) continue;
         m = &s->manifolds[mi];
         A = &s->bodies[m->a];
         B = &s->bodies[m->b];
         gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
-        dv = rg_v3_sub(A->v, B->v);
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
-            rg_real un = rg__solver_relative_speed(dv, A, B, m->n, p->ran, p->rbn);
+            rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
             rg_real gap = -p->depth, toi;
             if (!(-un >= threshold) || p->normal_mass <= 0) continue;
             if (gap > 0 && !(gap < -(un + gravity_n * h) * h)) continue;
@@ -6023,10 +6003,6 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     p->base_n = rg_v3_dot(d, m->n);
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
-    /* what each visit of a pair that does not turn would compute, (base + correction) / h with a
-       correction of 0, once (the + 0 stays: it makes a base of -0 +0, as the visits' sum did) */
-    p->drift_1 = (p->base_1 + 0) / h;
-    p->drift_2 = (p->base_2 + 0) / h;
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
        stays for the next step's pass, never pushed out by a velocity the bodies would keep. A
        step shorter than 1 / RG__PUSHOUT_RATE removes only its share of it: removing all of a
@@ -6177,7 +6153,6 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-        rg_vec3 dv = rg_v3_sub(A->v, B->v);
         int turning = rg__solver_turns(s, m, h);
         const rg_mat3 *ca = NULL, *cb = NULL;
         if (turning) {
@@ -6189,7 +6164,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
             if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn, &c1, &c2);
-            p->gap = p->base_n + h * rg__solver_relative_speed(dv, A, B, m->n, p->ran, p->rbn) + cn;
+            p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
     }
@@ -6287,12 +6262,12 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
-    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = s->misfit;
-    rg_vec3 fit, change, dv = rg_v3_sub(A->v, B->v);
+    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    rg_vec3 fit, change;
     int j, pressing = 0;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
-        rg_real separation = p->base_n + h * rg__solver_relative_speed(dv, A, B, m->n, p->ran, p->rbn) + cn[j];
+        rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
         error[j] = (p->floor_n - separation) / h;
         if (error[j] > 0) pressing = 1;
         e += error[j];
@@ -6331,37 +6306,36 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
 }
 
 /* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
-   velocities, e = q + u_t with q = (base_t + curvature) / h given per point) is affine in the
-   point's place too, a drift of the centre plus a twist about n; the friction resultant that
-   removes both solves a 3x3 system like the normals', and is spread over the points by their
-   normal impulses. If a point's share leaves its cone (eq. 6: mu_s for a sticking point, and a
-   sliding one sticks only if mu_d stops it, eq. 5), the visit falls back to point-by-point
-   friction. Returns 0 for that. */
-static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *q1, const rg_real *q2,
+   velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place too, a drift of
+   the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
+   like the normals', and is spread over the points by their normal impulses. If a point's share
+   leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
+   stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
+static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
                                             rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
-    rg_vec3 fit, change, force, dv = rg_v3_sub(A->v, B->v);
+    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_vec3 fit, change, force;
     int j;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
-        rg_real u1 = rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1);
-        rg_real u2 = rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2);
-        rg_real e1 = q1[j] + u1, e2 = q2[j] + u2;
+        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1), u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
+        rg_real e1 = (p->base_1 + c1[j]) / h + u1, e2 = (p->base_2 + c2[j]) / h + u2;
         x[j] = p->patch_x;
         z[j] = p->patch_z;
         normal[j] = p->pn;
         E1 += e1;
         E2 += e2;
         Et += x[j] * e2 - z[j] * e1;
+        r2 += x[j] * x[j] + z[j] * z[j];
         F1 += p->pt1;
         F2 += p->pt2;
         T += x[j] * p->pt2 - z[j] * p->pt1;
         drift = rg__max_real(drift, e1 * e1 + e2 * e2);
     }
-    fit = rg_v3(E1 / count, E2 / count, Et / m->patch_r2);
+    fit = rg_v3(E1 / count, E2 / count, Et / r2);
     change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
     if (rg__spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
         return 0;
@@ -6383,9 +6357,6 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     return 1;
 }
 
-/* The curvature corrections of a pair that does not turn (rg__contact_visit_manifold). */
-static const rg_real rg__no_turn_correction[RG_MANIFOLD_MAX] = {0};
-
 /* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
    will be after the step with the current velocities; the impulse of eq. (8) removes the
    predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
@@ -6397,26 +6368,17 @@ static const rg_real rg__no_turn_correction[RG_MANIFOLD_MAX] = {0};
    friction. Returns the largest error found, as a length. */
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real turn_n[RG_MANIFOLD_MAX], q1[RG_MANIFOLD_MAX], q2[RG_MANIFOLD_MAX], worst = 0;
-    /* the curvature corrections along n (zero, the same zeros added, unless the pair turns) and
-       the tangential drift's fixed parts q = (base + correction) / h */
-    const rg_real *cn = rg__no_turn_correction;
-    int j;
-    if (rg__solver_turns(s, m, h)) {
-        const rg_mat3 *ca = rg__solver_body_curvature(s, A, h), *cb = rg__solver_body_curvature(s, B, h);
-        for (j = 0; j < m->count; ++j) {
-            const rg__solver_point *p = &s->points[m->first + j];
-            rg_real c1, c2;
-            rg__solver_turn_correction(m, ca, cb, p, &turn_n[j], &c1, &c2);
-            q1[j] = (p->base_1 + c1) / h;
-            q2[j] = (p->base_2 + c2) / h;
-        }
-        cn = turn_n;
-    } else {
-        for (j = 0; j < m->count; ++j) {
-            q1[j] = s->points[m->first + j].drift_1;
-            q2[j] = s->points[m->first + j].drift_2;
-        }
+    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
+    int j, turning = rg__solver_turns(s, m, h);
+    const rg_mat3 *ca = NULL, *cb = NULL;
+    if (turning) {
+        ca = rg__solver_body_curvature(s, A, h);
+        cb = rg__solver_body_curvature(s, B, h);
+    }
+    for (j = 0; j < m->count; ++j) {
+        rg__solver_point *p = &s->points[m->first + j];
+        cn[j] = c1[j] = c2[j] = 0;
+        if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn[j], &c1[j], &c2[j]);
     }
     if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
         for (j = 0; j < m->count; ++j) {
@@ -6433,17 +6395,15 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             }
         }
     }
-    if (rg__solver_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, q1, q2, h, &worst)))
+    if (rg__solver_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, c1, c2, h, &worst)))
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
-            rg_vec3 dv;
             rg_real u1, u2, e1, e2, d1, d2;
             if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
-            dv = rg_v3_sub(A->v, B->v);
-            u1 = rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1);
-            u2 = rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2);
-            e1 = q1[j] + u1; /* the predicted drift d_t, as a velocity */
-            e2 = q2[j] + u2;
+            u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
+            u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
+            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
+            e2 = (p->base_2 + c2[j]) / h + u2;
             rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
             if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
             rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
@@ -6653,10 +6613,8 @@ static void rg__solver_build_islands(rg__solver *s) {
    velocities. */
 static rg_real rg__solver_point_power(const rg__solver *s, const rg__solver_manifold *m, const rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 dv = rg_v3_sub(A->v, B->v);
-    return p->pn * rg__solver_relative_speed(dv, A, B, m->n, p->ran, p->rbn) +
-           p->pt1 * rg__solver_relative_speed(dv, A, B, m->t1, p->ra1, p->rb1) +
-           p->pt2 * rg__solver_relative_speed(dv, A, B, m->t2, p->ra2, p->rb2);
+    return p->pn * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + p->pt1 * rg__solver_speed(A, B, m->t1, p->ra1, p->rb1) +
+           p->pt2 * rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
 }
 
 static int rg__solver_manifold_island(const rg__solver *s, const rg__solver_manifold *m) {
@@ -6884,7 +6842,6 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
     rg_real tolerance = w->def.contact_tolerance, best = 0;
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
-    s->misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
     rg__solver_gather_velocities(w);
     rg__solver_offset_turns(s);
     rg__solver_start_contacts(w);
