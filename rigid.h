@@ -5632,13 +5632,15 @@ static void rg__solver_build_points(rg_world *w, rg_real threshold) {
         m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
         m->spin = m->roll1 = m->roll2 = 0;
         s->approaching[i] = 0;
+        /* the manifold's points start zeroed, in one memset (one per point cost a quarter of
+           this function's time: a string store's start-up for 300 bytes) */
+        if (m->count > 0) memset(&s->points[total], 0, sizeof *s->points * (size_t)m->count);
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &s->points[total + k];
             rg_vec3 on_b = pm->points[k].point;
             rg_real depth = pm->points[k].depth;
             rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
             rg_real u1, u2, un;
-            memset(p, 0, sizeof *p);
             p->depth = depth;
             p->on_b = on_b;
             p->ra = rg_v3_sub(on_a, a->com);
