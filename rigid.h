@@ -4892,7 +4892,8 @@ static void rg__narrowphase_update(rg_world *w) {
    - Penetration: the velocities remove it only up to a slop (RG__SLOP_FRACTION of
      contact_tolerance); beyond it, a first-order pass after the velocities are final moves the
      positions apart without changing velocities (Guendelman §11), so pushing bodies apart never
-     shoots them off, and what the iterations left undone is removed in the same step.
+     shoots them off, and what the iterations left undone is removed in the same step. It sweeps
+     up to 3 times contact_iterations: a heap's chains of wedged bodies are long.
    - A manifold whose points span a face (a patch) has its normal impulses, and its static
      friction, solved as one resultant about the patch's centre: Bender's eq. (1) for the
      resultant is a 3x3 system, exact where point-by-point sweeps converge slowly on coplanar
@@ -4900,7 +4901,11 @@ static void rg__narrowphase_update(rg_world *w) {
      Points that would pull or leave their cones fall back to point-by-point impulses.
    - Warm starting carries each manifold's resultant (not its points' impulses, which drift on a
      flat patch) to the next step and spreads it over the new points.
-   - The contact sweeps alternate their direction through the levels. */
+   - The contact sweeps alternate their direction through the levels.
+   - Shock propagation gives a level the impulses that fit it to the frozen level below but not
+     their reactions, which creates energy where that level moves; each island of touching
+     bodies keeps only as much of its change as adds no kinetic energy (islands touching a
+     kinematic body, an energy source, excepted). */
 
 /* Internal tuning, relative to the world def's contact_tolerance and step. */
 #ifndef RG__CONTACT_EXIT_FRACTION
