@@ -839,6 +839,7 @@ typedef struct rg__solver_point {
     rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
     rg_real gap;                  /* first-order pass: separation at the end of the step */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
+    rg_real normal_k;             /* n^T K n itself (0 with normal_mass): errors are impulses times it, without a division */
     rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
     rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
     rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
@@ -890,7 +891,7 @@ typedef struct rg__separation_pair {
 
 typedef struct rg__separation_point {
     rg_vec3 ran, rbn, wan, wbn;   /* as in rg__solver_point, for the masses of the moving bodies */
-    rg_real normal_mass;
+    rg_real normal_mass, normal_k;
     rg_real target;               /* the move along n that leaves the point at the slop: -gap - slop */
     rg_real pp;                   /* accumulated first-order (separation) impulse */
 } rg__separation_point;
@@ -5257,6 +5258,7 @@ static void rg__solver_point_inverse_masses(const rg__solver *s, const rg__solve
     rg_real im = A->inv_mass + B->inv_mass, knn;
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
+    p->normal_k = knn > 0 ? knn : 0;
     {
         rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
         rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
@@ -5860,7 +5862,7 @@ static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, 
         if (next < 0) next = 0;
         dp = next - p->pn;
         p->pn = next;
-        residual = rg__fabs(dp) / p->normal_mass;
+        residual = rg__fabs(dp) * p->normal_k;
         rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
     }
     if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
@@ -6131,6 +6133,7 @@ static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slo
         q->wan = p->wan;
         q->wbn = p->wbn;
         q->normal_mass = p->normal_mass;
+        q->normal_k = p->normal_k;
         q->target = -p->gap - slop;
         q->pp = 0;
     }
@@ -6215,7 +6218,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
-                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass);
+                worst = rg__max_real(worst, rg__fabs(dp) * p->normal_k);
                 A->pv = rg_v3_madd(A->pv, pair->n, dp * A->inv_mass);
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
                 B->pv = rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
@@ -6242,12 +6245,13 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
    could not carry is returned (-1 when no point carries a load). */
 static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
                                    rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
-    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
+    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, inv_sum, share[RG_MANIFOLD_MAX];
     int i;
     for (i = 0; i < n; ++i) sum += normal[i];
     if (!(sum > 0)) return -1;
+    inv_sum = 1 / sum;
     for (i = 0; i < n; ++i) {
-        share[i] = normal[i] / sum;
+        share[i] = normal[i] * inv_sum;
         px += share[i] * x[i];
         pz += share[i] * z[i];
     }
@@ -6276,14 +6280,14 @@ static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, cons
 static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
-    rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
-    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], per_point = 1 / (rg_real)m->count, e = 0, ex = 0, ez = 0;
+    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, inv_h = 1 / h, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow * inv_h;
     rg_vec3 fit, change;
     int j, pressing = 0;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
         rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-        error[j] = (p->floor_n - separation) / h;
+        error[j] = (p->floor_n - separation) * inv_h;
         if (error[j] > 0) pressing = 1;
         e += error[j];
         ex += error[j] * p->patch_x;
@@ -6293,7 +6297,7 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
         Mz += p->pn * p->patch_z;
     }
     if (!pressing && !(N > 0)) return 1;
-    fit = rg_v3(e / count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
+    fit = rg_v3(e * per_point, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
     /* targets a rigid face cannot meet all at once (a wedged or turning body) are left to the
        points: the least-squares motion would leave the deepest of them short */
     for (j = 0; j < m->count; ++j)
@@ -6305,12 +6309,12 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     bx = m->patch_sxx * Mx + m->patch_sxz * Mz;
     bz = m->patch_sxz * Mx + m->patch_szz * Mz;
     for (j = 0; j < m->count; ++j) {
-        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
+        load[j] = N * per_point + bx * points[j].patch_x + bz * points[j].patch_z;
         if (!(load[j] >= 0)) return 0;
     }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &points[j];
-        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
+        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) * p->normal_k * h);
         p->pn = load[j];
     }
     A->v = rg_v3_madd(A->v, m->n, change.x * A->inv_mass);
@@ -6331,13 +6335,13 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_real per_point = 1 / (rg_real)m->count, inv_h = 1 / h, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
     rg_vec3 fit, change, force;
     int j;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
         rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1), u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-        rg_real e1 = (p->base_1 + c1[j]) / h + u1, e2 = (p->base_2 + c2[j]) / h + u2;
+        rg_real e1 = (p->base_1 + c1[j]) * inv_h + u1, e2 = (p->base_2 + c2[j]) * inv_h + u2;
         x[j] = p->patch_x;
         z[j] = p->patch_z;
         normal[j] = p->pn;
@@ -6350,7 +6354,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
         T += x[j] * p->pt2 - z[j] * p->pt1;
         drift = rg__max_real(drift, e1 * e1 + e2 * e2);
     }
-    fit = rg_v3(E1 / count, E2 / count, Et / r2);
+    fit = rg_v3(E1 * per_point, E2 * per_point, Et / r2);
     change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
     if (rg__spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
         return 0;
@@ -6383,7 +6387,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
    friction. Returns the largest error found, as a length. */
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
+    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0, inv_h = 1 / h;
     int j, turning = rg__solver_turns(s, m, h);
     const rg_mat3 *ca = NULL, *cb = NULL;
     if (turning) {
@@ -6401,11 +6405,11 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
             rg_real error = p->floor_n - separation;
             if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
-                rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
+                rg_real next = p->pn + error * inv_h * p->normal_mass, dp; /* eq. (8) */
                 if (next < 0) next = 0;
                 dp = next - p->pn;
                 p->pn = next;
-                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                worst = rg__max_real(worst, rg__fabs(dp) * p->normal_k * h);
                 rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
             }
         }
@@ -6417,8 +6421,8 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
             u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
             u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
-            e2 = (p->base_2 + c2[j]) / h + u2;
+            e1 = (p->base_1 + c1[j]) * inv_h + u1; /* the predicted drift d_t, as a velocity */
+            e2 = (p->base_2 + c2[j]) * inv_h + u2;
             rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
             if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
             rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
