@@ -4,7 +4,7 @@
    than 0.5 m from their start, how far the top cube moved). Timings are printed, never asserted.
 
    Usage: bench_scenes [scene ...] [--steps N] [--warm 0|1] [--contact-iterations N]
-                       [--shock-iterations N] [--collision-iterations N] [--tolerance T]
+                       [--shock-iterations N] [--collision-iterations N] [--tolerance T] [--seed S]
    Without scene names it runs stack, pyramid, rain, funnel and large-pyramid; funnel-bender and
    rain-10k run when named. A custom allocator counts allocations in the last half of the run:
    a steady-state step should make none. */
@@ -39,6 +39,7 @@ static void *counting_realloc(void *p, size_t size) { ++allocations; return real
 typedef struct options {
     int steps, warm, contact_iterations, shock_iterations, collision_iterations;
     double tolerance;
+    long seed;                    /* the world's random_seed (Guendelman's order mixing), -1 for the default */
 } options;
 
 static int compare_doubles(const void *a, const void *b) {
@@ -70,6 +71,7 @@ static void run_scene(const char *name, const options *o) {
     if (o->shock_iterations >= 0) wd.shock_iterations = o->shock_iterations;
     if (o->collision_iterations >= 0) wd.collision_iterations = o->collision_iterations;
     if (o->tolerance > 0) wd.contact_tolerance = (rg_real)o->tolerance;
+    if (o->seed >= 0) wd.random_seed = (uint32_t)o->seed;
     if (!scene_create_world(&s, &wd, &sw)) {
         printf("%s: could not build\n", name);
         return;
@@ -151,6 +153,7 @@ int main(int argc, char **argv) {
     int count = 0, i;
     o.steps = 0; o.warm = -1; o.contact_iterations = -1; o.shock_iterations = -1; o.collision_iterations = -1;
     o.tolerance = 0;
+    o.seed = -1;
     for (i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) o.steps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--warm") == 0 && i + 1 < argc) o.warm = atoi(argv[++i]);
@@ -158,6 +161,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--shock-iterations") == 0 && i + 1 < argc) o.shock_iterations = atoi(argv[++i]);
         else if (strcmp(argv[i], "--collision-iterations") == 0 && i + 1 < argc) o.collision_iterations = atoi(argv[++i]);
         else if (strcmp(argv[i], "--tolerance") == 0 && i + 1 < argc) o.tolerance = atof(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) o.seed = atol(argv[++i]);
         else if (count < 16) names[count++] = argv[i];
     }
     printf("rigid.h %s scenes bench (%s precision)\n", RIGID_VERSION_STRING, sizeof(rg_real) == 8 ? "double" : "single");
