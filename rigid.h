@@ -4906,10 +4906,7 @@ static void rg__narrowphase_update(rg_world *w) {
    - Shock propagation gives a level the impulses that fit it to the frozen level below but not
      their reactions, which creates energy where that level moves; each island of touching
      bodies keeps only as much of its change as adds no kinetic energy (islands touching a
-     kinematic body, an energy source, excepted). A level's sweeps also end when its largest change
-     stops shrinking: below a tenth of the tolerance from its third sweep, above the tolerance
-     after three such sweeps in a row (a body squeezed between two frozen levels only gets
-     squeezed harder). */
+     kinematic body, an energy source, excepted). */
 
 /* Internal tuning, relative to the world def's contact_tolerance and step. */
 #ifndef RG__CONTACT_EXIT_FRACTION
