@@ -6245,13 +6245,13 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
    could not carry is returned (-1 when no point carries a load). */
 static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
                                    rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
-    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, inv_sum, share[RG_MANIFOLD_MAX];
+    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
     int i;
     for (i = 0; i < n; ++i) sum += normal[i];
     if (!(sum > 0)) return -1;
-    inv_sum = 1 / sum;
+    /* divided, not multiplied by 1 / sum: a subnormal sum's inverse overflows */
     for (i = 0; i < n; ++i) {
-        share[i] = normal[i] * inv_sum;
+        share[i] = normal[i] / sum;
         px += share[i] * x[i];
         pz += share[i] * z[i];
     }
@@ -6281,13 +6281,13 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], per_point = 1 / (rg_real)m->count, e = 0, ex = 0, ez = 0;
-    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, inv_h = 1 / h, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow * inv_h;
+    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
     rg_vec3 fit, change;
     int j, pressing = 0;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
         rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-        error[j] = (p->floor_n - separation) * inv_h;
+        error[j] = (p->floor_n - separation) / h;
         if (error[j] > 0) pressing = 1;
         e += error[j];
         ex += error[j] * p->patch_x;
@@ -6335,13 +6335,13 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real per_point = 1 / (rg_real)m->count, inv_h = 1 / h, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_real per_point = 1 / (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
     rg_vec3 fit, change, force;
     int j;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
         rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1), u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-        rg_real e1 = (p->base_1 + c1[j]) * inv_h + u1, e2 = (p->base_2 + c2[j]) * inv_h + u2;
+        rg_real e1 = (p->base_1 + c1[j]) / h + u1, e2 = (p->base_2 + c2[j]) / h + u2;
         x[j] = p->patch_x;
         z[j] = p->patch_z;
         normal[j] = p->pn;
@@ -6385,9 +6385,11 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
    velocity; doing the normals first keeps friction from fighting the turning
    the first normal impulses cause before the others balance it. Then rolling and spinning
    friction. Returns the largest error found, as a length. */
+/* (Errors are divided by h, never multiplied by 1 / h: a step of a subnormal dt, which the API
+   accepts, has an infinite inverse; the world fuzzer found the velocities turned NaN.) */
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0, inv_h = 1 / h;
+    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
     int j, turning = rg__solver_turns(s, m, h);
     const rg_mat3 *ca = NULL, *cb = NULL;
     if (turning) {
@@ -6405,7 +6407,7 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
             rg_real error = p->floor_n - separation;
             if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
-                rg_real next = p->pn + error * inv_h * p->normal_mass, dp; /* eq. (8) */
+                rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
                 if (next < 0) next = 0;
                 dp = next - p->pn;
                 p->pn = next;
@@ -6421,8 +6423,8 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
             u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
             u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-            e1 = (p->base_1 + c1[j]) * inv_h + u1; /* the predicted drift d_t, as a velocity */
-            e2 = (p->base_2 + c2[j]) * inv_h + u2;
+            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
+            e2 = (p->base_2 + c2[j]) / h + u2;
             rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
             if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
             rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
