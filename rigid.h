@@ -839,7 +839,6 @@ typedef struct rg__solver_point {
     rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
     rg_real gap;                  /* first-order pass: separation at the end of the step */
     rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
-    rg_real normal_k;             /* n^T K n itself (0 with normal_mass): errors are impulses times it, without a division */
     rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
     rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
     rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
@@ -891,7 +890,7 @@ typedef struct rg__separation_pair {
 
 typedef struct rg__separation_point {
     rg_vec3 ran, rbn, wan, wbn;   /* as in rg__solver_point, for the masses of the moving bodies */
-    rg_real normal_mass, normal_k;
+    rg_real normal_mass;
     rg_real target;               /* the move along n that leaves the point at the slop: -gap - slop */
     rg_real pp;                   /* accumulated first-order (separation) impulse */
 } rg__separation_point;
@@ -5258,7 +5257,6 @@ static void rg__solver_point_inverse_masses(const rg__solver *s, const rg__solve
     rg_real im = A->inv_mass + B->inv_mass, knn;
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
-    p->normal_k = knn > 0 ? knn : 0;
     {
         rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
         rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
@@ -5862,7 +5860,7 @@ static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, 
         if (next < 0) next = 0;
         dp = next - p->pn;
         p->pn = next;
-        residual = rg__fabs(dp) * p->normal_k;
+        residual = rg__fabs(dp) / p->normal_mass;
         rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
     }
     if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
@@ -6133,7 +6131,6 @@ static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slo
         q->wan = p->wan;
         q->wbn = p->wbn;
         q->normal_mass = p->normal_mass;
-        q->normal_k = p->normal_k;
         q->target = -p->gap - slop;
         q->pp = 0;
     }
@@ -6218,7 +6215,7 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                 if (next < 0) next = 0;
                 dp = next - p->pp;
                 p->pp = next;
-                worst = rg__max_real(worst, rg__fabs(dp) * p->normal_k);
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass);
                 A->pv = rg_v3_madd(A->pv, pair->n, dp * A->inv_mass);
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
                 B->pv = rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
@@ -6249,7 +6246,6 @@ static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, cons
     int i;
     for (i = 0; i < n; ++i) sum += normal[i];
     if (!(sum > 0)) return -1;
-    /* divided, not multiplied by 1 / sum: a subnormal sum's inverse overflows */
     for (i = 0; i < n; ++i) {
         share[i] = normal[i] / sum;
         px += share[i] * x[i];
@@ -6280,7 +6276,7 @@ static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, cons
 static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
-    rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], per_point = 1 / (rg_real)m->count, e = 0, ex = 0, ez = 0;
+    rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
     rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
     rg_vec3 fit, change;
     int j, pressing = 0;
@@ -6297,7 +6293,7 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
         Mz += p->pn * p->patch_z;
     }
     if (!pressing && !(N > 0)) return 1;
-    fit = rg_v3(e * per_point, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
+    fit = rg_v3(e / count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
     /* targets a rigid face cannot meet all at once (a wedged or turning body) are left to the
        points: the least-squares motion would leave the deepest of them short */
     for (j = 0; j < m->count; ++j)
@@ -6309,12 +6305,12 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     bx = m->patch_sxx * Mx + m->patch_sxz * Mz;
     bz = m->patch_sxz * Mx + m->patch_szz * Mz;
     for (j = 0; j < m->count; ++j) {
-        load[j] = N * per_point + bx * points[j].patch_x + bz * points[j].patch_z;
+        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
         if (!(load[j] >= 0)) return 0;
     }
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &points[j];
-        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) * p->normal_k * h);
+        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
         p->pn = load[j];
     }
     A->v = rg_v3_madd(A->v, m->n, change.x * A->inv_mass);
@@ -6335,7 +6331,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real per_point = 1 / (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
     rg_vec3 fit, change, force;
     int j;
     for (j = 0; j < m->count; ++j) {
@@ -6354,7 +6350,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
         T += x[j] * p->pt2 - z[j] * p->pt1;
         drift = rg__max_real(drift, e1 * e1 + e2 * e2);
     }
-    fit = rg_v3(E1 * per_point, E2 * per_point, Et / r2);
+    fit = rg_v3(E1 / count, E2 / count, Et / r2);
     change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
     if (rg__spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
         return 0;
@@ -6385,8 +6381,6 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
    velocity; doing the normals first keeps friction from fighting the turning
    the first normal impulses cause before the others balance it. Then rolling and spinning
    friction. Returns the largest error found, as a length. */
-/* (Errors are divided by h, never multiplied by 1 / h: a step of a subnormal dt, which the API
-   accepts, has an infinite inverse; the world fuzzer found the velocities turned NaN.) */
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
@@ -6411,7 +6405,7 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
                 if (next < 0) next = 0;
                 dp = next - p->pn;
                 p->pn = next;
-                worst = rg__max_real(worst, rg__fabs(dp) * p->normal_k * h);
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
                 rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
             }
         }
