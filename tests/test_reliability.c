@@ -881,7 +881,7 @@ static void test_tiny_and_huge_bodies_turn(void) {
    1e-8 s without warm starting, and warm starts from a 1/60 s step over-pushed a 1e-8 s step).
    A cube settles for 1 s; one short step may change its velocity by at most g dt + 1 mm/s, and
    after three more 1/60 s steps it still rests within 1 mm of its place, slower than 1 mm/s.
-   Short steps of 1e-4, 1e-8 and 1e-20 s, with and without warm starting. */
+   Short steps of 1e-4, 1e-8 and 1e-20 s and a subnormal one, with and without warm starting. */
 static void test_tiny_step_does_not_launch_resting_bodies(void) {
     /* the last is subnormal: its inverse overflows (contact errors multiplied by 1 / dt instead
        of divided by dt turned the resting cube NaN; fuzz_world found it) */
