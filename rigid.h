@@ -447,6 +447,7 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #include <string.h>
 #include <stdlib.h>
 #include <float.h>
+#include <stddef.h>
 
 #if defined(RIGID_MALLOC) || defined(RIGID_REALLOC) || defined(RIGID_FREE)
 #if !defined(RIGID_MALLOC) || !defined(RIGID_REALLOC) || !defined(RIGID_FREE)
@@ -829,26 +830,30 @@ typedef struct rg__solver_body {
 /* One contact point of a manifold: its Jacobian pieces (so that a relative velocity is a few dot
    products and an impulse a few multiply-adds), and the impulses accumulated by the current loop. */
 typedef struct rg__solver_point {
-    /* what a sweep reads, first */
+    /* what a patch's visit reads (rg__contact_visit_patch and its friction), first */
+    rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
+    rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
+    rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
+    rg_real rest_rate;            /* contact stage: (floor_n - base_n) / h, the normal velocity that reaches floor_n */
+    rg_real drift_1, drift_2;     /* contact stage: base_1 / h, base_2 / h, the tangential drift without velocity */
+    rg_real patch_x, patch_z;     /* where the point lies in its manifold's patch (along t1, t2 from its centre) */
+    rg_real patch_an, patch_bn;   /* and its arms' offsets along n from the centre's, on a and on b */
+    int stick;                    /* Bender's static-friction mark */
+    /* what a point's visit reads besides */
     rg_vec3 ran, rbn;             /* ra x n, rb x n */
     rg_vec3 wan, wbn;             /* I_a^-1 (ra x n), I_b^-1 (rb x n): turn per unit normal impulse */
     rg_vec3 ra1, rb1, wa1, wb1;   /* the same for the tangent t1 */
     rg_vec3 ra2, rb2, wa2, wb2;   /* and for t2 */
+    rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
+    /* the rest */
     rg_real base_n, base_1, base_2; /* contact stage: where a's point ends relative to b's (along
                                        n, t1, t2) with the step's offsets and no velocity */
     rg_real floor_n;              /* contact stage: the least separation the velocity must reach */
     rg_real gap;                  /* first-order pass: separation at the end of the step */
-    rg_real normal_mass;          /* 1 / n^T K n, K = K_a + K_b (Bender eq. 1) */
-    rg_real i11, i12, i22;        /* the inverse of K restricted to the tangent plane (t1, t2) */
-    rg_real pn;                   /* accumulated normal impulse of the current loop, >= 0 */
-    rg_real pt1, pt2;             /* accumulated friction impulse of the current loop */
-    int stick;                    /* Bender's static-friction mark */
-    /* the rest */
     rg_vec3 ra, rb;               /* from the centres of mass to the points on a and on b */
     rg_vec3 on_b;                 /* the point on b, world */
     rg_real depth;                /* at the start of the step, > 0 overlaps */
     rg_real carry_n, carry_t1, carry_t2; /* the contact sweeps' impulses, carried to the next step */
-    rg_real patch_x, patch_z;     /* where the point lies in its manifold's patch (along t1, t2 from its centre) */
     rg_real target;               /* collision: relative normal velocity to reach */
     rg_real toi;                  /* collision: time of impact within the step */
     rg_real total_n;              /* normal impulse of the whole step, for rg_world_contacts */
@@ -869,6 +874,8 @@ typedef struct rg__solver_manifold {
        one resultant (force and two moments about the patch's centre) */
     int patch;
     rg_vec3 patch_ra, patch_rb;   /* arms of the patch's centre on a and b */
+    rg_vec3 patch_ran, patch_rbn; /* their cross products with n, t1 and t2 */
+    rg_vec3 patch_ra1, patch_rb1, patch_ra2, patch_rb2;
     rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
     rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
@@ -877,6 +884,9 @@ typedef struct rg__solver_manifold {
     /* which bodies had infinite mass (1 a, 2 b: rg__solver_frozen_pair) when the points' masses
        and the patch's were computed: they are computed again only when that changes */
     int points_frozen, patch_frozen;
+    /* each body's share of the patch's two K (rg__solver_resultant_mass), the upper triangles of
+       the symmetric angular parts: when one body freezes, K is the other's share, no product needed */
+    rg_real patch_share_a[6], patch_share_b[6], patch_friction_share_a[6], patch_friction_share_b[6];
 } rg__solver_manifold;
 
 /* The first-order pass's copy of a manifold that can have work, made once so that its sweeps
@@ -5352,7 +5362,15 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
         rg_vec3 r = rg_v3_sub(points[k].ra, m->patch_ra);
         x[k] = points[k].patch_x = rg_v3_dot(r, m->t1);
         z[k] = points[k].patch_z = rg_v3_dot(r, m->t2);
+        points[k].patch_an = rg_v3_dot(r, m->n);
+        points[k].patch_bn = rg_v3_dot(rg_v3_sub(points[k].rb, m->patch_rb), m->n);
     }
+    m->patch_ran = rg_v3_cross(m->patch_ra, m->n);
+    m->patch_rbn = rg_v3_cross(m->patch_rb, m->n);
+    m->patch_ra1 = rg_v3_cross(m->patch_ra, m->t1);
+    m->patch_rb1 = rg_v3_cross(m->patch_rb, m->t1);
+    m->patch_ra2 = rg_v3_cross(m->patch_ra, m->t2);
+    m->patch_rb2 = rg_v3_cross(m->patch_rb, m->t2);
     mo = rg__patch_moments_of(x, z, m->count);
     if (!(mo.trace > count * narrow * narrow) || !(mo.det > RG__LINE_PATCH * mo.trace * mo.trace)) return;
     m->patch_sxx = mo.szz / mo.det;
@@ -5361,23 +5379,44 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
     m->patch = 1;
 }
 
+/* One body's turns per unit of a resultant's three parts (I^-1 axis) and its share of the
+   resultant's K, axis_r . I^-1 axis_c, as the upper triangle of that symmetric matrix (row by row);
+   both zero for a frozen body. */
+static void rg__solver_resultant_share(const rg__solver_body *body, const rg_vec3 *axis, rg_vec3 *turn, rg_real *share) {
+    if (body->frozen) {
+        turn[0] = turn[1] = turn[2] = rg_v3(0, 0, 0);
+        share[0] = share[1] = share[2] = share[3] = share[4] = share[5] = 0;
+        return;
+    }
+    turn[0] = rg_mat3_mul_v3(body->inv_inertia, axis[0]);
+    turn[1] = rg_mat3_mul_v3(body->inv_inertia, axis[1]);
+    turn[2] = rg_mat3_mul_v3(body->inv_inertia, axis[2]);
+    share[0] = rg_v3_dot(axis[0], turn[0]);
+    share[1] = rg_v3_dot(axis[0], turn[1]);
+    share[2] = rg_v3_dot(axis[0], turn[2]);
+    share[3] = rg_v3_dot(axis[1], turn[1]);
+    share[4] = rg_v3_dot(axis[1], turn[2]);
+    share[5] = rg_v3_dot(axis[2], turn[2]);
+}
+
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have orthonormal linear directions,
-   the others none. Fills a's turns per unit of each part (I^-1 axis) when `sides` has 1 and b's
-   when it has 2 (the others are kept: their body's mass did not change), and the inverse of K;
-   returns 0 if K cannot be inverted. */
+   the others none. Fills a's turns per unit of each part and its share of K
+   (rg__solver_resultant_share) when `sides` has 1 and b's when it has 2 (the others are kept:
+   their body's mass did not change), and the inverse of K; returns 0 if K cannot be inverted. */
 static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
                                      const rg_vec3 *axis_b, int linear, int sides, rg_vec3 *wa, rg_vec3 *wb,
-                                     rg_mat3 *inverse) {
+                                     rg_real *share_a, rg_real *share_b, rg_mat3 *inverse) {
     rg_mat3 k;
-    int r, c;
-    for (r = 0; r < 3; ++r) {
-        if (sides & 1) wa[r] = rg__solver_body_turn(A, axis_a[r]);
-        if (sides & 2) wb[r] = rg__solver_body_turn(B, axis_b[r]);
-    }
-    for (r = 0; r < 3; ++r)
-        for (c = 0; c < 3; ++c) k.m[r][c] = rg_v3_dot(axis_a[r], wa[c]) + rg_v3_dot(axis_b[r], wb[c]);
-    for (r = 0; r < linear; ++r) k.m[r][r] += A->inv_mass + B->inv_mass;
+    rg_real im = A->inv_mass + B->inv_mass;
+    if (sides & 1) rg__solver_resultant_share(A, axis_a, wa, share_a);
+    if (sides & 2) rg__solver_resultant_share(B, axis_b, wb, share_b);
+    k.m[0][0] = share_a[0] + share_b[0] + im;
+    k.m[0][1] = k.m[1][0] = share_a[1] + share_b[1];
+    k.m[0][2] = k.m[2][0] = share_a[2] + share_b[2];
+    k.m[1][1] = share_a[3] + share_b[3] + (linear > 1 ? im : 0);
+    k.m[1][2] = k.m[2][1] = share_a[4] + share_b[4];
+    k.m[2][2] = share_a[5] + share_b[5];
     *inverse = rg_mat3_inverse(k);
     return inverse->m[0][0] > 0 && inverse->m[1][1] > 0 && inverse->m[2][2] > 0;
 }
@@ -5392,19 +5431,20 @@ static void rg__solver_patch_mass_of(const rg__solver *s, rg__solver_manifold *m
     rg_vec3 axis_a[3], axis_b[3];
     m->patch_frozen = rg__solver_frozen_pair(s, m);
     if (!m->patch) return;
-    axis_a[0] = rg_v3_cross(m->patch_ra, m->n);
-    axis_b[0] = rg_v3_cross(m->patch_rb, m->n);
+    axis_a[0] = m->patch_ran;
+    axis_b[0] = m->patch_rbn;
     axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
     axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, sides, m->patch_wa, m->patch_wb, &m->patch_mass);
+    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, sides, m->patch_wa, m->patch_wb, m->patch_share_a,
+                                         m->patch_share_b, &m->patch_mass);
     if (!m->patch) return;
-    axis_a[0] = rg_v3_cross(m->patch_ra, m->t1);
-    axis_a[1] = rg_v3_cross(m->patch_ra, m->t2);
-    axis_b[0] = rg_v3_cross(m->patch_rb, m->t1);
-    axis_b[1] = rg_v3_cross(m->patch_rb, m->t2);
+    axis_a[0] = m->patch_ra1;
+    axis_a[1] = m->patch_ra2;
+    axis_b[0] = m->patch_rb1;
+    axis_b[1] = m->patch_rb2;
     axis_a[2] = axis_b[2] = m->n;
     m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, sides, m->patch_fa, m->patch_fb,
-                                         &m->patch_friction_mass);
+                                         m->patch_friction_share_a, m->patch_friction_share_b, &m->patch_friction_mass);
 }
 
 /* The patch's masses for the bodies' current inverse masses, if they changed since the last
@@ -6017,6 +6057,9 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
        penetration d in a step h takes a velocity d / h, which a very short step would turn into
        a launch (a resting cube's float noise of 1e-8 m left at 9 m/s after a step of 1e-8 s) */
     p->floor_n = p->base_n < 0 ? p->base_n + rg__min_real(-p->base_n, slop) * share : 0;
+    p->rest_rate = (p->floor_n - p->base_n) / h;
+    p->drift_1 = p->base_1 / h;
+    p->drift_2 = p->base_2 / h;
 }
 
 /* ---- first-order separation (Guendelman §11) ---- */
@@ -6264,6 +6307,40 @@ static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, cons
     return r2 > narrow * narrow ? 0 : rg__fabs(twist);
 }
 
+/* The relative velocity of a patch's points (a's less b's) as the patch's motion. With
+   v = v_a - v_b, w = w_a - w_b and the arms of the patch's centre, the point at (x, z) in the
+   patch, whose arms lie alpha and beta along n from the centre's, moves
+     along n:  un - x (w . t2) + z (w . t1),
+     along t1: u1 - z (w . n) + alpha (w_a . t2) - beta (w_b . t2),
+     along t2: u2 + x (w . n) - alpha (w_a . t1) + beta (w_b . t1),
+   since a point on a is its point on b less depth n, so the two arms' offsets from the centre
+   differ along n only (and t1 x n = -t2, t2 x n = t1, n x t1 = t2). This is Bender's u_rel of
+   every point exactly, for a few dot products per patch instead of three per point. The
+   tangential parts are computed only when `tangential` is set. */
+typedef struct rg__patch_motion {
+    rg_real un, u1, u2;           /* the centre's relative velocity along n, t1 and t2 */
+    rg_real a1, a2, b1, b2;       /* w_a . t1, w_a . t2, w_b . t1, w_b . t2 */
+    rg_real spin;                 /* w . n */
+} rg__patch_motion;
+
+static inline rg__patch_motion rg__patch_motion_of(const rg__solver_body *A, const rg__solver_body *B,
+                                                   const rg__solver_manifold *m, int tangential) {
+    rg__patch_motion u;
+    rg_vec3 v = rg_v3_sub(A->v, B->v);
+    u.un = rg_v3_dot(v, m->n) + rg_v3_dot(A->w, m->patch_ran) - rg_v3_dot(B->w, m->patch_rbn);
+    u.a1 = rg_v3_dot(A->w, m->t1);
+    u.a2 = rg_v3_dot(A->w, m->t2);
+    u.b1 = rg_v3_dot(B->w, m->t1);
+    u.b2 = rg_v3_dot(B->w, m->t2);
+    u.u1 = u.u2 = u.spin = 0;
+    if (tangential) {
+        u.u1 = rg_v3_dot(v, m->t1) + rg_v3_dot(A->w, m->patch_ra1) - rg_v3_dot(B->w, m->patch_rb1);
+        u.u2 = rg_v3_dot(v, m->t2) + rg_v3_dot(A->w, m->patch_ra2) - rg_v3_dot(B->w, m->patch_rb2);
+        u.spin = rg_v3_dot(rg_v3_sub(A->w, B->w), m->n);
+    }
+    return u;
+}
+
 /* The normal part of a visit to a patch (rg__solver_patch_shape): the points' errors, the
    velocities by which each misses its least separation, are fitted by the patch's motion
    (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
@@ -6278,12 +6355,14 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     rg__solver_point *points = &s->points[m->first];
     rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
     rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    rg__patch_motion u = rg__patch_motion_of(A, B, m, 0);
+    rg_real gx = u.b2 - u.a2, gz = u.a1 - u.b1; /* the normal velocity's slopes across the patch */
     rg_vec3 fit, change;
     int j, pressing = 0;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
-        rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-        error[j] = (p->floor_n - separation) / h;
+        error[j] = p->rest_rate - (u.un + gx * p->patch_x + gz * p->patch_z);
+        if (cn) error[j] -= cn[j] / h;
         if (error[j] > 0) pressing = 1;
         e += error[j];
         ex += error[j] * p->patch_x;
@@ -6332,12 +6411,17 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
     rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg__patch_motion u = rg__patch_motion_of(A, B, m, 1);
     rg_vec3 fit, change, force;
     int j;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
-        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1), u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-        rg_real e1 = (p->base_1 + c1[j]) / h + u1, e2 = (p->base_2 + c2[j]) / h + u2;
+        rg_real e1 = p->drift_1 + u.u1 - p->patch_z * u.spin + p->patch_an * u.a2 - p->patch_bn * u.b2;
+        rg_real e2 = p->drift_2 + u.u2 + p->patch_x * u.spin - p->patch_an * u.a1 + p->patch_bn * u.b1;
+        if (c1) {
+            e1 += c1[j] / h;
+            e2 += c2[j] / h;
+        }
         x[j] = p->patch_x;
         z[j] = p->patch_z;
         normal[j] = p->pn;
@@ -6383,25 +6467,24 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
    friction. Returns the largest error found, as a length. */
 static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real cn[RG_MANIFOLD_MAX], c1[RG_MANIFOLD_MAX], c2[RG_MANIFOLD_MAX], worst = 0;
-    int j, turning = rg__solver_turns(s, m, h);
-    const rg_mat3 *ca = NULL, *cb = NULL;
-    if (turning) {
-        ca = rg__solver_body_curvature(s, A, h);
-        cb = rg__solver_body_curvature(s, B, h);
-    }
-    for (j = 0; j < m->count; ++j) {
-        rg__solver_point *p = &s->points[m->first + j];
-        cn[j] = c1[j] = c2[j] = 0;
-        if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn[j], &c1[j], &c2[j]);
+    rg_real curvature_n[RG_MANIFOLD_MAX], curvature_1[RG_MANIFOLD_MAX], curvature_2[RG_MANIFOLD_MAX], worst = 0;
+    rg_real *cn = NULL, *c1 = NULL, *c2 = NULL; /* the arms' curvature, for a pair that turns */
+    int j;
+    if (rg__solver_turns(s, m, h)) {
+        const rg_mat3 *ca = rg__solver_body_curvature(s, A, h), *cb = rg__solver_body_curvature(s, B, h);
+        cn = curvature_n;
+        c1 = curvature_1;
+        c2 = curvature_2;
+        for (j = 0; j < m->count; ++j) rg__solver_turn_correction(m, ca, cb, &s->points[m->first + j], &cn[j], &c1[j], &c2[j]);
     }
     if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
-            rg_real separation = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn[j];
-            rg_real error = p->floor_n - separation;
+            /* the velocity by which the point misses its least separation */
+            rg_real error = p->rest_rate - rg__solver_speed(A, B, m->n, p->ran, p->rbn);
+            if (cn) error -= cn[j] / h;
             if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
-                rg_real next = p->pn + error / h * p->normal_mass, dp; /* eq. (8) */
+                rg_real next = p->pn + error * p->normal_mass, dp; /* eq. (8) */
                 if (next < 0) next = 0;
                 dp = next - p->pn;
                 p->pn = next;
@@ -6417,8 +6500,12 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
             if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
             u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
             u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-            e1 = (p->base_1 + c1[j]) / h + u1; /* the predicted drift d_t, as a velocity */
-            e2 = (p->base_2 + c2[j]) / h + u2;
+            e1 = p->drift_1 + u1; /* the predicted drift d_t, as a velocity */
+            e2 = p->drift_2 + u2;
+            if (c1) {
+                e1 += c1[j] / h;
+                e2 += c2[j] / h;
+            }
             rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
             if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
             rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
@@ -6434,22 +6521,29 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
 #ifndef RG__VISIT_AHEAD
 #define RG__VISIT_AHEAD 2
 #endif
+/* The bytes from `from` to `to` (past the end), one cache line at a time. */
+static void rg__prefetch_range(const char *from, const char *to) {
+    for (; from < to; from += 64) RG__PREFETCH(from);
+    RG__PREFETCH(to - 1);
+}
+
+/* A visit reads a manifold's header up to the K shares, a patch's points only up to ran (the
+   rest serves the points' own visits) and the bodies up to their velocities at the start. */
 static void rg__solver_prefetch_header(const rg__solver *s, int order_index) {
     const char *m = (const char *)&s->manifolds[s->order[order_index]];
-    size_t at;
-    for (at = 0; at < sizeof(rg__solver_manifold); at += 64) RG__PREFETCH(m + at);
+    rg__prefetch_range(m, m + offsetof(rg__solver_manifold, patch_share_a));
 }
 
 static void rg__solver_prefetch_visit(const rg__solver *s, int order_index) {
     const rg__solver_manifold *m = &s->manifolds[s->order[order_index]];
-    const char *points = (const char *)&s->points[m->first], *a = (const char *)&s->bodies[m->a],
-               *b = (const char *)&s->bodies[m->b];
-    size_t at, size = (size_t)m->count * sizeof(rg__solver_point);
-    for (at = 0; at < size; at += 64) RG__PREFETCH(points + at);
-    for (at = 0; at < sizeof(rg__solver_body); at += 64) {
-        RG__PREFETCH(a + at);
-        RG__PREFETCH(b + at);
+    const char *a = (const char *)&s->bodies[m->a], *b = (const char *)&s->bodies[m->b];
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        const char *p = (const char *)&s->points[m->first + k];
+        rg__prefetch_range(p, p + (m->patch ? offsetof(rg__solver_point, ran) : sizeof(rg__solver_point)));
     }
+    rg__prefetch_range(a, a + offsetof(rg__solver_body, v0));
+    rg__prefetch_range(b, b + offsetof(rg__solver_body, v0));
 }
 
 /* Visits order[i] with the data of the visits ahead on its way; `step` is +1 or -1 and
