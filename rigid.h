@@ -878,6 +878,9 @@ typedef struct rg__solver_manifold {
     rg_vec3 patch_ra1, patch_rb1, patch_ra2, patch_rb2;
     rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
     rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
+    rg_real patch_r2;             /* the points' squared distances from the centre, summed */
+    rg_vec3 rate_fit;             /* contact stage: the points' rest_rate fitted by a patch motion (rg__patch_fit) */
+    int rate_fits;                /* ... within RG__CONTACT_EXIT_FRACTION of the tolerance at every point */
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
     rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
     rg_mat3 patch_friction_mass;
@@ -5376,6 +5379,7 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
     m->patch_sxx = mo.szz / mo.det;
     m->patch_sxz = -mo.sxz / mo.det;
     m->patch_szz = mo.sxx / mo.det;
+    m->patch_r2 = mo.trace;
     m->patch = 1;
 }
 
@@ -6283,8 +6287,8 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
    keeps the force, and the twist about the centre is p x F + tau sum share |s|^2. A load on a
    spot narrower than `narrow` cannot twist: then only the force is spread, and the twist it
    could not carry is returned (-1 when no point carries a load). */
-static rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
-                                   rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
+static inline rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
+                                          rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
     rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
     int i;
     for (i = 0; i < n; ++i) sum += normal[i];
@@ -6341,11 +6345,43 @@ static inline rg__patch_motion rg__patch_motion_of(const rg__solver_body *A, con
     return u;
 }
 
+/* The patch motion (e_c + g1 x + g2 z, as (e_c, g1, g2)) that fits velocities `rate` of the
+   patch's points best (least squares); returns whether it meets every point within
+   RG__CONTACT_EXIT_FRACTION of the tolerance, as a velocity over the step h. */
+static int rg__patch_fit(const rg__solver *s, const rg__solver_manifold *m, const rg__solver_point *points,
+                         const rg_real *rate, rg_real h, rg_vec3 *fit) {
+    rg_real e = 0, ex = 0, ez = 0, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    int j;
+    for (j = 0; j < m->count; ++j) {
+        e += rate[j];
+        ex += rate[j] * points[j].patch_x;
+        ez += rate[j] * points[j].patch_z;
+    }
+    *fit = rg_v3(e / (rg_real)m->count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
+    for (j = 0; j < m->count; ++j)
+        if (!(rg__fabs(rate[j] - (fit->x + fit->y * points[j].patch_x + fit->z * points[j].patch_z)) <= misfit)) return 0;
+    return 1;
+}
+
+/* A patch's fit of its points' rest_rate, for the contact stage (the rates stay the same
+   through it; only the arms' curvature of a turning pair adds to them, rg__contact_visit_patch). */
+static void rg__solver_rate_fit(const rg__solver *s, rg__solver_manifold *m, rg_real h) {
+    const rg__solver_point *points = &s->points[m->first];
+    rg_real rate[RG_MANIFOLD_MAX];
+    int j;
+    if (!m->patch) return;
+    for (j = 0; j < m->count; ++j) rate[j] = points[j].rest_rate;
+    m->rate_fits = rg__patch_fit(s, m, points, rate, h, &m->rate_fit);
+}
+
 /* The normal part of a visit to a patch (rg__solver_patch_shape): the points' errors, the
    velocities by which each misses its least separation, are fitted by the patch's motion
    (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
-   Bender's eq. (8) for all its points at once. The new resultant is spread affinely over the
-   points (the least-norm split). If the fit misses a point by more than
+   Bender's eq. (8) for all its points at once. An error is the point's rate (rest_rate, less
+   the arms' curvature over h for a turning pair) less its velocity, and the velocities are the
+   patch's motion exactly (rg__patch_motion_of): so the fit is the rates' fit less that motion,
+   and it misses the points as the rates' fit does. The new resultant is spread affinely over
+   the points (the least-norm split). If the fit misses a point by more than
    RG__CONTACT_EXIT_FRACTION of the tolerance, or a point would then pull (the patch is lifting
    at an edge), the visit falls back to point-by-point impulses, whose clamps (eqs. 2-3) decide
    which points keep touching.
@@ -6353,30 +6389,27 @@ static inline rg__patch_motion rg__patch_motion_of(const rg__solver_body *A, con
 static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
-    rg_real load[RG_MANIFOLD_MAX], error[RG_MANIFOLD_MAX], count = (rg_real)m->count, e = 0, ex = 0, ez = 0;
-    rg_real N = 0, Mx = 0, Mz = 0, bx, bz, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    rg_real load[RG_MANIFOLD_MAX], count = (rg_real)m->count, N = 0, Mx = 0, Mz = 0, bx, bz;
     rg__patch_motion u = rg__patch_motion_of(A, B, m, 0);
-    rg_real gx = u.b2 - u.a2, gz = u.a1 - u.b1; /* the normal velocity's slopes across the patch */
-    rg_vec3 fit, change;
+    rg_vec3 fit = m->rate_fit, change;
     int j, pressing = 0;
+    if (cn) {
+        rg_real rate[RG_MANIFOLD_MAX];
+        for (j = 0; j < m->count; ++j) rate[j] = points[j].rest_rate - cn[j] / h;
+        if (!rg__patch_fit(s, m, points, rate, h, &fit)) return 0;
+    } else if (!m->rate_fits) {
+        return 0;
+    }
+    /* less the motion: its slopes across the patch are -(w . t2) and w . t1 */
+    fit = rg_v3(fit.x - u.un, fit.y - (u.b2 - u.a2), fit.z - (u.a1 - u.b1));
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
-        error[j] = p->rest_rate - (u.un + gx * p->patch_x + gz * p->patch_z);
-        if (cn) error[j] -= cn[j] / h;
-        if (error[j] > 0) pressing = 1;
-        e += error[j];
-        ex += error[j] * p->patch_x;
-        ez += error[j] * p->patch_z;
+        if (fit.x + fit.y * p->patch_x + fit.z * p->patch_z > 0) pressing = 1;
         N += p->pn;
         Mx += p->pn * p->patch_x;
         Mz += p->pn * p->patch_z;
     }
     if (!pressing && !(N > 0)) return 1;
-    fit = rg_v3(e / count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
-    /* targets a rigid face cannot meet all at once (a wedged or turning body) are left to the
-       points: the least-squares motion would leave the deepest of them short */
-    for (j = 0; j < m->count; ++j)
-        if (!(rg__fabs(error[j] - (fit.x + fit.y * points[j].patch_x + fit.z * points[j].patch_z)) <= misfit)) return 0;
     change = rg_mat3_mul_v3(m->patch_mass, fit);
     N += change.x;
     Mx += change.y;
@@ -6410,7 +6443,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, r2 = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
     rg__patch_motion u = rg__patch_motion_of(A, B, m, 1);
     rg_vec3 fit, change, force;
     int j;
@@ -6428,13 +6461,12 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
         E1 += e1;
         E2 += e2;
         Et += x[j] * e2 - z[j] * e1;
-        r2 += x[j] * x[j] + z[j] * z[j];
         F1 += p->pt1;
         F2 += p->pt2;
         T += x[j] * p->pt2 - z[j] * p->pt1;
         drift = rg__max_real(drift, e1 * e1 + e2 * e2);
     }
-    fit = rg_v3(E1 / count, E2 / count, Et / r2);
+    fit = rg_v3(E1 / count, E2 / count, Et / m->patch_r2);
     change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
     if (rg__spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
         return 0;
@@ -6875,6 +6907,7 @@ static void rg__solver_start_contacts(rg_world *w) {
                 c = rg_v3_add(c, p->on_b);
             }
         }
+        rg__solver_rate_fit(s, m, w->step_dt);
         if (!w->def.warm_starting) continue;
         previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
                        ? &w->narrowphase.previous[pm->previous]
