@@ -5464,6 +5464,21 @@ static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
                      rg_v3_add(rg_v3_scale(turns[1], change.y), rg_v3_scale(turns[2], change.z)));
 }
 
+/* A resultant `change` of a patch on a and its opposite on b: the linear impulse `force` and
+   the turns per unit of each part. A frozen body (infinite mass: shock propagation's finished
+   levels) keeps its velocities, so it is not touched. */
+static void rg__solver_push_resultant(rg__solver_body *A, rg__solver_body *B, rg_vec3 force, rg_vec3 change,
+                                      const rg_vec3 *turns_a, const rg_vec3 *turns_b) {
+    if (!A->frozen) {
+        A->v = rg_v3_madd(A->v, force, A->inv_mass);
+        A->w = rg_v3_add(A->w, rg__solver_resultant_turn(turns_a, change));
+    }
+    if (!B->frozen) {
+        B->v = rg_v3_madd(B->v, force, -B->inv_mass);
+        B->w = rg_v3_sub(B->w, rg__solver_resultant_turn(turns_b, change));
+    }
+}
+
 /* The Jacobian pieces of every point of a manifold and of its patch, for the bodies' current
    masses. */
 static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
@@ -6073,7 +6088,7 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
 /* Does the pair turn so little in this step that the arms' turn is linear in w h to within
    5e-6 of their length? Then the prediction is base + h u (exact to that) and costs a few dot
    products; otherwise the arms and the normal are turned exactly. */
-static int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+static inline int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real limit = RG__LINEAR_TURN * RG__LINEAR_TURN;
     return rg_v3_length_squared(rg_v3_madd(A->dr, A->w, h)) > limit ||
@@ -6425,10 +6440,7 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
         if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
         p->pn = load[j];
     }
-    A->v = rg_v3_madd(A->v, m->n, change.x * A->inv_mass);
-    A->w = rg_v3_add(A->w, rg__solver_resultant_turn(m->patch_wa, change));
-    B->v = rg_v3_madd(B->v, m->n, -change.x * B->inv_mass);
-    B->w = rg_v3_sub(B->w, rg__solver_resultant_turn(m->patch_wb, change));
+    rg__solver_push_resultant(A, B, rg_v3_scale(m->n, change.x), change, m->patch_wa, m->patch_wb);
     return 1;
 }
 
@@ -6481,10 +6493,7 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     }
     *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
     force = rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y));
-    A->v = rg_v3_add(A->v, rg_v3_scale(force, A->inv_mass));
-    A->w = rg_v3_add(A->w, rg__solver_resultant_turn(m->patch_fa, change));
-    B->v = rg_v3_sub(B->v, rg_v3_scale(force, B->inv_mass));
-    B->w = rg_v3_sub(B->w, rg__solver_resultant_turn(m->patch_fb, change));
+    rg__solver_push_resultant(A, B, force, change, m->patch_fa, m->patch_fb);
     return 1;
 }
 
