@@ -873,9 +873,8 @@ typedef struct rg__solver_manifold {
     /* A patch: touching points that span a face, whose normal impulses are solved together as
        one resultant (force and two moments about the patch's centre) */
     int patch;
-    rg_vec3 patch_ra, patch_rb;   /* arms of the patch's centre on a and b */
-    rg_vec3 patch_ran, patch_rbn; /* their cross products with n, t1 and t2 */
-    rg_vec3 patch_ra1, patch_rb1, patch_ra2, patch_rb2;
+    rg_vec3 patch_ran, patch_rbn; /* the arms of the patch's centre on a and b crossed with n, */
+    rg_vec3 patch_ra1, patch_rb1, patch_ra2, patch_rb2; /* t1 and t2 */
     rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
     rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
     rg_real patch_r2;             /* the points' squared distances from the centre, summed */
@@ -1430,9 +1429,9 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
         /* Mirtich's face integrals hold for a plane polygon; a face is plane only to the
            convexity tolerance (1000 epsilon of the extent), which in a thin hull is more than
            its thickness (fuzz_hull: a float box with five corners collapsed to its centre got
-           5.86e-5 where the fan of its faces encloses 2.93e-5). So each face is taken as the fan of triangles from its first
-           corner, each plane by construction: the volume is then exactly that of the
-           triangulated surface, whatever the faces' bend. */
+           5.86e-5 where the fan of its faces encloses 2.93e-5). So each face is taken as the
+           fan of triangles from its first corner, each plane by construction: the volume is
+           then exactly that of the triangulated surface, whatever the faces' bend. */
         for (i = 1; i + 1 < face->count; ++i) {
             double triangle[3][3];
             rg__triangle_area_vector(points[0], points[i], points[i + 1], n);
@@ -5350,7 +5349,8 @@ static rg__patch_moments rg__patch_moments_of(const rg_real *x, const rg_real *z
    3x3 system; its solution moves the patch at once, where point-by-point Gauss-Seidel converges
    slowly on four coplanar points (each corner's impulse tilts the face the others then correct:
    a 100-row pyramid's levels did not converge in 100 sweeps). Fills the points' places, the
-   inverse of their second moments and the patch's arms; the mass is rg__solver_patch_mass's. */
+   inverse of their second moments and the cross products of the centre's arms; the mass is
+   rg__solver_patch_mass's. */
 static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
     rg__solver_point *points = &s->points[m->first];
     rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
@@ -5364,23 +5364,23 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
         ra = rg_v3_add(ra, points[k].ra);
         rb = rg_v3_add(rb, points[k].rb);
     }
-    m->patch_ra = rg_v3_scale(ra, 1 / count);
-    m->patch_rb = rg_v3_scale(rb, 1 / count);
+    ra = rg_v3_scale(ra, 1 / count);
+    rb = rg_v3_scale(rb, 1 / count);
     for (k = 0; k < m->count; ++k) {
-        rg_vec3 r = rg_v3_sub(points[k].ra, m->patch_ra);
+        rg_vec3 r = rg_v3_sub(points[k].ra, ra);
         x[k] = points[k].patch_x = rg_v3_dot(r, m->t1);
         z[k] = points[k].patch_z = rg_v3_dot(r, m->t2);
         points[k].patch_an = rg_v3_dot(r, m->n);
-        points[k].patch_bn = rg_v3_dot(rg_v3_sub(points[k].rb, m->patch_rb), m->n);
+        points[k].patch_bn = rg_v3_dot(rg_v3_sub(points[k].rb, rb), m->n);
     }
-    m->patch_ran = rg_v3_cross(m->patch_ra, m->n);
-    m->patch_rbn = rg_v3_cross(m->patch_rb, m->n);
-    m->patch_ra1 = rg_v3_cross(m->patch_ra, m->t1);
-    m->patch_rb1 = rg_v3_cross(m->patch_rb, m->t1);
-    m->patch_ra2 = rg_v3_cross(m->patch_ra, m->t2);
-    m->patch_rb2 = rg_v3_cross(m->patch_rb, m->t2);
     mo = rg__patch_moments_of(x, z, m->count);
     if (!(mo.trace > count * narrow * narrow) || !(mo.det > RG__LINE_PATCH * mo.trace * mo.trace)) return;
+    m->patch_ran = rg_v3_cross(ra, m->n);
+    m->patch_rbn = rg_v3_cross(rb, m->n);
+    m->patch_ra1 = rg_v3_cross(ra, m->t1);
+    m->patch_rb1 = rg_v3_cross(rb, m->t1);
+    m->patch_ra2 = rg_v3_cross(ra, m->t2);
+    m->patch_rb2 = rg_v3_cross(rb, m->t2);
     m->patch_sxx = mo.szz / mo.det;
     m->patch_sxz = -mo.sxz / mo.det;
     m->patch_szz = mo.sxx / mo.det;
@@ -6307,8 +6307,9 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
    keeps the force, and the twist about the centre is p x F + tau sum share |s|^2. A load on a
    spot narrower than `narrow` cannot twist: then only the force is spread, and the twist it
    could not carry is returned (-1 when no point carries a load). */
-static inline rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n, rg_real F1, rg_real F2,
-                                          rg_real T, rg_real narrow, rg_real *f1, rg_real *f2) {
+static inline rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n,
+                                          rg_real F1, rg_real F2, rg_real T, rg_real narrow, rg_real *f1,
+                                          rg_real *f2) {
     rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
     int i;
     for (i = 0; i < n; ++i) sum += normal[i];
