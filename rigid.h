@@ -688,7 +688,9 @@ typedef struct rg__sap_endpoint {
 typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
 
 /* A body's box in this update and before it (equal if it did not move), side by side: an
-   exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed. */
+   exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed.
+   These are the sweep's boxes, fattened (rg__sap_compute_box); the pairs handed on are those
+   whose tight boxes overlap too. */
 typedef struct rg__sap_bounds { rg__sap_box now, before; } rg__sap_bounds;
 
 /* What the sweep knows of one body slot, indexed like rg_world.bodies. */
@@ -702,10 +704,12 @@ typedef struct rg__sap_proxy {
 typedef struct rg__pair_entry { uint64_t key; int value; } rg__pair_entry; /* key (a << 32) | b */
 
 typedef struct rg__broadphase {
-    rg__body_pair *pairs;         /* stb_ds array: the overlapping pairs, ascending (a, b) */
-    rg__pair_entry *pair_set;     /* stb_ds hash map: the same pairs, by key */
+    rg__body_pair *pairs;         /* stb_ds array: the pairs whose tight boxes overlap, ascending (a, b) */
+    rg__body_pair *fat_pairs;     /* stb_ds array: the pairs whose sweep boxes overlap, ascending (a, b) */
+    rg__pair_entry *pair_set;     /* stb_ds hash map: fat_pairs, by key */
     rg__sap_endpoint *axes[3];    /* stb_ds arrays: endpoints sorted by (value, begin before end) */
-    rg__sap_bounds *bounds;       /* per body slot */
+    rg__sap_bounds *bounds;       /* per body slot: the sweep's (fat) boxes */
+    rg__sap_box *tight;           /* per body slot: the body's box, as rg_body_aabb reports it */
     rg__sap_proxy *proxies;       /* per body slot */
     int *movers;                  /* kinematic and dynamic bodies in the sweep */
     int *pending;                 /* bodies created since the last update, not yet in the sweep */
@@ -3897,6 +3901,10 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 #ifndef RG__SAP_TESTS_PER_EXCHANGE
 #define RG__SAP_TESTS_PER_EXCHANGE 4
 #endif
+/* How much a moving body's sweep box is fattened, as a part of its hull's radius. */
+#ifndef RG__SAP_FATTENING
+#define RG__SAP_FATTENING ((rg_real)0.005)
+#endif
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
 #define RG__PREFETCH(address) __builtin_prefetch(address)
@@ -4010,6 +4018,7 @@ static void rg__sap_reserve(rg__broadphase *bp, int slots) {
         blank.mover = -1;
         stbds_arrput(bp->proxies, blank);
         stbds_arrput(bp->bounds, bounds);
+        stbds_arrput(bp->tight, bounds.now);
     }
 }
 
@@ -4042,17 +4051,42 @@ static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
     body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
 }
 
-/* The box of body index for this step, into body->aabb_min/max and its bounds. A body that left
-   the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort order
-   stays total. */
-static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
+/* Whether the sweep box `fat` still serves the tight box: it holds it, with at most twice the
+   fattening on any side (a box left wide by a fast step shrinks again). */
+static int rg__sap_box_still_fits(const rg__sap_box *fat, const rg__sap_box *tight, rg_real fattening) {
+    int axis;
+    for (axis = 0; axis < 3; ++axis)
+        if (!(fat->lo[axis] <= tight->lo[axis] && tight->lo[axis] - fat->lo[axis] <= 2 * fattening &&
+              tight->hi[axis] <= fat->hi[axis] && fat->hi[axis] - tight->hi[axis] <= 2 * fattening))
+            return 0;
+    return 1;
+}
+
+/* The box of body index for this step, into body->aabb_min/max and the tight boxes. A body that
+   left the range of rg_real (NaN or infinite box) is parked at the far corner, so that the sort
+   order stays total. The sweep's box of a body that moves is the tight box grown by
+   RG__SAP_FATTENING of the hull's radius, and (when `sticky`) it stays as long as it still fits
+   the tight one (Bullet's and Box2D's fat boxes): resting bodies then keep their endpoints, where
+   recomputed ones would reorder ties (a pyramid's row shares its bounds, and float noise shuffled
+   them every step, more exchanges than a rebuild: 600 rebuilds in its 600 steps, and 561 in
+   rain's). The fattening is small: boxes grown across the gaps of a crowd interleave with their
+   neighbours' and every move costs more exchanges (a drifting crowd of cubes 1.1 m apart took
+   13 790 at its second step with 0.05 of the radius, 8145 with 0.005, 8062 with none). */
+static void rg__sap_compute_box(rg_world *w, int index, rg_real dt, int sticky) {
     rg__body *body = &w->bodies[index];
-    rg__sap_box *box = &w->broadphase.bounds[index].now;
+    rg__sap_box *box = &w->broadphase.bounds[index].now, *tight = &w->broadphase.tight[index];
+    rg_real fattening = body->type != RG_BODY_STATIC && body->hull ? RG__SAP_FATTENING * body->hull->radius : 0;
+    int axis;
     rg__body_compute_aabb(body, w->def.contact_margin, dt);
     if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
         body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
-    box->lo[0] = body->aabb_min.x; box->lo[1] = body->aabb_min.y; box->lo[2] = body->aabb_min.z;
-    box->hi[0] = body->aabb_max.x; box->hi[1] = body->aabb_max.y; box->hi[2] = body->aabb_max.z;
+    tight->lo[0] = body->aabb_min.x; tight->lo[1] = body->aabb_min.y; tight->lo[2] = body->aabb_min.z;
+    tight->hi[0] = body->aabb_max.x; tight->hi[1] = body->aabb_max.y; tight->hi[2] = body->aabb_max.z;
+    if (sticky && rg__sap_box_still_fits(box, tight, fattening)) return;
+    for (axis = 0; axis < 3; ++axis) {
+        box->lo[axis] = tight->lo[axis] - fattening;
+        box->hi[axis] = tight->hi[axis] + fattening;
+    }
 }
 
 /* A body whose box changes in this update keeps the old one for the exchanges that end a pair
@@ -4060,7 +4094,7 @@ static void rg__sap_compute_box(rg_world *w, int index, rg_real dt) {
 static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->bounds[index].before = bp->bounds[index].now;
-    rg__sap_compute_box(w, index, dt);
+    rg__sap_compute_box(w, index, dt, 1);
 }
 
 /* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
@@ -4079,7 +4113,7 @@ static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
         bp->bounds[index].before.lo[axis] = RG__SAP_INFINITY;
         bp->bounds[index].before.hi[axis] = -RG__SAP_INFINITY;
     }
-    rg__sap_compute_box(w, index, dt);
+    rg__sap_compute_box(w, index, dt, 0);
     for (axis = 0; axis < 3; ++axis) {
         for (is_end = 0; is_end < 2; ++is_end) {
             rg__sap_endpoint e;
@@ -4093,17 +4127,17 @@ static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
 
 /* Takes out of the pair list and set the pairs of bodies destroyed since the last update. */
 static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
-    int i, kept = 0, n = (int)stbds_arrlen(bp->pairs);
+    int i, kept = 0, n = (int)stbds_arrlen(bp->fat_pairs);
     for (i = 0; i < n; ++i) {
-        rg__body_pair pair = bp->pairs[i];
+        rg__body_pair pair = bp->fat_pairs[i];
         if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
             uint64_t key = rg__pair_key(pair.a, pair.b);
             (void)stbds_hmdel(bp->pair_set, key);
         } else {
-            bp->pairs[kept++] = pair;
+            bp->fat_pairs[kept++] = pair;
         }
     }
-    stbds_arrsetlen(bp->pairs, kept);
+    stbds_arrsetlen(bp->fat_pairs, kept);
 }
 
 static void rg__sap_release_removed(rg__broadphase *bp) {
@@ -4258,7 +4292,7 @@ static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
    It changes little between steps: the keys touched in this update, sorted, are merged into last
    step's list; a touched key is kept if it is in the set now. O(p + t log t). */
 static void rg__sap_publish_pairs(rg__broadphase *bp) {
-    int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->pairs);
+    int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->fat_pairs);
     int i = 0, j = 0;
     if (touched == 0) return;
     rg__sort_keys(&bp->touched, &bp->key_scratch, touched);
@@ -4267,10 +4301,10 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->pair_scratch, 0);
     j = 0;
     while (i < n || j < unique) {
-        uint64_t old_key = i < n ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < n ? rg__pair_key(bp->fat_pairs[i].a, bp->fat_pairs[i].b) : UINT64_MAX;
         uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
         if (old_key < key) {
-            stbds_arrput(bp->pair_scratch, bp->pairs[i]);
+            stbds_arrput(bp->pair_scratch, bp->fat_pairs[i]);
             ++i;
             continue;
         }
@@ -4279,8 +4313,8 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
         ++j;
     }
     {
-        rg__body_pair *t = bp->pairs;
-        bp->pairs = bp->pair_scratch;
+        rg__body_pair *t = bp->fat_pairs;
+        bp->fat_pairs = bp->pair_scratch;
         bp->pair_scratch = t;
     }
     stbds_arrsetlen(bp->touched, 0);
@@ -4420,7 +4454,7 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
             p->mover = (int)stbds_arrlen(bp->movers);
             stbds_arrput(bp->movers, i);
         }
-        rg__sap_compute_box(w, i, dt);
+        rg__sap_compute_box(w, i, dt, 0);
         bp->bounds[i].before = bp->bounds[i].now;
         ++count;
     }
@@ -4452,9 +4486,9 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
     stbds_arrsetlen(bp->touched, 0);
     /* the set follows by the difference of the sorted lists (hash updates cost cache misses;
        a rebuild that finds mostly the same pairs makes few) */
-    old_count = (int)stbds_arrlen(bp->pairs);
+    old_count = (int)stbds_arrlen(bp->fat_pairs);
     for (i = j = 0; i < old_count || j < pair_count;) {
-        uint64_t old_key = i < old_count ? rg__pair_key(bp->pairs[i].a, bp->pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < old_count ? rg__pair_key(bp->fat_pairs[i].a, bp->fat_pairs[i].b) : UINT64_MAX;
         uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
         if (old_key < key) {
             (void)stbds_hmdel(bp->pair_set, old_key);
@@ -4467,8 +4501,8 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
             ++j;
         }
     }
-    stbds_arrsetlen(bp->pairs, pair_count);
-    for (i = 0; i < pair_count; ++i) bp->pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
+    stbds_arrsetlen(bp->fat_pairs, pair_count);
+    for (i = 0; i < pair_count; ++i) bp->fat_pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
     bp->built = 1;
     ++w->stats.broadphase_rebuilds;
 }
@@ -4535,12 +4569,25 @@ static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
     return 1;
 }
 
+/* The pairs handed on: those of the sweep's boxes whose tight boxes overlap too. */
+static void rg__sap_list_tight_pairs(rg__broadphase *bp) {
+    int i, n = (int)stbds_arrlen(bp->fat_pairs), kept = 0;
+    stbds_arrsetlen(bp->pairs, n);
+    for (i = 0; i < n; ++i) {
+        rg__body_pair pair = bp->fat_pairs[i];
+        bp->pairs[kept] = pair;
+        kept += rg__sap_boxes_overlap(&bp->tight[pair.a], &bp->tight[pair.b]);
+    }
+    stbds_arrsetlen(bp->pairs, kept);
+}
+
 static void rg__broadphase_update(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->exchanges = 0;
     stbds_arrsetlen(bp->touched, 0);
     if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
     else rg__broadphase_rebuild(w, dt);
+    rg__sap_list_tight_pairs(bp);
     w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
     w->stats.broadphase_exchanges = bp->exchanges > INT32_MAX ? INT32_MAX : (int)bp->exchanges;
 }
@@ -4549,6 +4596,8 @@ static void rg__broadphase_destroy(rg_world *w) {
     rg__broadphase *bp = &w->broadphase;
     int axis;
     stbds_arrfree(bp->pairs);
+    stbds_arrfree(bp->fat_pairs);
+    stbds_arrfree(bp->tight);
     stbds_hmfree(bp->pair_set);
     for (axis = 0; axis < 3; ++axis) stbds_arrfree(bp->axes[axis]);
     stbds_arrfree(bp->bounds);
