@@ -252,6 +252,43 @@ static void test_thin_hull_with_bent_faces_has_its_surface_volume(void) {
     rg_hull_destroy(hull);
 }
 
+/* fuzz_hull: a box with seven corners within 1e-16 of the origin and one 3.9e-3 away, a needle
+   whose true volume (about 6e-36) lies far below the rounding of its cones' triple products:
+   the volume came out at 1.8e-25 and the centroid at x = 2.7e-5, outside the hull's box
+   (x <= 3.5e-17). A volume within rounding is none: the hull is refused as degenerate; if one
+   is built, its centroid must lie in its bounding box. */
+static void test_needle_hull_with_volume_below_rounding(void) {
+    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
+    rg_vec3 v[8], lo, hi, c;
+    rg_result result;
+    rg_hull *hull;
+    int i;
+    v[0] = rg_v3(-2.0575532e-27f, -2.0575532e-27f, -2.0575532e-27f);
+    v[1] = rg_v3(8.8436882e-18f, -8.8436882e-18f, -8.8436882e-18f);
+    v[2] = rg_v3(-8.46421743e-18f, 8.46421743e-18f, -8.46421743e-18f);
+    v[3] = rg_v3(3.53754741e-17f, 3.53754741e-17f, -3.53754741e-17f);
+    v[4] = rg_v3(-0.00224512909f, -0.00224512909f, 0.00224512909f);
+    v[5] = rg_v3(9.24242896e-18f, -9.24242896e-18f, 9.24242896e-18f);
+    v[6] = rg_v3(-1.04157813e-17f, 1.04157813e-17f, 1.04157813e-17f);
+    v[7] = rg_v3(2.7430315e-17f, 2.7430315e-17f, 2.7430315e-17f);
+    hull = rg_hull_create_polyhedron(v, 8, sizes, 6, faces, &result);
+    if (!hull) {
+        ENSURE(result == RG_ERR_DEGENERATE);
+        rg_test_note("refused as degenerate");
+        return;
+    }
+    lo = hi = v[0];
+    for (i = 1; i < 8; ++i) {
+        lo = rg_v3_min(lo, v[i]);
+        hi = rg_v3_max(hi, v[i]);
+    }
+    c = rg_hull_centroid(hull);
+    rg_test_note("built: volume %.3g, centroid (%.3g, %.3g, %.3g)", rg_hull_volume(hull), c.x, c.y, c.z);
+    ENSURE(c.x >= lo.x && c.x <= hi.x && c.y >= lo.y && c.y <= hi.y && c.z >= lo.z && c.z <= hi.z);
+    rg_hull_destroy(hull);
+}
+
 static void test_mass_properties_follow_translation_and_rotation(void) {
     /* the same box moved and turned: volume and principal moments unchanged, centroid moved */
     static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
@@ -315,6 +352,7 @@ void rg_tests_hull(void) {
     RUN_TEST(test_tetrahedron_mass_properties);
     RUN_TEST(test_irregular_hull_against_tetrahedra_and_monte_carlo);
     RUN_TEST(test_thin_hull_with_bent_faces_has_its_surface_volume);
+    RUN_TEST(test_needle_hull_with_volume_below_rounding);
     RUN_TEST(test_mass_properties_follow_translation_and_rotation);
     RUN_TEST(test_bad_hull_input);
 }
