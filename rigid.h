@@ -6130,15 +6130,17 @@ static rg_vec3 rg__solver_offset_rotation(const rg__solver_body *body, rg_vec3 r
 }
 
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
-   -depth n at the start, plus the offsets' motion of the two points. */
+   -depth n at the start, plus the offsets' motion d of the two points. The start has no
+   tangential part: projecting -depth n on t1 and t2 would give only its rounding (1e-8 of the
+   depth in float), which the drifts divide by h (two full-depth boxes on each other in a step
+   of 1e-44 s got drifts of 5e36 m/s and NaN velocities, fuzz_world). */
 static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
                                     rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 d = rg_v3_scale(m->n, -p->depth);
+    rg_vec3 d = rg_v3_sub(rg_v3_add(A->dx, rg__solver_offset_rotation(A, p->ra)),
+                          rg_v3_add(B->dx, rg__solver_offset_rotation(B, p->rb)));
     rg_real share = rg__min_real(1, h * RG__PUSHOUT_RATE);
-    d = rg_v3_add(d, rg_v3_add(A->dx, rg__solver_offset_rotation(A, p->ra)));
-    d = rg_v3_sub(d, rg_v3_add(B->dx, rg__solver_offset_rotation(B, p->rb)));
-    p->base_n = rg_v3_dot(d, m->n);
+    p->base_n = rg_v3_dot(d, m->n) - p->depth;
     p->base_1 = rg_v3_dot(d, m->t1);
     p->base_2 = rg_v3_dot(d, m->t2);
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it

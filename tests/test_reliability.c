@@ -974,6 +974,48 @@ static void test_shortest_step_keeps_a_penetrating_body_finite(void) {
     rg_hull_destroy(cube);
 }
 
+/* fuzz_world: slabs lying inside each other, turned so that the contact normal is no axis, in a
+   step of 1.12e-44 s (float; 1e-320 s in double). The tangential drift of a point before any
+   velocity is its offsets' motion over h; projecting the start's -depth n on the tangents gave
+   its rounding instead (1e-8 of a depth of 5 m in float), and over h that was 5e36 m/s: the
+   friction impulses overflowed and two slabs came out NaN. Every body must stay finite. */
+static void test_shortest_step_with_bodies_inside_each_other_stays_finite(void) {
+#ifdef RIGID_DOUBLE
+    static const rg_real steps[3] = {1e-300, 1e-310, 1e-320};
+#else
+    static const rg_real steps[3] = {1e-38f, 1e-42f, 1.12104e-44f};
+#endif
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_quat q = rg_quat_from_axis_angle(rg_v3(1, 1, 1), 1.8125f);
+    int k, i, finite = 1;
+    ENSURE(slab);
+    for (k = 0; k < 3; ++k) {
+        rg_world_def wd = rg_world_default_def();
+        rg_world *w = rg_world_create(&wd, NULL);
+        rg_body_id ids[3];
+        for (i = 0; i < 3; ++i) {
+            rg_body_def bd = rg_body_default_def();
+            bd.hull = slab;
+            bd.position = rg_v3(-1.8125f + 0.1f * (rg_real)(i == 0), -1.8125f, -1.8125f);
+            bd.orientation = q;
+            bd.linear_velocity = rg_v3(-1.8125f, -1.8125f, -1.8125f);
+            bd.angular_velocity = rg_v3(-1.8125f, -1.8125f, -1.8125f);
+            ids[i] = rg_body_create(w, &bd, NULL);
+        }
+        ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+        ENSURE(rg_world_step(w, steps[k]) == RG_OK);
+        for (i = 0; i < 3; ++i)
+            finite &= rg_v3_is_finite(rg_body_position(w, ids[i])) && rg_quat_is_finite(rg_body_orientation(w, ids[i])) &&
+                      rg_v3_is_finite(rg_body_linear_velocity(w, ids[i])) &&
+                      rg_v3_is_finite(rg_body_angular_velocity(w, ids[i]));
+        rg_world_destroy(w);
+    }
+    rg_test_note("steps of %g, %g and %g s after one of 1/60 s: %s", (double)steps[0], (double)steps[1],
+                 (double)steps[2], finite ? "every body finite" : "a body not finite");
+    ENSURE(finite);
+    rg_hull_destroy(slab);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1254,5 +1296,6 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_warm_start_after_impact_creates_no_energy);
     RUN_TEST(test_shock_propagation_creates_no_energy);
     RUN_TEST(test_shortest_step_keeps_a_penetrating_body_finite);
+    RUN_TEST(test_shortest_step_with_bodies_inside_each_other_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
 }
