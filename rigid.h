@@ -5656,7 +5656,15 @@ static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
         rg_vec3 wrel = rg_v3_sub(A->w, B->w);
         rg_vec3 kt1 = rg_mat3_mul_v3(k, m->t1), kt2 = rg_mat3_mul_v3(k, m->t2);
         rg_real k11 = rg_v3_dot(m->t1, kt1), k12 = rg_v3_dot(m->t1, kt2), k22 = rg_v3_dot(m->t2, kt2);
-        rg_real det = k11 * k22 - k12 * k12;
+        /* the 2x2 inverse of k divided by its trace: a feather's inverse inertia (1e30 for a
+           plank of 1e-30 kg, fuzz_world) squared in the determinant overflowed to NaN */
+        rg_real trace = k11 + k22, det;
+        if (trace > 0) {
+            k11 /= trace;
+            k12 /= trace;
+            k22 /= trace;
+        }
+        det = (k11 * k22 - k12 * k12) * trace;
         if (det > 0) {
             rg_real w1 = rg_v3_dot(wrel, m->t1), w2 = rg_v3_dot(wrel, m->t2);
             rg_real J1 = m->roll1 - (k22 * w1 - k12 * w2) / det;

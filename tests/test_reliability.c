@@ -1016,6 +1016,46 @@ static void test_shortest_step_with_bodies_inside_each_other_stays_finite(void) 
     rg_hull_destroy(slab);
 }
 
+/* fuzz_world: a plank of density 1e-30 (8e-31 kg, inverse inertia about 1e30) spinning at 1e15
+   rad/s inside a 1000 kg plank with rolling friction. The rolling impulse's 2x2 inverse squared
+   the inverse inertia in its determinant, which overflowed float, and both planks' angular
+   velocities became NaN. Every body must stay finite. */
+static void test_feather_with_rolling_friction_stays_finite(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *plank = rg_hull_create_box(rg_v3(2, 0.1f, 0.5f), NULL);
+    rg_body_def bd = rg_body_default_def();
+    rg_body_id feather, heavy;
+    int step, finite = 1;
+    ENSURE(w && plank);
+    bd.hull = plank;
+    bd.density = 1e-30f;
+    feather = rg_body_create(w, &bd, NULL);
+    ENSURE(rg_body_set_angular_velocity(w, feather, rg_v3(1e15f, 1e15f, 1e15f)) == RG_OK);
+    bd = rg_body_default_def();
+    bd.hull = plank;
+    bd.rolling_friction = 7.3125f;
+    bd.linear_velocity = rg_v3(1.4375f, 1.4375f, 7.3125f);
+    bd.angular_velocity = rg_v3(7.3125f, 7.3125f, 7.3125f);
+    heavy = rg_body_create(w, &bd, NULL);
+    ENSURE(rg_world_set_gravity(w, rg_v3(1.4375f, 1.4375f, 1.4375f)) == RG_OK);
+    for (step = 0; step < 3; ++step) {
+        int k;
+        ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+        for (k = 0; k < 2; ++k) {
+            rg_body_id id = k ? heavy : feather;
+            finite &= rg_v3_is_finite(rg_body_position(w, id)) && rg_quat_is_finite(rg_body_orientation(w, id)) &&
+                      rg_v3_is_finite(rg_body_linear_velocity(w, id)) && rg_v3_is_finite(rg_body_angular_velocity(w, id));
+        }
+    }
+    rg_test_note("3 steps: %s; the heavy plank's angular velocity (%.3g, %.3g, %.3g)", finite ? "both finite" : "a body not finite",
+                 (double)rg_body_angular_velocity(w, heavy).x, (double)rg_body_angular_velocity(w, heavy).y,
+                 (double)rg_body_angular_velocity(w, heavy).z);
+    ENSURE(finite);
+    rg_world_destroy(w);
+    rg_hull_destroy(plank);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1297,5 +1337,6 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_shock_propagation_creates_no_energy);
     RUN_TEST(test_shortest_step_keeps_a_penetrating_body_finite);
     RUN_TEST(test_shortest_step_with_bodies_inside_each_other_stays_finite);
+    RUN_TEST(test_feather_with_rolling_friction_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
 }
