@@ -16,7 +16,9 @@
    about 8 radians a step, through a kinematic slab at 1e15 m/s or a torque of 1e15 N m on a
    cube (test_fast_spin_keeps_its_energy); slabs inside each other in a step of 1e-44 s got
    tangential drifts of 5e36 m/s from the rounding of -depth n on the tangents, and NaN
-   (test_shortest_step_with_bodies_inside_each_other_stays_finite).
+   (test_shortest_step_with_bodies_inside_each_other_stays_finite); a plank of 8e-31 kg spinning
+   at 1e15 rad/s in a plank with rolling friction overflowed the rolling impulse's determinant
+   (test_feather_with_rolling_friction_stays_finite).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
