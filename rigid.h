@@ -5315,6 +5315,15 @@ static int rg__solver_frozen_pair(const rg__solver *s, const rg__solver_manifold
     return (s->bodies[m->a].frozen ? 1 : 0) | (s->bodies[m->b].frozen ? 2 : 0);
 }
 
+/* A point's turns on one body, zero if one overflowed: far out (fuzz_world: gravity 1e15, bodies
+   1e13 m away, where float's rounding gave a contact an arm of 9e10 m) a feather's inverse
+   inertia (1e30) times such an arm exceeds rg_real, and inf times a zero impulse is NaN. The
+   point then pushes that body without turning it. */
+static void rg__solver_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) {
+    if (rg_v3_is_finite(*tn) && rg_v3_is_finite(*t1) && rg_v3_is_finite(*t2)) return;
+    *tn = *t1 = *t2 = rg_v3(0, 0, 0);
+}
+
 /* A point's turns per unit impulse, I^-1 (r x d) for d = n, t1, t2: a's when `sides` has 1, b's
    when it has 2 (those of the other body stay as they are). */
 static void rg__solver_point_turns(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, int sides) {
@@ -5323,12 +5332,14 @@ static void rg__solver_point_turns(const rg__solver *s, const rg__solver_manifol
         p->wan = rg__solver_body_turn(A, p->ran);
         p->wa1 = rg__solver_body_turn(A, p->ra1);
         p->wa2 = rg__solver_body_turn(A, p->ra2);
+        rg__solver_keep_finite_turns(&p->wan, &p->wa1, &p->wa2);
     }
     if (sides & 2) {
         const rg__solver_body *B = &s->bodies[m->b];
         p->wbn = rg__solver_body_turn(B, p->rbn);
         p->wb1 = rg__solver_body_turn(B, p->rb1);
         p->wb2 = rg__solver_body_turn(B, p->rb2);
+        rg__solver_keep_finite_turns(&p->wbn, &p->wb1, &p->wb2);
     }
 }
 

@@ -1056,6 +1056,76 @@ static void test_feather_with_rolling_friction_stays_finite(void) {
     rg_hull_destroy(plank);
 }
 
+/* fuzz_world (seed 23): gravity of 1e15 m/s^2 carries a pile 1e13 m away in a few steps, where
+   float's rounding gives a contact on a plank of density 1e-30 an arm of 9e10 m; its inverse
+   inertia (1e30) times that arm overflowed the point's turns, and inf times a zero warm-start
+   impulse made the plank's angular velocity NaN. The script's bodies, rounded to the digits of
+   its trace, still did (also before this session's changes). Every body must stay finite. */
+static rg_quat quat_of(rg_real x, rg_real y, rg_real z, rg_real w) {
+    rg_quat q;
+    q.x = x; q.y = y; q.z = z; q.w = w;
+    return q;
+}
+
+static rg_body_id make_body(rg_world *w, rg_body_type type, const rg_hull *hull, rg_vec3 position, rg_quat orientation,
+                            rg_vec3 v, rg_vec3 omega, rg_real density, rg_real mass) {
+    rg_body_def bd = rg_body_default_def();
+    bd.type = type;
+    bd.hull = hull;
+    bd.position = position;
+    bd.orientation = orientation;
+    bd.linear_velocity = v;
+    bd.angular_velocity = omega;
+    bd.density = density;
+    bd.mass = mass;
+    return rg_body_create(w, &bd, NULL);
+}
+
+static void test_feather_far_out_under_huge_gravity_stays_finite(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL), *plank = rg_hull_create_box(rg_v3(2, 0.1f, 0.5f), NULL);
+    rg_hull *ground = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_real t = 1e-30f;
+    rg_vec3 tiny = rg_v3(t, t, t), zero = rg_v3(0, 0, 0), torque = rg_v3(1.4375f, 1.4375f, 1.4375f);
+    rg_body_id ids[10];
+    int i, step, bad = 0;
+    ENSURE(w && cube && plank && ground);
+    ids[0] = make_body(w, RG_BODY_STATIC, ground, rg_v3(0, -0.5f, 0), rg_quat_identity(), zero, zero, 1000, 0);
+    ids[1] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0, 0.5f, 5.625f), rg_quat_identity(), rg_v3(0, 0.375f, 0), zero, 1000, 0);
+    ids[2] = make_body(w, RG_BODY_DYNAMIC, plank, rg_v3(1.46937e-39f, t, t), quat_of(t, t, t, 0), tiny, tiny, 1e-30f, 0);
+    ids[3] = make_body(w, RG_BODY_DYNAMIC, plank, tiny, quat_of(t, t, t, t), tiny, tiny, 1000, 1.4375f);
+    ids[4] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0.0625f, 1.5f, 0), quat_of(0, 0.0312449f, 0, 0.999512f), zero,
+                       rg_v3(0, 0, 0.0625f), 1000, 0);
+    ids[5] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0.125f, 2.5f, 0), quat_of(0, 0.061977f, 0.00774712f, 0.998048f), zero,
+                       rg_v3(0, 0, 0.125f), 1000, 0);
+    ids[6] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(-0.0625f, -0.0625f, -0.0625f),
+                       quat_of(0.0180393f, 0.0180393f, 0.0180393f, 0.999512f), rg_v3(-0.0625f, -0.0625f, -0.0625f),
+                       rg_v3(-0.0625f, -0.0625f, -0.0625f), 1000, 0);
+    ids[7] = make_body(w, RG_BODY_STATIC, cube, rg_v3(0, 1, 0), quat_of(-0.178474f, -0.171335f, 0, 0.968912f), zero, zero, 1000, 0);
+    ids[8] = make_body(w, RG_BODY_STATIC, cube, rg_v3(3.3125f, 3.3125f, 3.3125f),
+                       quat_of(-0.575244f, 0.575244f, 0.575244f, -0.0853497f), zero, zero, 1000, 0);
+    ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    rg_body_set_angular_velocity(w, ids[8], rg_v3(1e15f, 1e15f, 1e15f)); /* static: ignored or refused */
+    ENSURE(rg_world_set_gravity(w, rg_v3(1e15f, 1e15f, 1e15f)) == RG_OK);
+    ENSURE(rg_body_apply_torque(w, ids[5], torque) == RG_OK);
+    ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    ids[9] = make_body(w, RG_BODY_STATIC, cube, rg_v3(-0.5f, 0, 0), rg_quat_identity(), zero, zero, 1000, 0);
+    for (step = 0; step < 3; ++step) ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    ENSURE(rg_body_apply_torque(w, ids[3], torque) == RG_OK);
+    ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    for (i = 1; i < 10; ++i)
+        bad += !rg_v3_is_finite(rg_body_position(w, ids[i])) || !rg_quat_is_finite(rg_body_orientation(w, ids[i])) ||
+               !rg_v3_is_finite(rg_body_linear_velocity(w, ids[i])) || !rg_v3_is_finite(rg_body_angular_velocity(w, ids[i]));
+    rg_test_note("6 steps, the last 5 under gravity 1e15: %d of 9 bodies not finite; the feather at %.3g m",
+                 bad, (double)rg_v3_length(rg_body_position(w, ids[2])));
+    ENSURE(bad == 0);
+    rg_world_destroy(w);
+    rg_hull_destroy(cube);
+    rg_hull_destroy(plank);
+    rg_hull_destroy(ground);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1338,5 +1408,6 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_shortest_step_keeps_a_penetrating_body_finite);
     RUN_TEST(test_shortest_step_with_bodies_inside_each_other_stays_finite);
     RUN_TEST(test_feather_with_rolling_friction_stays_finite);
+    RUN_TEST(test_feather_far_out_under_huge_gravity_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
 }

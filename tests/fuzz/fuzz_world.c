@@ -18,7 +18,9 @@
    tangential drifts of 5e36 m/s from the rounding of -depth n on the tangents, and NaN
    (test_shortest_step_with_bodies_inside_each_other_stays_finite); a plank of 8e-31 kg spinning
    at 1e15 rad/s in a plank with rolling friction overflowed the rolling impulse's determinant
-   (test_feather_with_rolling_friction_stays_finite).
+   (test_feather_with_rolling_friction_stays_finite); under gravity of 1e15 a feather's contact
+   with an arm of 9e10 m (float rounding 1e13 m out) overflowed its turns to inf, and a zero
+   impulse times inf was NaN (test_feather_far_out_under_huge_gravity_stays_finite).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
