@@ -144,14 +144,16 @@ static uint64_t twin_hash(const twin *t) {
     return s.h;
 }
 
+/* A body's pose and velocities are all finite. */
+static int body_is_finite(const rg_world *w, rg_body_id id) {
+    return rg_v3_is_finite(rg_body_position(w, id)) && rg_quat_is_finite(rg_body_orientation(w, id)) &&
+           rg_v3_is_finite(rg_body_linear_velocity(w, id)) && rg_v3_is_finite(rg_body_angular_velocity(w, id));
+}
+
 static int twin_is_finite(const twin *t) {
     int i;
-    for (i = 0; i < TWIN_BODIES; ++i) {
-        rg_body_id id = t->ids[i];
-        if (!rg_v3_is_finite(rg_body_position(t->w, id)) || !rg_quat_is_finite(rg_body_orientation(t->w, id)) ||
-            !rg_v3_is_finite(rg_body_linear_velocity(t->w, id)) || !rg_v3_is_finite(rg_body_angular_velocity(t->w, id)))
-            return 0;
-    }
+    for (i = 0; i < TWIN_BODIES; ++i)
+        if (!body_is_finite(t->w, t->ids[i])) return 0;
     return 1;
 }
 
@@ -958,8 +960,7 @@ static void test_shortest_step_keeps_a_penetrating_body_finite(void) {
         bd.position = rg_v3(0, 0, 0);   /* half of it in the ground */
         id = rg_body_create(w, &bd, NULL);
         ENSURE(rg_world_step(w, steps[k]) == RG_OK);
-        ENSURE(rg_v3_is_finite(rg_body_position(w, id)) && rg_quat_is_finite(rg_body_orientation(w, id)) &&
-               rg_v3_is_finite(rg_body_linear_velocity(w, id)) && rg_v3_is_finite(rg_body_angular_velocity(w, id)));
+        ENSURE(body_is_finite(w, id));
         height = fabs((double)rg_body_position(w, id).y - 0.5);
         speed = rg_v3_length(rg_body_linear_velocity(w, id));
         if (height > worst_height) worst_height = height;
@@ -1005,9 +1006,7 @@ static void test_shortest_step_with_bodies_inside_each_other_stays_finite(void) 
         ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
         ENSURE(rg_world_step(w, steps[k]) == RG_OK);
         for (i = 0; i < 3; ++i)
-            finite &= rg_v3_is_finite(rg_body_position(w, ids[i])) && rg_quat_is_finite(rg_body_orientation(w, ids[i])) &&
-                      rg_v3_is_finite(rg_body_linear_velocity(w, ids[i])) &&
-                      rg_v3_is_finite(rg_body_angular_velocity(w, ids[i]));
+            finite &= body_is_finite(w, ids[i]);
         rg_world_destroy(w);
     }
     rg_test_note("steps of %g, %g and %g s after one of 1/60 s: %s", (double)steps[0], (double)steps[1],
@@ -1044,8 +1043,7 @@ static void test_feather_with_rolling_friction_stays_finite(void) {
         ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
         for (k = 0; k < 2; ++k) {
             rg_body_id id = k ? heavy : feather;
-            finite &= rg_v3_is_finite(rg_body_position(w, id)) && rg_quat_is_finite(rg_body_orientation(w, id)) &&
-                      rg_v3_is_finite(rg_body_linear_velocity(w, id)) && rg_v3_is_finite(rg_body_angular_velocity(w, id));
+            finite &= body_is_finite(w, id);
         }
     }
     rg_test_note("3 steps: %s; the heavy plank's angular velocity (%.3g, %.3g, %.3g)", finite ? "both finite" : "a body not finite",
@@ -1115,8 +1113,7 @@ static void test_feather_far_out_under_huge_gravity_stays_finite(void) {
     ENSURE(rg_body_apply_torque(w, ids[3], torque) == RG_OK);
     ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
     for (i = 1; i < 10; ++i)
-        bad += !rg_v3_is_finite(rg_body_position(w, ids[i])) || !rg_quat_is_finite(rg_body_orientation(w, ids[i])) ||
-               !rg_v3_is_finite(rg_body_linear_velocity(w, ids[i])) || !rg_v3_is_finite(rg_body_angular_velocity(w, ids[i]));
+        bad += !body_is_finite(w, ids[i]);
     rg_test_note("6 steps, the last 5 under gravity 1e15: %d of 9 bodies not finite; the feather at %.3g m",
                  bad, (double)rg_v3_length(rg_body_position(w, ids[2])));
     ENSURE(bad == 0);
@@ -1374,10 +1371,7 @@ static void test_limits_keep_accepted_input_finite(void) {
     for (step = 0; step < 20 && finite; ++step) {
         ENSURE(rg_world_step(w, 1) == RG_OK);
         for (k = 0; k < 3; ++k)
-            finite = finite && rg_v3_is_finite(rg_body_position(w, ids[k])) &&
-                     rg_quat_is_finite(rg_body_orientation(w, ids[k])) &&
-                     rg_v3_is_finite(rg_body_linear_velocity(w, ids[k])) &&
-                     rg_v3_is_finite(rg_body_angular_velocity(w, ids[k]));
+            finite = finite && body_is_finite(w, ids[k]);
     }
     ENSURE(finite);
     rg_world_destroy(w);
