@@ -975,6 +975,27 @@ static void test_shortest_step_keeps_a_penetrating_body_finite(void) {
     rg_hull_destroy(cube);
 }
 
+/* Bodies of the fuzz reproductions below, made with every field their scripts set. */
+static rg_quat quat_of(rg_real x, rg_real y, rg_real z, rg_real w) {
+    rg_quat q;
+    q.x = x; q.y = y; q.z = z; q.w = w;
+    return q;
+}
+
+static rg_body_id make_body(rg_world *w, rg_body_type type, const rg_hull *hull, rg_vec3 position, rg_quat orientation,
+                            rg_vec3 v, rg_vec3 omega, rg_real density, rg_real mass) {
+    rg_body_def bd = rg_body_default_def();
+    bd.type = type;
+    bd.hull = hull;
+    bd.position = position;
+    bd.orientation = orientation;
+    bd.linear_velocity = v;
+    bd.angular_velocity = omega;
+    bd.density = density;
+    bd.mass = mass;
+    return rg_body_create(w, &bd, NULL);
+}
+
 /* fuzz_world: slabs lying inside each other, turned so that the contact normal is no axis, in a
    step of 1.12e-44 s (float; 1e-320 s in double). The tangential drift of a point before any
    velocity is its offsets' motion over h; projecting the start's -depth n on the tangents gave
@@ -994,15 +1015,9 @@ static void test_shortest_step_with_bodies_inside_each_other_stays_finite(void) 
         rg_world_def wd = rg_world_default_def();
         rg_world *w = rg_world_create(&wd, NULL);
         rg_body_id ids[3];
-        for (i = 0; i < 3; ++i) {
-            rg_body_def bd = rg_body_default_def();
-            bd.hull = slab;
-            bd.position = rg_v3(-1.8125f + 0.1f * (rg_real)(i == 0), -1.8125f, -1.8125f);
-            bd.orientation = q;
-            bd.linear_velocity = rg_v3(-1.8125f, -1.8125f, -1.8125f);
-            bd.angular_velocity = rg_v3(-1.8125f, -1.8125f, -1.8125f);
-            ids[i] = rg_body_create(w, &bd, NULL);
-        }
+        for (i = 0; i < 3; ++i)
+            ids[i] = make_body(w, RG_BODY_DYNAMIC, slab, rg_v3(-1.8125f + 0.1f * (rg_real)(i == 0), -1.8125f, -1.8125f), q,
+                               rg_v3(-1.8125f, -1.8125f, -1.8125f), rg_v3(-1.8125f, -1.8125f, -1.8125f), 1000, 0);
         ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
         ENSURE(rg_world_step(w, steps[k]) == RG_OK);
         for (i = 0; i < 3; ++i)
@@ -1059,26 +1074,6 @@ static void test_feather_with_rolling_friction_stays_finite(void) {
    inertia (1e30) times that arm overflowed the point's turns, and inf times a zero warm-start
    impulse made the plank's angular velocity NaN. The script's bodies, rounded to the digits of
    its trace, still did (also before this session's changes). Every body must stay finite. */
-static rg_quat quat_of(rg_real x, rg_real y, rg_real z, rg_real w) {
-    rg_quat q;
-    q.x = x; q.y = y; q.z = z; q.w = w;
-    return q;
-}
-
-static rg_body_id make_body(rg_world *w, rg_body_type type, const rg_hull *hull, rg_vec3 position, rg_quat orientation,
-                            rg_vec3 v, rg_vec3 omega, rg_real density, rg_real mass) {
-    rg_body_def bd = rg_body_default_def();
-    bd.type = type;
-    bd.hull = hull;
-    bd.position = position;
-    bd.orientation = orientation;
-    bd.linear_velocity = v;
-    bd.angular_velocity = omega;
-    bd.density = density;
-    bd.mass = mass;
-    return rg_body_create(w, &bd, NULL);
-}
-
 static void test_feather_far_out_under_huge_gravity_stays_finite(void) {
     rg_world_def wd = rg_world_default_def();
     rg_world *w = rg_world_create(&wd, NULL);
