@@ -5318,9 +5318,13 @@ static int rg__solver_frozen_pair(const rg__solver *s, const rg__solver_manifold
 /* A point's turns on one body, zero if one overflowed: far out (fuzz_world: gravity 1e15, bodies
    1e13 m away, where float's rounding gave a contact an arm of 9e10 m) a feather's inverse
    inertia (1e30) times such an arm exceeds rg_real, and inf times a zero impulse is NaN. The
-   point then pushes that body without turning it. */
+   point then pushes that body without turning it. One test of the nine components' sum serves
+   (it is inf or NaN when one of them is): turns whose sum overflows though each is finite
+   (above rg_real's largest / 9, per unit impulse) are rounding too and go the same way. Testing
+   each component took 3% of a step in the `stack` scene. */
 static void rg__solver_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) {
-    if (rg_v3_is_finite(*tn) && rg_v3_is_finite(*t1) && rg_v3_is_finite(*t2)) return;
+    rg_real sum = tn->x + tn->y + tn->z + t1->x + t1->y + t1->z + t2->x + t2->y + t2->z;
+    if (rg__is_finite_real(sum)) return;
     *tn = *t1 = *t2 = rg_v3(0, 0, 0);
 }
 
