@@ -5051,6 +5051,9 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__WARM_MAX_RATIO
 #define RG__WARM_MAX_RATIO ((rg_real)4)           /* a step this many times longer than the last starts its contacts cold */
 #endif
+#ifndef RG__WARM_REACH
+#define RG__WARM_REACH ((rg_real)2)               /* hull radii from b's centre of mass beyond which a carried point is not on b */
+#endif
 #ifndef RG__LINEAR_TURN
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
 #endif
@@ -6731,21 +6734,43 @@ static rg_real rg__solver_warm_ratio(const rg_world *w) {
     return ratio <= RG__WARM_MAX_RATIO ? ratio : 0;
 }
 
-/* The resultant of last step's impulses about this step's patch centre c, in this step's frame.
-   Last step's points lay on b's surface; b has moved since by about v h and turned by w h (the
-   velocities it started this step with), and the points with it. The impulses scale by
-   step_ratio (above). */
-static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
-                                               const rg__solver_body *B, const rg__body *body_b, rg_vec3 c,
-                                               rg_real h, rg_real step_ratio) {
-    rg__patch_load load;
+/* Where last step's points are now. They lay on b's surface; b has moved since by about v h and
+   turned by w h (the velocities it started this step with), and the points with it. Returns 0
+   when one of them lies more than RG__WARM_REACH hull radii from b's centre of mass: it is no
+   point of b, so last step's load is not this contact's and the manifold starts cold. A point of
+   b lies within one radius; the carry's linear turn and the first-order pass's offsets (not in
+   the carry) move it out a little: at most 1.12 radii in rain and funnel, 1.66 for cubes pushed
+   out of half their width (test_world_pairs_query). Beyond 2 were only points that b did not
+   carry: b placed elsewhere by rg_body_set_transform (18 to 25 radii in the broad phase's
+   teleport tests), float rounding 1e13 m out (9e8 radii), and a cube placed into a slab after a
+   kinematic slab at 1e15 m/s had sent it off at 6e12 m/s and 1.3e14 rad/s (fuzz_world): carried
+   by 1e11 m and a linear turn of 2e12 rad, its points gave the load's moments arms of 1e11 m,
+   the spread friction impulses of 3e29 N s against a normal one of 9e17, and the warm start
+   sent the cube to 4e19 m/s and 2e27 rad/s, and NaN in the first sweep. */
+static int rg__solver_carried_points(const rg__pair_manifold *previous, const rg__solver_body *B,
+                                     const rg__body *body_b, rg_real h, rg_vec3 *now) {
     rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
+    rg_real reach = RG__WARM_REACH * body_b->hull->radius;
+    int j;
+    for (j = 0; j < previous->count; ++j) {
+        const rg__contact_point *q = &previous->points[j];
+        now[j] = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
+        if (!(rg_v3_length_squared(rg_v3_sub(now[j], body_b->com)) <= reach * reach)) return 0;
+    }
+    return 1;
+}
+
+/* The resultant of last step's impulses about this step's patch centre c, in this step's frame,
+   from where its points are now (rg__solver_carried_points). The impulses scale by step_ratio
+   (above). */
+static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
+                                               const rg_vec3 *now, rg_vec3 c, rg_real step_ratio) {
+    rg__patch_load load;
     int j;
     memset(&load, 0, sizeof load);
     for (j = 0; j < previous->count; ++j) {
         const rg__contact_point *q = &previous->points[j];
-        rg_vec3 now = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
-        rg_vec3 r = rg_v3_sub(now, c);
+        rg_vec3 r = rg_v3_sub(now[j], c);
         rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
         rg_real f1 = step_ratio * rg_v3_dot(q->friction_impulse, m->t1);
         rg_real f2 = step_ratio * rg_v3_dot(q->friction_impulse, m->t2), N = step_ratio * q->normal_impulse;
@@ -6998,7 +7023,7 @@ static void rg__solver_start_contacts(rg_world *w) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_point *points = &s->points[m->first];
         const rg__pair_manifold *previous;
-        rg_vec3 where[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
+        rg_vec3 where[RG_MANIFOLD_MAX], now[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
         int that[RG_MANIFOLD_MAX], touching = 0;
         m->spin = m->roll1 = m->roll2 = 0;
         for (k = 0; k < m->count; ++k) {
@@ -7018,12 +7043,13 @@ static void rg__solver_start_contacts(rg_world *w) {
         previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
                        ? &w->narrowphase.previous[pm->previous]
                        : NULL;
-        /* the same contact: a face turned away (another face, an edge) is a different load */
-        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT) {
+        /* the same contact: a face turned away (another face, an edge) is a different load, and
+           so is one whose points b did not carry here */
+        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT &&
+            rg__solver_carried_points(previous, &s->bodies[m->b], &w->bodies[m->b], w->step_dt, now)) {
             c = rg_v3_scale(c, 1 / (rg_real)touching);
             rg__solver_spread_load(m, points, that, touching, where, c,
-                                   rg__solver_previous_load(previous, m, &s->bodies[m->b], &w->bodies[m->b], c,
-                                                            w->step_dt, rg__solver_warm_ratio(w)),
+                                   rg__solver_previous_load(previous, m, now, c, rg__solver_warm_ratio(w)),
                                    w->def.contact_tolerance);
             warm = 1;
         }
