@@ -1118,6 +1118,83 @@ static void test_feather_far_out_under_huge_gravity_stays_finite(void) {
     rg_hull_destroy(ground);
 }
 
+/* fuzz_world: a kinematic slab at 1e15 m/s knocks a pile of cubes and slabs about; one cube
+   (#15 of the script) leaves at 6e12 m/s and 1.3e14 rad/s and is then placed back, by
+   rg_body_set_transform, into a kinematic slab it had touched. The pair's warm start carried
+   last step's contact points with the cube by 1e11 m and a linear turn of 2e12 rad: the load's
+   moments had arms of 1e11 m, its friction impulses came out at 3e29 N s against normal ones of
+   9e17, the cube went to 4e19 m/s and 2e27 rad/s and the first contact sweep made it and the
+   slab's solver velocities NaN. The script's bodies and calls, to the digits of its trace (the
+   refused calls left out: they change nothing), fail the same way in float (the double build's
+   run differs, and passed before too). Every body must stay finite, and the cube may not come
+   out of the slabs with more kinetic energy than it went in with: their surfaces move at
+   850 m/s at most, nothing next to its 1e14. */
+static void test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL), *tiny = rg_hull_create_box(rg_v3(0.001f, 0.002f, 0.003f), NULL);
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    static const rg_real placed[8][4] = {{0.9375f, 0.9375f, 1e30f, 0.9375f}, {0.9375f, 0.9375f, 0.9375f, 1e30f},
+                                         {0.9375f, 0.9375f, 0.9375f, 0.9375f}, {0.9375f, 0.9375f, 0.9375f, 0.9375f},
+                                         {0.9375f, 0.9375f, 0.9375f, 0.9375f}, {0.9375f, 0.9375f, 0.9375f, 0.9375f},
+                                         {0.9375f, 0.9375f, 0.9375f, 0.9375f}, {0.9375f, 0.5625f, 1.6495e-33f, FLT_MAX}};
+    const rg_body_type S = RG_BODY_STATIC, K = RG_BODY_KINEMATIC, D = RG_BODY_DYNAMIC;
+    rg_real a = 6.8125f, b = -1.8125f, c = -1.3125f, e = 0.9375f;
+    rg_quat qy = quat_of(0, -0.261579f, 0, -0.965182f), qd = quat_of(-0.151022f, -0.151022f, -0.151022f, -0.965182f);
+    rg_quat one = rg_quat_identity();
+    rg_vec3 va = rg_v3(a, a, a), zero = rg_v3(0, 0, 0);
+    rg_body_def bd = rg_body_default_def();
+    rg_body_id ids[17];
+    double energy_before;
+    int i, bad = 0;
+    ENSURE(w && cube && tiny && slab);
+    ids[0] = make_body(w, S, slab, rg_v3(0, -0.5f, 0), one, zero, zero, 1000, 0);
+    ids[1] = make_body(w, D, cube, rg_v3(0, 0.5f, 0), one, zero, zero, 1000, 0);
+    ids[2] = make_body(w, D, cube, rg_v3(0, 0, 1), qy, va, va, 1000, 0);
+    bd.type = K;
+    bd.hull = slab;
+    bd.position = rg_v3(1, 1, 1);
+    bd.orientation = quat_of(1, 1, 1, 1);
+    bd.linear_velocity = bd.angular_velocity = rg_v3(1, 1, 1);
+    bd.rolling_friction = 1;
+    ids[3] = rg_body_create(w, &bd, NULL);
+    ids[4] = make_body(w, K, slab, rg_v3(a, a, 5.875f), one, va, va, 1000, 0);
+    ids[5] = make_body(w, K, slab, va, one, rg_v3(0.0625f, 0, a), rg_v3(a, 6.625f, a), 1000, 0);
+    ids[6] = make_body(w, K, slab, va, qd, va, va, 1000, 0);
+    ids[7] = make_body(w, D, tiny, zero, qd, rg_v3(a, a, 6.3125f), rg_v3(a, 6.25f, a), 1000, 0);
+    ids[8] = make_body(w, K, slab, rg_v3(c, c, c), quat_of(0.35227f, 0.35227f, 0.35227f, 0.792286f),
+                       rg_v3(-0.0625f, -0.0625f, 1e15f), rg_v3(-7.9375f, c, c), 1000, 0);
+    ids[9] = make_body(w, D, cube, rg_v3(0.6875f, 0.6875f, -0.0625f), quat_of(0.0180393f, 0.0180393f, 0.0180393f, 0.999512f),
+                       rg_v3(0.6875f, 4.875f, 4.875f), rg_v3(4.875f, b, 0), 1000, 0);
+    ENSURE(rg_world_step(w, 1.96577e-24f) == RG_OK);
+    ids[10] = make_body(w, D, slab, rg_v3(b, b, b), quat_of(0.454488f, 0.454488f, 0.454488f, 0.616702f),
+                        rg_v3(b, -0.8125f, b), rg_v3(b, b, b), 1000, 0);
+    ids[11] = make_body(w, D, slab, rg_v3(b, b, b), quat_of(-0.164593f, 0.442697f, 0.442697f, -0.762199f),
+                        rg_v3(4.875f, 4.875f, 4.875f), rg_v3(0, a, a), 1000, 0);
+    ids[12] = make_body(w, K, slab, va, qd, va, va, 1000, 0);
+    ids[13] = make_body(w, K, slab, rg_v3(a, a, 5.1875f), qy, va, va, 1000, 0);
+    ids[14] = make_body(w, K, slab, va, one, rg_v3(0, a, c), rg_v3(c, c, c), 1000, 0);
+    ids[15] = make_body(w, D, cube, rg_v3(0.6875f, 0.6875f, 0.6875f), quat_of(0.194579f, 0.194579f, 0.194579f, 0.941497f),
+                        rg_v3(0.6875f, 0.6875f, 0.6875f), rg_v3(0.0625f, -0.5f, 2.67787e-32f), 1000, 0);
+    ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    ids[16] = make_body(w, K, slab, va, qd, zero, rg_v3(0, 0.5625f, 0.5625f), 1000, 0);
+    ENSURE(rg_world_set_gravity(w, rg_v3(e, e, e)) == RG_OK);
+    for (i = 0; i < 8; ++i)
+        ENSURE(rg_body_set_transform(w, ids[15], rg_v3(e, e, e), quat_of(placed[i][0], placed[i][1], placed[i][2], placed[i][3])) == RG_OK);
+    energy_before = (double)rg_body_kinetic_energy(w, ids[15]);
+    ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    for (i = 0; i < 17; ++i)
+        bad += !body_is_finite(w, ids[i]);
+    rg_test_note("3 steps: %d of 17 bodies not finite; the placed cube's kinetic energy %.3g J before the last step, %.3g J after",
+                 bad, energy_before, (double)rg_body_kinetic_energy(w, ids[15]));
+    ENSURE(bad == 0);
+    ENSURE((double)rg_body_kinetic_energy(w, ids[15]) <= energy_before);
+    rg_world_destroy(w);
+    rg_hull_destroy(cube);
+    rg_hull_destroy(tiny);
+    rg_hull_destroy(slab);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1398,5 +1475,6 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_shortest_step_with_bodies_inside_each_other_stays_finite);
     RUN_TEST(test_feather_with_rolling_friction_stays_finite);
     RUN_TEST(test_feather_far_out_under_huge_gravity_stays_finite);
+    RUN_TEST(test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
 }
