@@ -20,7 +20,11 @@
    at 1e15 rad/s in a plank with rolling friction overflowed the rolling impulse's determinant
    (test_feather_with_rolling_friction_stays_finite); under gravity of 1e15 a feather's contact
    with an arm of 9e10 m (float rounding 1e13 m out) overflowed its turns to inf, and a zero
-   impulse times inf was NaN (test_feather_far_out_under_huge_gravity_stays_finite).
+   impulse times inf was NaN (test_feather_far_out_under_huge_gravity_stays_finite); a cube sent
+   off at 6e12 m/s and 1.3e14 rad/s by a kinematic slab at 1e15 m/s, then placed back into a
+   slab, had its contact's warm start carried 1e11 m off the cube (its move and a linear turn of
+   2e12 rad): moments with arms of 1e11 m sent it to 4e19 m/s and 2e27 rad/s, then NaN
+   (test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
