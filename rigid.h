@@ -6978,8 +6978,10 @@ static void rg__solver_limit_warm_start(rg_world *w) {
     for (i = 0; i < n; ++i) {
         rg_real *sums = &s->island_sums[3 * i];
         rg_real slope = sums[0] - sums[1], curvature = sums[2];
-        /* from here on sums[0] is the island's scale */
-        sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
+        /* from here on sums[0] is the island's scale; an island whose sums overflowed (a warm
+           start of absurd impulses) starts cold instead of taking all of it */
+        if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
+        else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
     }
     for (i = 0; i < n; ++i)
         rg__solver_body_keep_change(&s->bodies[i], w->bodies[i].linear_velocity, w->bodies[i].angular_velocity,
