@@ -5633,9 +5633,18 @@ static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_rea
             p->stick = 1;
         } else {
             rg_real speed = rg__sqrt(u1 * u1 + u2 * u2);
+            /* fuzz_world: under gravity 1e15 a speculative contact slid at 1e21 to 1e24 m/s, whose
+               squares overflow float, and its impulse limit (1e18) times that speed too; inf over
+               inf gave a NaN direction, and the frozen body's zero inverse mass times it a NaN
+               velocity. Then the length and the direction are taken without overflow. */
+            if (!(speed <= RG__REAL_MAX)) speed = rg_v3_length(rg_v3(u1, u2, 0));
             if (speed > 0) {
                 P1 = -limit * u1 / speed;
                 P2 = -limit * u2 / speed;
+                if (!rg__is_finite_real(P1) || !rg__is_finite_real(P2)) {
+                    P1 = -limit * (u1 / speed);
+                    P2 = -limit * (u2 / speed);
+                }
                 rg__solver_dissipative_friction(p, u1, u2, limit, &P1, &P2);
             } else {
                 P1 = P2 = 0;

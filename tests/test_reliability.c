@@ -1195,6 +1195,39 @@ static void test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite(void) {
     rg_hull_destroy(slab);
 }
 
+/* fuzz_world (seeds 47 to 127, 300 s each, 15 inputs, one cause): a kinematic cube under a
+   stack of five cubes turned about y is set moving at 1e15 m/s on each axis and a sixth cube is placed
+   inside the stack. In the second step after, a speculative contact of the stack slid at about
+   5e21 m/s: the squares of that speed overflow float, and so does its friction limit (6e17 N s)
+   times it; the sliding direction u / |u| came out inf / inf, NaN, and the frozen body's zero
+   inverse mass times that impulse made its velocity NaN. The sliding direction is now taken
+   without overflow. Every body must stay finite (it failed before in float: NaN at the second
+   step). */
+static void test_stack_on_a_cube_flung_at_1e15_stays_finite(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    rg_vec3 zero = rg_v3(0, 0, 0);
+    rg_body_id ids[7];
+    int i, bad = 0;
+    ENSURE(w && cube);
+    ids[0] = make_body(w, RG_BODY_KINEMATIC, cube, rg_v3(0, -0.5f, 0), rg_quat_identity(), zero, zero, 1000, 0);
+    for (i = 0; i < 5; ++i)
+        ids[i + 1] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0.0625f * (rg_real)i, 0.5f + (rg_real)i, 0),
+                               rg_quat_from_axis_angle(rg_v3(0, 1, 0), 0.0625f * (rg_real)i), zero,
+                               rg_v3(0, 0, 0.0625f * (rg_real)i), 1000, 0);
+    for (i = 0; i < 21; ++i) ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    ENSURE(rg_body_set_linear_velocity(w, ids[0], rg_v3(1e15f, 1e15f, 1e15f)) == RG_OK);
+    ids[6] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0, 0.5f, 0), rg_quat_from_axis_angle(rg_v3(0, 1, 1.8125f), 1.8125f),
+                       zero, zero, 1000, 0);
+    for (i = 0; i < 2; ++i) ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    for (i = 0; i < 7; ++i) bad += !body_is_finite(w, ids[i]);
+    rg_test_note("23 steps, the last 2 with the kinematic cube at 1e15 m/s: %d of 7 bodies not finite", bad);
+    ENSURE(bad == 0);
+    rg_world_destroy(w);
+    rg_hull_destroy(cube);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1476,5 +1509,6 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_feather_with_rolling_friction_stays_finite);
     RUN_TEST(test_feather_far_out_under_huge_gravity_stays_finite);
     RUN_TEST(test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite);
+    RUN_TEST(test_stack_on_a_cube_flung_at_1e15_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
 }
