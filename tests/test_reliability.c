@@ -1267,6 +1267,59 @@ static void test_fast_spin_keeps_its_energy(void) {
     rg_hull_destroy(box);
 }
 
+/* fuzz_world (seed 201): a slab of 1e7 kg (100 x 1 x 100 m) inside a kinematic one spinning at
+   1e15 rad/s was knocked to a spin of 3e14 rad/s. Twice its kinetic energy, w^T I w, is then
+   about 1e39, beyond float; the gyroscopic step's guard compared the energies before and after
+   as inf <= inf and let a spin of 8e19 rad/s through, and the next move made the slab's position
+   NaN. Here the spinner (two of the spins and turns that showed it) is removed after the knock,
+   so that in the next step the slab moves freely, and the gyroscopic term never adds energy: the
+   energy w . L (in double, from the float w and L) after that step may be at most that before
+   it, to 1e-4. Before the fix it grew 4e5 and 3e10 times. */
+static void test_slab_knocked_to_a_huge_spin_keeps_its_energy(void) {
+    static const double steps[2] = {1.0 / 60, 0.6953125}, turns[2] = {1.1, 0.53};
+    static const float spins[2][3] = {{0, 2e14f, 0}, {3e14f, -1e14f, 2e14f}};
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    int k, i;
+    ENSURE(slab != NULL);
+    for (k = 0; k < 2; ++k) {
+        rg_world_def wd = rg_world_default_def();
+        rg_world *w = rg_world_create(&wd, NULL);
+        rg_body_def bd = rg_body_default_def();
+        rg_body_id spinner, id;
+        rg_vec3 omega, momentum;
+        double e0, e1;
+        bd.hull = slab;
+        bd.position = rg_v3(6.8125f, 6.8125f, 6.8125f);
+        bd.orientation = rg_quat_from_axis_angle(rg_v3(-1, -1, -1), (rg_real)turns[k]);
+        bd.type = RG_BODY_KINEMATIC;
+        bd.angular_velocity = rg_v3(spins[k][0], spins[k][1], spins[k][2]);
+        spinner = rg_body_create(w, &bd, NULL);
+        bd.type = RG_BODY_DYNAMIC;
+        bd.linear_velocity = rg_v3(6.8125f, 6.8125f, 6.8125f);
+        bd.angular_velocity = rg_v3(6.8125f, 7.875f, 6.8125f);
+        id = rg_body_create(w, &bd, NULL);
+        ENSURE(rg_body_is_valid(w, spinner) && rg_body_is_valid(w, id));
+        ENSURE(rg_world_step(w, (rg_real)steps[k]) == RG_OK);
+        ENSURE(rg_body_destroy(w, spinner) == RG_OK);
+        omega = rg_body_angular_velocity(w, id);
+        momentum = rg_body_angular_momentum(w, id);
+        e0 = (double)omega.x * momentum.x + (double)omega.y * momentum.y + (double)omega.z * momentum.z;
+        ENSURE(rg_world_step(w, (rg_real)steps[k]) == RG_OK);
+        omega = rg_body_angular_velocity(w, id);
+        momentum = rg_body_angular_momentum(w, id);
+        e1 = (double)omega.x * momentum.x + (double)omega.y * momentum.y + (double)omega.z * momentum.z;
+        rg_test_note("step %.4f s: knocked to |w| %.3g rad/s, 2 E %.4g -> %.4g in the free step", steps[k],
+                     rg_v3_length(omega), e0, e1);
+        ENSURE(e1 <= e0 * (1 + 1e-4));
+        for (i = 0; i < 3; ++i) {
+            ENSURE(rg_world_step(w, (rg_real)steps[k]) == RG_OK);
+            ENSURE(rg_v3_is_finite(rg_body_angular_velocity(w, id)) && rg_v3_is_finite(rg_body_position(w, id)));
+        }
+        rg_world_destroy(w);
+    }
+    rg_hull_destroy(slab);
+}
+
 /* A cube of 1 kg landing on a corner (lowest corner 2.53 cm above the ground, falling at
    6.6 m/s, spinning at 4 rad/s, restitution 0) may not gain mechanical energy (kinetic +
    m g y) in the step it lands; allowed: 0.05 J (a 5 mm lift). In the collision loop a sliding
@@ -1511,4 +1564,5 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite);
     RUN_TEST(test_stack_on_a_cube_flung_at_1e15_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
+    RUN_TEST(test_slab_knocked_to_a_huge_spin_keeps_its_energy);
 }

@@ -27,7 +27,10 @@
    (test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite); a stack on a kinematic cube
    set moving at 1e15 m/s slid at 5e21 m/s on a contact, whose squared speed and friction limit
    times speed overflow float, and its sliding direction came out NaN (22 inputs from seeds 47 to
-   163, one cause: test_stack_on_a_cube_flung_at_1e15_stays_finite).
+   163, one cause: test_stack_on_a_cube_flung_at_1e15_stays_finite); a slab knocked to 3e14 rad/s
+   by kinematic slabs spinning at 1e15 rad/s had a kinetic energy beyond float, and the
+   gyroscopic step's energy guard, comparing inf with inf, let it spin up to 8e19 rad/s, then
+   NaN (seed 201: test_slab_knocked_to_a_huge_spin_keeps_its_energy).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
