@@ -4871,6 +4871,38 @@ static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real ma
     return count;
 }
 
+/* Hull radii from a body's centre of mass within which a point of a manifold is taken to lie on
+   the body: a hull's points lie within one (1.12 at most in the scenes' manifolds, with
+   rounding); the rest is for rounding. */
+#ifndef RG__ON_BODY_REACH
+#define RG__ON_BODY_REACH ((rg_real)2)
+#endif
+
+/* Does `point` lie within `radii` hull radii of the body's centre of mass? NaN and overflow say
+   no. */
+static int rg__point_near_body(const rg__body *body, rg_vec3 point, rg_real radii) {
+    rg_real reach = radii * body->hull->radius;
+    return rg_v3_length_squared(rg_v3_sub(point, body->com)) <= reach * reach;
+}
+
+/* Do the manifold's points lie on both bodies: each point on b, and the point on a the solver
+   takes (the point on b less depth n)? Only rounding makes them miss. Two 1 m cubes 1.5e13 m apart
+   and closing at 5e14 m/s were within their speculative margin (fuzz_world): in b's frame a's
+   vertices lay 1e13 m out, where float rounds to 1e6 m, the clipping made b's whole face the
+   contact, and its points moved by the gap along n landed 5e12 m off a; arms that long gave
+   infinite errors and then NaN velocities. Such a pair gets no contact: at that distance the
+   step cannot tell where the cubes would meet. */
+static int rg__manifold_on_bodies(const rg_manifold *m, int count, const rg__body *a, const rg__body *b) {
+    int k;
+    for (k = 0; k < count; ++k) {
+        rg_vec3 on_b = m->points[k];
+        if (!rg__point_near_body(b, on_b, RG__ON_BODY_REACH) ||
+            !rg__point_near_body(a, rg_v3_madd(on_b, m->normal, -m->depths[k]), RG__ON_BODY_REACH))
+            return 0;
+    }
+    return 1;
+}
+
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
@@ -4924,6 +4956,7 @@ static void rg__narrowphase_update(rg_world *w) {
             rg__keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
                               body_b->orientation);
         }
+        if (count > 0 && !rg__manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
             np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
             previous = &np->previous[cache->manifold_index];
@@ -6774,12 +6807,11 @@ static rg_real rg__solver_warm_ratio(const rg_world *w) {
 static int rg__solver_carried_points(const rg__pair_manifold *previous, const rg__solver_body *B,
                                      const rg__body *body_b, rg_real h, rg_vec3 *now) {
     rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
-    rg_real reach = RG__WARM_REACH * body_b->hull->radius;
     int j;
     for (j = 0; j < previous->count; ++j) {
         const rg__contact_point *q = &previous->points[j];
         now[j] = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
-        if (!(rg_v3_length_squared(rg_v3_sub(now[j], body_b->com)) <= reach * reach)) return 0;
+        if (!rg__point_near_body(body_b, now[j], RG__WARM_REACH)) return 0;
     }
     return 1;
 }

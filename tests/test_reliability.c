@@ -1228,6 +1228,49 @@ static void test_stack_on_a_cube_flung_at_1e15_stays_finite(void) {
     rg_hull_destroy(cube);
 }
 
+/* fuzz_world (seed 202): a kinematic slab spinning at 1e15 rad/s flung two cubes 1e13 m away at
+   3e14 m/s; one was placed back at the origin. The two cubes, 1.5e13 m apart, closing at 5e14 m/s,
+   were within their speculative margin, but in b's frame a's vertices lie 1e13 m out, where
+   float rounds to 1e6 m: the clipping made b's whole face the contact, and its points moved by
+   the gap along n landed 5e12 m off a. Arms that long gave infinite errors, and shock propagation
+   NaN velocities. The script through the public API; every body must stay finite (it failed
+   before in float). */
+static void test_speculative_contact_across_1e13_m_stays_finite(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    rg_hull *plank = rg_hull_create_box(rg_v3(2, 0.1f, 0.5f), NULL);
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_vec3 zero = rg_v3(0, 0, 0);
+    rg_body_id ids[4];
+    int i, bad = 0;
+    ENSURE(w && cube && plank && slab);
+    ids[0] = make_body(w, RG_BODY_DYNAMIC, plank, rg_v3(-0.0625f, -0.0625f, 0), rg_quat_identity(), zero, zero, 1000, 0);
+    ids[1] = make_body(w, RG_BODY_KINEMATIC, slab, rg_v3(6.8125f, 6.8125f, -0.0625f),
+                       quat_of(-0.0f, 0.166546702f, -0.201706558f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f),
+                       rg_v3(6.8125f, 0, 0), 1000, 0);
+    ids[2] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0, 0.5f, 0.25f), rg_quat_identity(), zero, zero, 1000, 0);
+    ids[3] = make_body(w, RG_BODY_DYNAMIC, cube, rg_v3(0.0625f, 0.3125f, 0.3125f),
+                       quat_of(0.089844346f, 0.089844346f, 0.089844346f, 0.987817764f), rg_v3(0.3125f, -2.0625f, -2.0625f),
+                       rg_v3(-2.0625f, -2.0625f, -2.0625f), 1000, 0);
+    ENSURE(rg_body_apply_force(w, ids[2], rg_v3(4.875f, 4.875f, 4.875f),
+                               rg_v3_add(rg_body_center_of_mass(w, ids[2]), rg_v3(4.875f, 4.875f, 4.875f))) == RG_OK);
+    ENSURE(rg_body_apply_impulse(w, ids[2], rg_v3(4.875f, 4.875f, -2.0625f),
+                                 rg_v3_add(rg_body_center_of_mass(w, ids[2]), rg_v3(-2.0625f, -2.0625f, -2.0625f))) == RG_OK);
+    ENSURE(rg_body_set_angular_velocity(w, ids[1], rg_v3(1e15f, 1e15f, -5.5625f)) == RG_OK);
+    for (i = 0; i < 2; ++i) ENSURE(rg_world_step(w, 1.0f / 60) == RG_OK);
+    ENSURE(rg_body_set_transform(w, ids[3], zero, quat_of(0, 0, -5.5625f, -5.5625f)) == RG_OK);
+    ENSURE(rg_world_step(w, 0.6953125f) == RG_OK);
+    for (i = 0; i < 4; ++i) bad += !body_is_finite(w, ids[i]);
+    rg_test_note("cubes flung to %.3g and %.3g m, the second placed back: %d of 4 bodies not finite",
+                 rg_v3_length(rg_body_position(w, ids[2])), rg_v3_length(rg_body_position(w, ids[3])), bad);
+    ENSURE(bad == 0);
+    rg_world_destroy(w);
+    rg_hull_destroy(cube);
+    rg_hull_destroy(plank);
+    rg_hull_destroy(slab);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1563,6 +1606,7 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_feather_far_out_under_huge_gravity_stays_finite);
     RUN_TEST(test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite);
     RUN_TEST(test_stack_on_a_cube_flung_at_1e15_stays_finite);
+    RUN_TEST(test_speculative_contact_across_1e13_m_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
     RUN_TEST(test_slab_knocked_to_a_huge_spin_keeps_its_energy);
 }

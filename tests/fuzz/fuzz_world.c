@@ -30,7 +30,9 @@
    163, one cause: test_stack_on_a_cube_flung_at_1e15_stays_finite); a slab knocked to 3e14 rad/s
    by kinematic slabs spinning at 1e15 rad/s had a kinetic energy beyond float, and the
    gyroscopic step's energy guard, comparing inf with inf, let it spin up to 8e19 rad/s, then
-   NaN (seed 201: test_slab_knocked_to_a_huge_spin_keeps_its_energy).
+   NaN (seed 201: test_slab_knocked_to_a_huge_spin_keeps_its_energy); two cubes flung 1.5e13 m
+   apart by such a slab got a speculative contact whose points float's rounding put 5e12 m off one
+   cube, then NaN (seed 202: test_speculative_contact_across_1e13_m_stays_finite).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
@@ -40,7 +42,8 @@
 
 enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
 
-/* FUZZ_VERBOSE=1 in the environment prints the script as it runs (to reproduce a failure) */
+/* FUZZ_VERBOSE=1 in the environment prints the script as it runs (to reproduce a failure), its
+   numbers with the 9 digits that give a float back exactly */
 static int verbose = -1;
 static void trace(const char *format, ...) {
     va_list args;
@@ -169,7 +172,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
     st.w = rg_world_create((flags & 2) && (flags & 4) ? NULL : &def, &result);
     /* the def in the trace too: a fuzzed gravity of 1e15 set there was behind 21 of 22 inputs
        that one campaign found, and a trace without it read as the default world */
-    trace("world: gravity (%g %g %g), iterations %d %d %d, tolerance %g, margin %g, seed %llu%s -> %s\n",
+    trace("world: gravity (%.9g %.9g %.9g), iterations %d %d %d, tolerance %.9g, margin %.9g, seed %llu%s -> %s\n",
           (double)def.gravity.x, (double)def.gravity.y, (double)def.gravity.z, def.collision_iterations,
           def.contact_iterations, def.shock_iterations, (double)def.contact_tolerance, (double)def.contact_margin,
           (unsigned long long)def.random_seed, (flags & 2) && (flags & 4) ? " (NULL def)" : "", rg_result_string(result));
@@ -214,8 +217,8 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
                 }
             }
             id = rg_body_create(w, (what & 4) && (what & 2) && (what & 1) ? NULL : &bd, &res);
-            trace("create type %d hull %d at (%g %g %g) q (%g %g %g %g) v (%g %g %g) w (%g %g %g) density %g mass %g "
-                  "restitution %g friction %g %g %g %g -> #%u", (int)bd.type,
+            trace("create type %d hull %d at (%.9g %.9g %.9g) q (%.9g %.9g %.9g %.9g) v (%.9g %.9g %.9g) w (%.9g %.9g %.9g) density %.9g mass %.9g "
+                  "restitution %.9g friction %.9g %.9g %.9g %.9g -> #%u", (int)bd.type,
                   bd.hull == NULL ? -1 : (int)((what >> 5) % HULLS), (double)bd.position.x, (double)bd.position.y,
                   (double)bd.position.z, (double)bd.orientation.x, (double)bd.orientation.y, (double)bd.orientation.z,
                   (double)bd.orientation.w, (double)bd.linear_velocity.x, (double)bd.linear_velocity.y,
@@ -248,7 +251,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_vec3 p = fuzz_vec3(&r, wild);
             rg_quat q = fuzz_quat(&r, wild);
             res = rg_body_set_transform(w, id, p, q);
-            trace("set_transform #%u (%g %g %g) (%g %g %g %g)", id.index, (double)p.x, (double)p.y, (double)p.z,
+            trace("set_transform #%u (%.9g %.9g %.9g) (%.9g %.9g %.9g %.9g)", id.index, (double)p.x, (double)p.y, (double)p.z,
                   (double)q.x, (double)q.y, (double)q.z, (double)q.w);
             break;
         }
@@ -256,21 +259,21 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 v = fuzz_vec3(&r, wild);
             res = rg_body_set_linear_velocity(w, id, v);
-            trace("set_linear_velocity #%u (%g %g %g)", id.index, (double)v.x, (double)v.y, (double)v.z);
+            trace("set_linear_velocity #%u (%.9g %.9g %.9g)", id.index, (double)v.x, (double)v.y, (double)v.z);
             break;
         }
         case 5: {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 v = fuzz_vec3(&r, wild);
             res = rg_body_set_angular_velocity(w, id, v);
-            trace("set_angular_velocity #%u (%g %g %g)", id.index, (double)v.x, (double)v.y, (double)v.z);
+            trace("set_angular_velocity #%u (%.9g %.9g %.9g)", id.index, (double)v.x, (double)v.y, (double)v.z);
             break;
         }
         case 6: {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 impulse = fuzz_vec3(&r, wild), arm = fuzz_vec3(&r, wild);
             res = rg_body_apply_impulse(w, id, impulse, rg_v3_add(rg_body_center_of_mass(w, id), arm));
-            trace("apply_impulse #%u (%g %g %g) at com + (%g %g %g)", id.index, (double)impulse.x, (double)impulse.y,
+            trace("apply_impulse #%u (%.9g %.9g %.9g) at com + (%.9g %.9g %.9g)", id.index, (double)impulse.x, (double)impulse.y,
                   (double)impulse.z, (double)arm.x, (double)arm.y, (double)arm.z);
             break;
         }
@@ -278,7 +281,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 force = fuzz_vec3(&r, wild), arm = fuzz_vec3(&r, wild);
             res = rg_body_apply_force(w, id, force, rg_v3_add(rg_body_center_of_mass(w, id), arm));
-            trace("apply_force #%u (%g %g %g) at com + (%g %g %g)", id.index, (double)force.x, (double)force.y,
+            trace("apply_force #%u (%.9g %.9g %.9g) at com + (%.9g %.9g %.9g)", id.index, (double)force.x, (double)force.y,
                   (double)force.z, (double)arm.x, (double)arm.y, (double)arm.z);
             break;
         }
@@ -286,13 +289,13 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
             rg_body_id id = fuzz_id(&r, &st);
             rg_vec3 t = fuzz_vec3(&r, wild);
             res = rg_body_apply_torque(w, id, t);
-            trace("apply_torque #%u (%g %g %g)", id.index, (double)t.x, (double)t.y, (double)t.z);
+            trace("apply_torque #%u (%.9g %.9g %.9g)", id.index, (double)t.x, (double)t.y, (double)t.z);
             break;
         }
         case 9: {
             rg_vec3 g = fuzz_vec3(&r, wild);
             res = rg_world_set_gravity(w, g);
-            trace("set_gravity (%g %g %g)", (double)g.x, (double)g.y, (double)g.z);
+            trace("set_gravity (%.9g %.9g %.9g)", (double)g.x, (double)g.y, (double)g.z);
             break;
         }
         case 10: {                                                /* queries: must not change anything */
@@ -319,7 +322,7 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
                 break;
             }
             res = rg_world_step(w, dt);
-            trace("step %g", (double)dt);
+            trace("step %.9g", (double)dt);
             if (res == RG_OK) {
                 ++st.steps;
                 if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
