@@ -4872,8 +4872,8 @@ static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real ma
 }
 
 /* Hull radii from a body's centre of mass within which a point of a manifold is taken to lie on
-   the body: a hull's points lie within one (1.12 at most in the scenes' manifolds, with
-   rounding); the rest is for rounding. */
+   the body: a hull's points lie within one (1.0002 at most in the scenes of scenes.md, kept
+   manifolds' points having moved a little with their pair); the rest is for rounding. */
 #ifndef RG__ON_BODY_REACH
 #define RG__ON_BODY_REACH ((rg_real)2)
 #endif
