@@ -508,6 +508,7 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #define rg__sqrt sqrt
 #define rg__sin sin
 #define rg__cos cos
+#define rg__fmod fmod
 #define rg__fabs fabs
 #define rg__atan2 atan2
 #else
@@ -517,6 +518,7 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #define rg__sqrt sqrtf
 #define rg__sin sinf
 #define rg__cos cosf
+#define rg__fmod fmodf
 #define rg__fabs fabsf
 #define rg__atan2 atan2f
 #endif
@@ -5265,9 +5267,27 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
    (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
    two coefficients come from their Taylor series, exact to rounding there and free of the
    cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
+/* A turn beyond RG__TURN_LARGEST radians is taken modulo a full turn (the same rotation), so that
+   the products below stay finite: a box of 48 mg struck by a kinematic slab spinning at
+   1e15 rad/s (fuzz_world) had a collision offset of 2e19 rad, whose square overflows float and
+   made the first-order pass NaN. The linear part theta x r that callers add with their own theta
+   no longer matches at such turns; nothing at 1e12 rad a step is physics, but it stays finite. */
+#ifndef RG__TURN_LARGEST
+#define RG__TURN_LARGEST ((rg_real)1e12)
+#endif
+static rg_vec3 rg__turn_within_largest(rg_vec3 theta) {
+    rg_real angle = rg__v3_length_scaled(theta);
+    if (!rg__is_finite_real(angle) || angle == 0) return rg_v3(0, 0, 0);
+    return rg_v3_scale(theta, rg__fmod(angle, (rg_real)(2 * 3.14159265358979323846)) / angle);
+}
+
 static rg__turn rg__turn_of(rg_vec3 theta) {
     rg__turn turn;
     rg_real t = rg_v3_dot(theta, theta);
+    if (!(t <= RG__TURN_LARGEST * RG__TURN_LARGEST)) {
+        theta = rg__turn_within_largest(theta);
+        t = rg_v3_dot(theta, theta);
+    }
     turn.theta = theta;
     if (t < (rg_real)0.01) {
         turn.a_less_1 = -t / 6 * (1 - t / 20 * (1 - t / 42));

@@ -1271,6 +1271,65 @@ static void test_speculative_contact_across_1e13_m_stays_finite(void) {
     rg_hull_destroy(slab);
 }
 
+/* fuzz_world (seed 207): a box of 2 x 4 x 6 mm (48 mg) inside a pile of kinematic slabs, one of
+   them spinning at 1e15 rad/s, was struck to 2e18 rad/s, and its collision's rotation offset
+   (-dw toi) was a turn of 2e19 rad, whose square overflows float: the turn's sine and cosine of
+   an infinite angle were NaN, and the first-order pass's pushes, through every body, NaN. Turns
+   beyond 1e12 rad are now taken modulo a full turn. The script through the public API (calls
+   the harness refused left out); every body must stay finite (it failed before in float). */
+static void test_tiny_box_struck_by_a_spinning_slab_stays_finite(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *hulls[4];
+    rg_body_id ids[22];
+    int i, bad = 0;
+    hulls[0] = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    hulls[1] = NULL;
+    hulls[2] = rg_hull_create_box(rg_v3(0.001f, 0.002f, 0.003f), NULL);
+    hulls[3] = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    ENSURE(w && hulls[0] && hulls[2] && hulls[3]);
+    ids[0] = make_body(w, RG_BODY_STATIC, hulls[0], rg_v3(0, 0, 0), quat_of(0, 0, 0, 1), rg_v3(0, 0.5f, 0), rg_v3(0, 6.8125f, 6.8125f), 1000, 0);
+    ids[1] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(2.8125f, 6.8125f, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(0.3125f, 0, 6.8125f), rg_v3(6.8125f, 7.1875f, 6.8125f), 1000, 0);
+    ids[2] = make_body(w, RG_BODY_DYNAMIC, hulls[3], rg_v3(6.8125f, 2.5625f, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[3] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 0), quat_of(-0.186875492f, -0.00192655146f, -0.18302238f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 0.3125f), 1000, 0);
+    ENSURE(rg_body_set_angular_velocity(w, ids[1], rg_v3(9.99999987e+14f, 9.99999987e+14f, 1.00000048f)) == RG_OK);
+    ids[4] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, -6.875f), quat_of(-0.14335753f, -0.154712588f, -0.154712588f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[5] = make_body(w, RG_BODY_STATIC, hulls[0], rg_v3(0, 0, 0), quat_of(0, 0, 0, 1), rg_v3(0, 0, 1), rg_v3(0, 0, -6.6875f), 1000, 0);
+    ENSURE(rg_body_set_angular_velocity(w, ids[0], rg_v3(0, 0, 6.25f)) == RG_OK);
+    ids[6] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ENSURE(rg_world_step(w, 0.8515625f) == RG_OK);
+    ids[7] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 4.875f, 0), quat_of(0, -0.26157856f, 0, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[8] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(0, -0.184963971f, -0.184963971f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 0.3125f), rg_v3(0, 6.8125f, 6.8125f), 1000, 0);
+    ids[9] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(0.000663145329f, 0.0165786333f, 0, -0.999862373f), rg_v3(0, 6.25f, -4.0625f), rg_v3(-4.0625f, -4.0625f, -4.0625f), 1000, 0);
+    ENSURE(rg_world_step(w, 0.5078125f) == RG_OK);
+    ENSURE(rg_world_step(w, 0.5078125f) == RG_OK);
+    ENSURE(rg_world_step(w, 0.5078125f) == RG_OK);
+    ids[10] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 0), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[11] = make_body(w, RG_BODY_STATIC, hulls[0], rg_v3(0, 6.8125f, -6.8125f), quat_of(0, -0.184963971f, -0.184963971f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[12] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 0, 0), quat_of(0, 0, -0.26157853f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[13] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 0), 1000, 0);
+    ids[14] = make_body(w, RG_BODY_STATIC, hulls[0], rg_v3(0, 0, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[15] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(0, 0, 0.0625f), quat_of(0, -0.184963971f, -0.184963971f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[16] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 0, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(0.3125f, 0, 6.8125f), rg_v3(6.8125f, 1, 0), 1000, 0);
+    ids[17] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 0.25f, 6.25f), quat_of(0, 0.0165918916f, 0, -0.999862373f), rg_v3(-4.0625f, -4.0625f, -4.0625f), rg_v3(-4.0625f, -4.0625f, -4.0625f), 1000, 0);
+    ENSURE(rg_world_step(w, 0.5078125f) == RG_OK);
+    ENSURE(rg_world_step(w, 0.5078125f) == RG_OK);
+    ENSURE(rg_world_step(w, 0.0166666675f) == RG_OK);
+    ids[18] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 0, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ENSURE(rg_body_set_angular_velocity(w, ids[0], rg_v3(1.00000048f, 1.0000006f, 3.71267442e-39f)) == RG_OK);
+    ids[19] = make_body(w, RG_BODY_DYNAMIC, hulls[3], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 4.875f, 0), rg_v3(0, 0, 6.8125f), 1000, 0);
+    ids[20] = make_body(w, RG_BODY_DYNAMIC, hulls[2], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(-0.151022449f, -0.151022449f, -0.151022449f, -0.965182185f), rg_v3(6.8125f, 6.8125f, 6.8125f), rg_v3(6.8125f, 6.8125f, 6.8125f), 1000, 0);
+    ids[21] = make_body(w, RG_BODY_KINEMATIC, hulls[3], rg_v3(6.8125f, 6.8125f, 6.8125f), quat_of(0.528308392f, 0.528308392f, 0, 0.664665759f), rg_v3(0, 0.6875f, 0), rg_v3(2.875f, -4.0625f, -4.0625f), 1000, 0);
+    ENSURE(rg_world_step(w, 0.5078125f) == RG_OK);
+    for (i = 0; i < 22; ++i) bad += !body_is_finite(w, ids[i]);
+    rg_test_note("the box struck at %.3g rad/s: %d of 22 bodies not finite", rg_v3_length(rg_body_angular_velocity(w, ids[20])), bad);
+    ENSURE(bad == 0);
+    rg_world_destroy(w);
+    rg_hull_destroy(hulls[0]);
+    rg_hull_destroy(hulls[2]);
+    rg_hull_destroy(hulls[3]);
+}
+
 /* A free asymmetric box (half extents 0.5, 0.3, 0.2 m, 150 kg) spun fast keeps its kinetic energy
    and |L| over 20 steps of 1/60 s, as the implicit midpoint rule does when solved. Its Newton
    iterations used to be run once per step from w1 = w0 and diverged beyond about 8 radians a
@@ -1607,6 +1666,7 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_cube_placed_into_a_slab_after_a_huge_knock_stays_finite);
     RUN_TEST(test_stack_on_a_cube_flung_at_1e15_stays_finite);
     RUN_TEST(test_speculative_contact_across_1e13_m_stays_finite);
+    RUN_TEST(test_tiny_box_struck_by_a_spinning_slab_stays_finite);
     RUN_TEST(test_fast_spin_keeps_its_energy);
     RUN_TEST(test_slab_knocked_to_a_huge_spin_keeps_its_energy);
 }

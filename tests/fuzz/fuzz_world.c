@@ -32,7 +32,9 @@
    gyroscopic step's energy guard, comparing inf with inf, let it spin up to 8e19 rad/s, then
    NaN (seed 201: test_slab_knocked_to_a_huge_spin_keeps_its_energy); two cubes flung 1.5e13 m
    apart by such a slab got a speculative contact whose points float's rounding put 5e12 m off one
-   cube, then NaN (seed 202: test_speculative_contact_across_1e13_m_stays_finite).
+   cube, then NaN (seed 202: test_speculative_contact_across_1e13_m_stays_finite); a box of 48 mg
+   struck by such a slab got a collision offset of 2e19 rad, whose square overflows float, and the
+   first-order pass NaN (seed 207: test_tiny_box_struck_by_a_spinning_slab_stays_finite).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #include "../build/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
