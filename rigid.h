@@ -5263,12 +5263,8 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
 
 /* ---- small pieces of the impulse computations ---- */
 
-/* R(theta) r - r for the rotation by the rotation vector theta, by Rodrigues' formula:
-   (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
-   two coefficients come from their Taylor series, exact to rounding there and free of the
-   cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
 /* A turn beyond RG__TURN_LARGEST radians is taken modulo a full turn (the same rotation), so that
-   the products below stay finite: a box of 48 mg struck by a kinematic slab spinning at
+   the products of rg__turn_of stay finite: a box of 48 mg struck by a kinematic slab spinning at
    1e15 rad/s (fuzz_world) had a collision offset of 2e19 rad, whose square overflows float and
    made the first-order pass NaN. The linear part theta x r that callers add with their own theta
    no longer matches at such turns; nothing at 1e12 rad a step is physics, but it stays finite. */
@@ -5281,6 +5277,10 @@ static rg_vec3 rg__turn_within_largest(rg_vec3 theta) {
     return rg_v3_scale(theta, rg__fmod(angle, (rg_real)(2 * 3.14159265358979323846)) / angle);
 }
 
+/* R(theta) r - r for the rotation by the rotation vector theta, by Rodrigues' formula:
+   (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
+   two coefficients come from their Taylor series, exact to rounding there and free of the
+   cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
 static rg__turn rg__turn_of(rg_vec3 theta) {
     rg__turn turn;
     rg_real t = rg_v3_dot(theta, theta);
