@@ -3209,13 +3209,29 @@ static rg_real rg__support_separation(const rg_hull *a, const rg_hull *b, const 
     return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__a_vertex_in_b(a, t, on_a)));
 }
 
+/* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
+   gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
+   rg__support_separation) can claim more, as much as the overlap. The pair counts when the gap
+   reaches s within `tolerance` (rounding), and also exceeds margin when s says the hulls are
+   apart. A pair claiming a separation within the margin that the hulls lack made overlapping
+   hulls look apart, so that their manifold had no positive depth (a 0.4 mm hull inside a 1 km
+   one, margin 577 m; found by fuzz_collide in CI). */
+static int rg__edge_separation_confirmed(const rg__pair_frame *frame, rg_vec3 n, rg_real s, rg_real margin,
+                                         rg_real tolerance) {
+    rg_real gap = rg__support_separation(frame->a, frame->b, &frame->t, n);
+    return gap >= s - tolerance && (s <= margin || gap > margin);
+}
+
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin (a pair whose separation
-   rg__support_separation does not confirm is passed over). edge_a is -1 when no pair
-   qualifies. */
+   rg__edge_separation_confirmed does not confirm is passed over; it is checked only for a pair
+   that would be the best so far). edge_a is -1 when no pair qualifies. The tolerance of the
+   check is RG__AXIS_ABSOLUTE of the hulls' radii, the scale of their coordinates' rounding
+   and of the axis preference. */
 static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
     const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
+    rg_real tolerance = RG__AXIS_ABSOLUTE * (a->radius + b->radius);
     int i, j, f;
     best.edge_a = best.edge_b = -1;
     best.separation = -FLT_MAX;
@@ -3235,7 +3251,7 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
                                 rg_v3_dot(edge_a.normal1, direction_b)))
                 continue;
             if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
-                !(s > best.separation) || (s > margin && !(rg__support_separation(a, b, &frame->t, n) > margin)))
+                !(s > best.separation) || !rg__edge_separation_confirmed(frame, n, s, margin, tolerance))
                 continue;
             best.separation = s;
             best.edge_a = i;

@@ -545,6 +545,33 @@ static void test_collide_tiny_hull_inside_far_off_box(void) {
     rg_hull_destroy(big);
 }
 
+/* The same with a wide margin: a 0.8 mm parallelepiped inside a sheared box of 2 km, 300 m
+   from its centre, with margins of 500 m and 1 km. An edge pair that passed the Gauss-map test
+   by rounding claimed a separation within the margin (0 < s <= margin) that the supports did not
+   confirm, so the hulls looked apart: no contact, or one whose every depth was negative (6 of
+   these 200 poses at 1 km; fuzz_collide found a 0.4 mm hull and a margin of 577 m in CI). The
+   tiny hull lies deep inside every time: each pose must give a positive depth. */
+static void test_collide_tiny_hull_inside_with_a_wide_margin(void) {
+    rg_hull *big = sheared_box(rg_v3(1000, 500, 500), rg_v3(0.02f, 0, -0.3f));
+    rg_hull *tiny = sheared_box(rg_v3(4e-4f, 2e-5f, 4.6e-5f), rg_v3(0.3f, 0, -0.06f));
+    rg_real margins[2] = {500, 1000};
+    int k, j, misses = 0;
+    ENSURE(big != NULL && tiny != NULL);
+    for (j = 0; j < 2; ++j)
+        for (k = 0; k < 200; ++k) {
+            rg_manifold m;
+            rg_vec3 at = rg_v3(-300.0f + 3.0f * (float)k, 200.0f - 2.0f * (float)k, 100.0f);
+            rg_quat turn = rg_quat_from_axis_angle(rg_v3(1, 2, 3), 0.1f * (float)k);
+            int i, deep = 0, count = rg_collide_hulls(tiny, at, turn, big, rg_v3(0, 0, 0),
+                                                      rg_quat_from_axis_angle(rg_v3(0, 1, 1), 0.3f), margins[j], &m);
+            for (i = 0; i < count; ++i) deep |= m.depths[i] > 0;
+            misses += !deep;
+        }
+    ENSURE(misses == 0);
+    rg_hull_destroy(tiny);
+    rg_hull_destroy(big);
+}
+
 /* Hulls of every size from 0.1 mm to 40 km, boxes and sheared boxes, anywhere within 10 km,
    in pairs, half of them a hull of 100 m to 10 km with one a million times smaller inside: whenever the spheres inscribed about their centroids overlap (less a rounding
    allowance of 1e-3 of their sizes), rg_collide_hulls must find a contact. A sufficient test of
@@ -1650,6 +1677,7 @@ void rg_tests_reliability(void) {
     RUN_TEST(test_collide_hulls_bad_input);
     RUN_TEST(test_collide_far_apart_does_not_crash);
     RUN_TEST(test_collide_tiny_hull_inside_far_off_box);
+    RUN_TEST(test_collide_tiny_hull_inside_with_a_wide_margin);
     RUN_TEST(test_collide_uneven_sizes_overlap);
     RUN_TEST(test_world_bad_input);
     RUN_TEST(test_bad_calls_leave_the_world_as_it_was);
