@@ -3214,8 +3214,8 @@ static rg_real rg__support_separation(const rg_hull *a, const rg_hull *b, const 
    rg__support_separation) can claim more, as much as the overlap. The pair counts when the gap
    reaches s within `tolerance` (rounding), and also exceeds margin when s says the hulls are
    apart. A pair claiming a separation within the margin that the hulls lack made overlapping
-   hulls look apart, so that their manifold had no positive depth (a 0.4 mm hull inside a 1 km
-   one, margin 577 m; found by fuzz_collide in CI). */
+   hulls look apart: no manifold, or one without a positive depth (a 0.4 mm hull inside a 1 km
+   one, margin 577 m). */
 static int rg__edge_separation_confirmed(const rg__pair_frame *frame, rg_vec3 n, rg_real s, rg_real margin,
                                          rg_real tolerance) {
     rg_real gap = rg__support_separation(frame->a, frame->b, &frame->t, n);

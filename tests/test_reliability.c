@@ -549,8 +549,10 @@ static void test_collide_tiny_hull_inside_far_off_box(void) {
    from its centre, with margins of 500 m and 1 km. An edge pair that passed the Gauss-map test
    by rounding claimed a separation within the margin (0 < s <= margin) that the supports did not
    confirm, so the hulls looked apart: no contact, or one whose every depth was negative (6 of
-   these 200 poses at 1 km; fuzz_collide found a 0.4 mm hull and a margin of 577 m in CI). The
-   tiny hull lies deep inside every time: each pose must give a positive depth. */
+   these 200 poses at 1 km). CI's fuzz_collide reported overlapping hulls without a positive
+   depth (its input was not kept); a random search of such pairs then found a 0.4 mm hull with
+   a margin of 577 m. The tiny hull lies deep inside every time: each pose must give a positive
+   depth. */
 static void test_collide_tiny_hull_inside_with_a_wide_margin(void) {
     rg_hull *big = sheared_box(rg_v3(1000, 500, 500), rg_v3(0.02f, 0, -0.3f));
     rg_hull *tiny = sheared_box(rg_v3(4e-4f, 2e-5f, 4.6e-5f), rg_v3(0.3f, 0, -0.06f));
