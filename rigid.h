@@ -3211,23 +3211,23 @@ static rg_real rg__support_separation(const rg_hull *a, const rg_hull *b, const 
 
 /* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
-   rg__support_separation) can claim more, as much as the overlap. The pair counts when the gap
-   reaches s within `tolerance` (rounding), and also exceeds margin when s says the hulls are
-   apart. A pair claiming a separation within the margin that the hulls lack made overlapping
-   hulls look apart: no manifold, or one without a positive depth (a 0.4 mm hull inside a 1 km
-   one, margin 577 m). */
+   rg__support_separation) can claim more, as much as the overlap. When s says the hulls are
+   apart, the gap must say so too (as the witness checks it); within the margin, the gap must
+   reach s but for `tolerance`. Unchecked there, a pair claiming a separation the hulls lack
+   made overlapping hulls look apart: no manifold, or one without a positive depth (a 0.4 mm
+   hull inside a 1 km one, margin 577 m). */
 static int rg__edge_separation_confirmed(const rg__pair_frame *frame, rg_vec3 n, rg_real s, rg_real margin,
                                          rg_real tolerance) {
     rg_real gap = rg__support_separation(frame->a, frame->b, &frame->t, n);
-    return gap >= s - tolerance && (s <= margin || gap > margin);
+    return s > margin ? gap > margin : gap >= s - tolerance;
 }
 
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin (a pair whose separation
    rg__edge_separation_confirmed does not confirm is passed over; it is checked only for a pair
-   that would be the best so far). edge_a is -1 when no pair qualifies. The tolerance of the
-   check is RG__AXIS_ABSOLUTE of the hulls' radii, the scale of their coordinates' rounding
-   and of the axis preference. */
+   that would be the best so far). edge_a is -1 when no pair qualifies. The check's tolerance
+   is RG__AXIS_ABSOLUTE of the hulls' radii: far above the rounding by which a true pair's gap
+   and separation differ, and no more than the axis preference lets a depth be off anyway. */
 static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
     const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
