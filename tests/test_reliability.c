@@ -551,8 +551,8 @@ static void test_collide_tiny_hull_inside_far_off_box(void) {
    confirm, so the hulls looked apart: no contact, or one whose every depth was negative (6 of
    these 200 poses at 1 km). CI's fuzz_collide reported overlapping hulls without a positive
    depth (its input was not kept); a random search of such pairs then found a 0.4 mm hull with
-   a margin of 577 m. The tiny hull lies deep inside every time: each pose must give a positive
-   depth. */
+   a margin of 577 m. Every pose puts the tiny hull at least 239 m inside the big one's faces:
+   each must give a positive depth. */
 static void test_collide_tiny_hull_inside_with_a_wide_margin(void) {
     rg_hull *big = sheared_box(rg_v3(1000, 500, 500), rg_v3(0.02f, 0, -0.3f));
     rg_hull *tiny = sheared_box(rg_v3(4e-4f, 2e-5f, 4.6e-5f), rg_v3(0.3f, 0, -0.06f));
