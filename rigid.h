@@ -3212,13 +3212,13 @@ static rg_real rg__support_separation(const rg_hull *a, const rg_hull *b, const 
 /* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
    rg__support_separation) can claim more, as much as the overlap. When s says the hulls are
-   apart, the gap must say so too (as the witness checks it); within the margin, the gap must
-   reach s but for `tolerance`. Unchecked there, a pair claiming a separation the hulls lack
-   made overlapping hulls look apart: no manifold, or one without a positive depth (a 0.4 mm
-   hull inside a 1 km one, margin 577 m). */
-static int rg__edge_separation_confirmed(const rg__pair_frame *frame, rg_vec3 n, rg_real s, rg_real margin,
-                                         rg_real tolerance) {
-    rg_real gap = rg__support_separation(frame->a, frame->b, &frame->t, n);
+   apart, the gap must say so too (the full search and the witness alike); within the margin,
+   the gap must reach s but for `tolerance`. Unchecked there, a pair claiming a separation the
+   hulls lack made overlapping hulls look apart: no manifold, or one without a positive depth
+   (a 0.4 mm hull inside a 1 km one, margin 577 m). */
+static int rg__edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
+                                         rg_real s, rg_real margin, rg_real tolerance) {
+    rg_real gap = rg__support_separation(a, b, t, n);
     return s > margin ? gap > margin : gap >= s - tolerance;
 }
 
@@ -3251,7 +3251,7 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
                                 rg_v3_dot(edge_a.normal1, direction_b)))
                 continue;
             if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
-                !(s > best.separation) || !rg__edge_separation_confirmed(frame, n, s, margin, tolerance))
+                !(s > best.separation) || !rg__edge_separation_confirmed(a, b, &frame->t, n, s, margin, tolerance))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -3427,7 +3427,7 @@ static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__r
                               rg_v3_dot(frame.normal1, direction_b)) &&
                rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
                                         direction_b, &s, &n) &&
-               s > margin && rg__support_separation(a, b, t, n) > margin;
+               s > margin && rg__edge_separation_confirmed(a, b, t, n, s, margin, 0);
     }
     default:
         return 0;
