@@ -19,14 +19,14 @@ TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h)
 EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 
 # tcc 0.9.27 (Debian, x86-64) overwrites 4 bytes of the caller's stack after a call returning a
-# 12-byte struct; rigid.h works around it (RIGID__VEC3_ALIGN), tests/build/tcc_struct_args.c
+# 12-byte struct; rigid.h works around it (RIGID__VEC3_ALIGN), tests/programs/tcc_struct_args.c
 # shows the bug and checks the workaround.
 TEST_BINARIES = $(BUILD)/tests_gcc $(BUILD)/tests_gcc_double $(BUILD)/tests_clang \
                 $(BUILD)/tests_cpp $(BUILD)/tests_tcc $(BUILD)/tcc_struct_args \
                 $(BUILD)/overrides $(BUILD)/static_twice $(BUILD)/no_stb_ds $(BUILD)/check_tools
 COMPILE_ONLY  = $(BUILD)/readme_example
 
-# Determinism: tests/build/determinism.c built by each compiler; the check compares their hashes.
+# Determinism: tests/programs/determinism.c built by each compiler; the check compares their hashes.
 # In `make test` tcc's build (7 times slower, unoptimised) runs each scene once.
 DETERMINISM_TEST = $(BUILD)/determinism_gcc $(BUILD)/determinism_clang $(BUILD)/determinism_tcc \
                    $(BUILD)/determinism_gcc_double $(BUILD)/determinism_clang_double
@@ -65,10 +65,10 @@ $(BUILD)/tests_sanitize: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
 $(BUILD)/tests_sanitize_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
 	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(LDLIBS)
 
-$(BUILD)/tcc_struct_args: tests/build/tcc_struct_args.c rigid.h | $(BUILD)
+$(BUILD)/tcc_struct_args: tests/programs/tcc_struct_args.c rigid.h | $(BUILD)
 	tcc -Wall -Werror $(INCLUDES) $< -o $@ $(LDLIBS)
 
-DETERMINISM_SOURCES = tests/build/determinism.c rigid.h examples/scenes.h
+DETERMINISM_SOURCES = tests/programs/determinism.c rigid.h examples/scenes.h
 
 $(BUILD)/determinism_gcc: $(DETERMINISM_SOURCES) | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -92,25 +92,25 @@ $(BUILD)/determinism_tcc_double: $(DETERMINISM_SOURCES) | $(BUILD)
 	tcc -Wall -Werror $(INCLUDES) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
 
 # a script for tools/run-tests: compares the hashes of the builds above
-$(BUILD)/determinism_check: tests/build/determinism_compare.sh $(DETERMINISM_TEST) | $(BUILD)
-	printf '#!/bin/sh\nexec sh tests/build/determinism_compare.sh %s\n' "$(subst determinism_tcc,determinism_tcc:once,$(DETERMINISM_TEST))" > $@
+$(BUILD)/determinism_check: tests/programs/determinism_compare.sh $(DETERMINISM_TEST) | $(BUILD)
+	printf '#!/bin/sh\nexec sh tests/programs/determinism_compare.sh %s\n' "$(subst determinism_tcc,determinism_tcc:once,$(DETERMINISM_TEST))" > $@
 	chmod +x $@
 
 # zero allocations in steady state, counted through the allocator hooks
-$(BUILD)/steady_alloc: tests/build/steady_alloc.c tests/build/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
+$(BUILD)/steady_alloc: tests/programs/steady_alloc.c tests/programs/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/steady_alloc_double: tests/build/steady_alloc.c tests/build/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
+$(BUILD)/steady_alloc_double: tests/programs/steady_alloc.c tests/programs/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
 	$(CC) $(CFLAGS) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
 
 # `make determinism`: every build, the long scenes (the full rain, 600 steps)
 determinism: deps $(DETERMINISM_ALL)
-	@sh tests/build/determinism_compare.sh --args long $(DETERMINISM_ALL)
+	@sh tests/programs/determinism_compare.sh --args long $(DETERMINISM_ALL)
 
-# `make soak`: SOAK_STEPS (1 000 000) steps of the mixed scene of tests/build/soak.c
+# `make soak`: SOAK_STEPS (1 000 000) steps of the mixed scene of tests/programs/soak.c
 SOAK_STEPS ?= 1000000
 
-$(BUILD)/soak: tests/build/soak.c tests/build/counting_allocator.h rigid.h | $(BUILD)
+$(BUILD)/soak: tests/programs/soak.c tests/programs/counting_allocator.h rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 soak: deps $(BUILD)/soak
@@ -123,7 +123,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SEED    ?= 1
 FUZZERS      = hull collide world
 FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
-FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/build/counting_allocator.h
+FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/programs/counting_allocator.h
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
 	@mkdir -p $(BUILD)/fuzz
@@ -137,15 +137,15 @@ fuzz: deps $(foreach f,$(FUZZERS),$(BUILD)/fuzz/fuzz_$(f) $(BUILD)/fuzz/seeds_$(
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) sh tests/fuzz/run.sh $(BUILD) $(FUZZERS)
 
 # configuration macros: custom allocator and assert, RIGID_STATIC included twice
-$(BUILD)/overrides: tests/build/overrides.c rigid.h | $(BUILD)
+$(BUILD)/overrides: tests/programs/overrides.c rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/static_twice: tests/build/static_a.c tests/build/static_b.c rigid.h | $(BUILD)
-	$(CC) $(CFLAGS) tests/build/static_a.c tests/build/static_b.c -o $@ $(LDLIBS)
+$(BUILD)/static_twice: tests/programs/static_a.c tests/programs/static_b.c rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) tests/programs/static_a.c tests/programs/static_b.c -o $@ $(LDLIBS)
 
 # a program that compiles stb_ds itself, with short names turned off
-$(BUILD)/no_stb_ds: tests/build/own_stb_ds.c tests/build/uses_rigid.c rigid.h | $(BUILD)
-	$(CC) $(CFLAGS) tests/build/own_stb_ds.c tests/build/uses_rigid.c -o $@ $(LDLIBS)
+$(BUILD)/no_stb_ds: tests/programs/own_stb_ds.c tests/programs/uses_rigid.c rigid.h | $(BUILD)
+	$(CC) $(CFLAGS) tests/programs/own_stb_ds.c tests/programs/uses_rigid.c -o $@ $(LDLIBS)
 
 # the README's usage example, cut out of README.md, must compile and run
 $(BUILD)/readme_example.c: README.md | $(BUILD)
@@ -163,8 +163,8 @@ test: deps
 # scenes (once each): uninitialised memory, which AddressSanitizer does not see, and leaks
 VALGRIND_PROGRAMS = $(EXAMPLES) $(BUILD)/determinism_gcc
 
-$(BUILD)/valgrind_check: tests/build/valgrind.sh $(VALGRIND_PROGRAMS) | $(BUILD)
-	printf '#!/bin/sh\nVALGRIND_ARGS="--steps 60" exec sh tests/build/valgrind.sh %s\n' "$(EXAMPLES) $(BUILD)/determinism_gcc:once" > $@
+$(BUILD)/valgrind_check: tests/programs/valgrind.sh $(VALGRIND_PROGRAMS) | $(BUILD)
+	printf '#!/bin/sh\nVALGRIND_ARGS="--steps 60" exec sh tests/programs/valgrind.sh %s\n' "$(EXAMPLES) $(BUILD)/determinism_gcc:once" > $@
 	chmod +x $@
 
 sanitize: deps

@@ -123,7 +123,7 @@ typedef float rg_real;
    xmm0; z in the low half of xmm1) into a caller temporary of 12 bytes with two 8-byte stores,
    so the upper half of xmm1 (whatever followed z in the callee's memory) overwrites the 4
    bytes above the temporary: a local variable or another temporary whenever the previous stack
-   slot ends 4 bytes above an 8-byte boundary (tests/build/tcc_struct_args.c). Aligning x to 8
+   slot ends 4 bytes above an 8-byte boundary (tests/programs/tcc_struct_args.c). Aligning x to 8
    makes the struct 16 bytes there, so both stores stay inside it. Members, their offsets and
    meanings are unchanged; only sizeof(rg_vec3) is 16 instead of 12 under tcc. */
 #ifdef RIGID__TCC_VEC3_WORKAROUND

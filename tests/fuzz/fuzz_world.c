@@ -36,7 +36,7 @@
    struck by such a slab got a collision offset of 2e19 rad, whose square overflows float, and the
    first-order pass NaN (seed 207: test_tiny_box_struck_by_a_spinning_slab_stays_finite).
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
-#include "../build/counting_allocator.h"
+#include "../programs/counting_allocator.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs each determinism program given (tests/build/determinism.c built by different compilers)
+# Runs each determinism program given (tests/programs/determinism.c built by different compilers)
 # and checks that all the builds of one precision print the same hashes. Each program also
 # checks itself (run after run, world destroyed and built again). Prints one line per compared
 # hash and "N passed, N failed" last, like the test programs.

@@ -2,7 +2,7 @@
    orientation, linear and angular velocity) after a scene has run. Each scene runs twice in this
    process, the world destroyed and built again in between, and the two hashes must be equal.
    The program prints one "hash <scene> <precision> <value>" line per scene; `make test` builds
-   it with several compilers and tests/build/determinism_compare.sh checks that every build of
+   it with several compilers and tests/programs/determinism_compare.sh checks that every build of
    one precision prints the same hashes.
 
    Usage: determinism [long | once]
