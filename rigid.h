@@ -691,7 +691,7 @@ typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
 
 /* A body's box in this update and before it (equal if it did not move), side by side: an
    exchange reads one or the other of a neighbour whose endpoint the pass has just refreshed.
-   These are the sweep's boxes, fattened (rg__sap_compute_box); the pairs handed on are those
+   These are the sweep's boxes, fattened (rg__broadphase_compute_box); the pairs handed on are those
    whose tight boxes overlap too. */
 typedef struct rg__sap_bounds { rg__sap_box now, before; } rg__sap_bounds;
 
@@ -780,9 +780,9 @@ typedef struct rg__pair_cache_entry {
 
 /* What the narrow phase needs of a body in every one of its pairs, computed once per step. */
 typedef struct rg__narrowphase_body {
-    rg_vec3 origin;               /* the hull frame's world position (rg__body_hull_origin) */
+    rg_vec3 origin;               /* the hull frame's world position (rg__narrowphase_hull_origin) */
     rg_quat rotation;             /* the orientation normalised, as the collision takes it */
-    rg_real turn_reach;           /* |angular velocity| times the hull's radius (rg__pair_margin) */
+    rg_real turn_reach;           /* |angular velocity| times the hull's radius (rg__narrowphase_pair_margin) */
     int collidable;               /* a hull, and a pose rg__collide_hulls_cached accepts */
 } rg__narrowphase_body;
 
@@ -803,7 +803,7 @@ typedef struct rg__narrowphase {
 } rg__narrowphase;
 
 /* ---- solver ---- */
-/* A rotation by the rotation vector theta, ready for Rodrigues' formula (rg__turn_of). */
+/* A rotation by the rotation vector theta, ready for Rodrigues' formula (rg__integrate_turn_of). */
 typedef struct rg__turn {
     rg_vec3 theta;                /* rotation vector */
     rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
@@ -828,7 +828,7 @@ typedef struct rg__solver_body {
     int offset_turns;             /* contact stage: dr is beyond RG__LINEAR_TURN, and offset_turn is its rotation */
     int pushed;                   /* first-order pass: the body has moved (pv, pw not zero) */
     rg__turn offset_turn;
-    rg_mat3 offset_curvature;     /* contact stage: offset_turn's curvature (rg__curvature_of) */
+    rg_mat3 offset_curvature;     /* contact stage: offset_turn's curvature (rg__integrate_curvature_of) */
     rg_mat3 curvature;            /* the curvature of the turn dr + w h at the sweep `curvature_sweep` */
     unsigned curvature_sweep;
 } rg__solver_body;
@@ -884,15 +884,15 @@ typedef struct rg__solver_manifold {
     rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
     rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
     rg_real patch_r2;             /* the points' squared distances from the centre, summed */
-    rg_vec3 rate_fit;             /* contact stage: the points' rest_rate fitted by a patch motion (rg__patch_fit) */
+    rg_vec3 rate_fit;             /* contact stage: the points' rest_rate fitted by a patch motion (rg__contact_patch_fit) */
     int rate_fits;                /* ... within RG__CONTACT_EXIT_FRACTION of the tolerance at every point */
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
     rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
     rg_mat3 patch_friction_mass;
-    /* which bodies had infinite mass (1 a, 2 b: rg__solver_frozen_pair) when the points' masses
+    /* which bodies had infinite mass (1 a, 2 b: rg__impulse_frozen_pair) when the points' masses
        and the patch's were computed: they are computed again only when that changes */
     int points_frozen, patch_frozen;
-    /* each body's share of the patch's two K (rg__solver_resultant_mass), the upper triangles of
+    /* each body's share of the patch's two K (rg__impulse_resultant_mass), the upper triangles of
        the symmetric angular parts: when one body freezes, K is the other's share, no product needed */
     rg_real patch_share_a[6], patch_share_b[6], patch_friction_share_a[6], patch_friction_share_b[6];
 } rg__solver_manifold;
@@ -925,15 +925,15 @@ typedef struct rg__solver {
     int *scc_index, *scc_low, *scc_component, *scc_stack, *scc_call, *scc_next;
     int *component_level;
     int *island;                  /* union-find of bodies joined by contacts, then each body's root */
-    rg_real *island_sums;         /* three sums per island root (rg__solver_limit_warm_start, rg__solver_limit_shock_energy) */
+    rg_real *island_sums;         /* three sums per island root (rg__warm_limit, rg__shock_limit_energy) */
     rg_vec3 *shock_start_v, *shock_start_w; /* each body's velocities as shock propagation began */
     rg_contact *report;           /* stb_ds: the contacts of the last step for rg_world_contacts */
     uint64_t random_state;        /* Guendelman §6 order mixing, seeded by def.random_seed */
     int level_count;
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
-    unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__solver_body_curvature */
-    /* first-order pass (rg__solver_separate), by place in `order`: whether the manifold there can
+    unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__predict_body_curvature */
+    /* first-order pass (rg__separate), by place in `order`: whether the manifold there can
        have work, and its copy (made when it can); by manifold: its place, and its bodies that can
        move (-1 for none), number of points and deep mark; each body's manifolds' places, body
        i's being body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
@@ -942,7 +942,7 @@ typedef struct rg__solver {
     rg__separation_point *separation_points;
     int *separation_place, *body_pairs_start, *body_pairs;
     /* collisions: by manifold, whether a point approached fast enough to collide at the step's
-       start (rg__solver_build_points), and how many manifolds did */
+       start (rg__prepare_points), and how many manifolds did */
     unsigned char *approaching;
     int approaching_count;
 } rg__solver;
@@ -1295,7 +1295,7 @@ typedef struct rg__projection_integrals {
 
 /* Mirtich §5 eq. (24)-(33): integrals over the face's projection onto the (a, b) plane, by
    Green's theorem as sums over its edges. */
-static rg__projection_integrals rg__projection_integrals_of_face(const double (*points)[3],
+static rg__projection_integrals rg__hull_projection_integrals_of_face(const double (*points)[3],
                                                                  int count, int a, int b) {
     rg__projection_integrals p;
     int i;
@@ -1334,7 +1334,7 @@ static rg__projection_integrals rg__projection_integrals_of_face(const double (*
 
 /* Mirtich §4-5: adds one planar face (counter-clockwise from outside, unit normal n, plane
    n.x + w = 0) to the volume integrals. */
-static void rg__add_face_to_mass_integrals(rg__mass_integrals *t, const double (*points)[3],
+static void rg__hull_add_face_to_mass_integrals(rg__mass_integrals *t, const double (*points)[3],
                                            int count, const double n[3]) {
     int c, a, b;
     double w, k1, k2, k3, k4, na, nb, fa, fb, fc, faa, fbb, fcc, faaa, fbbb, fccc, faab, fbbc, fcca;
@@ -1343,7 +1343,7 @@ static void rg__add_face_to_mass_integrals(rg__mass_integrals *t, const double (
     c = (fabs(n[0]) > fabs(n[1])) ? (fabs(n[0]) > fabs(n[2]) ? 0 : 2) : (fabs(n[1]) > fabs(n[2]) ? 1 : 2);
     a = (c + 1) % 3;
     b = (a + 1) % 3;
-    p = rg__projection_integrals_of_face(points, count, a, b);
+    p = rg__hull_projection_integrals_of_face(points, count, a, b);
     w = -(n[0] * points[0][0] + n[1] * points[0][1] + n[2] * points[0][2]);
     na = n[a]; nb = n[b];
     k1 = 1 / n[c]; k2 = k1 * k1; k3 = k2 * k1; k4 = k3 * k1;
@@ -1383,7 +1383,7 @@ static void rg__add_face_to_mass_integrals(rg__mass_integrals *t, const double (
    is then epsilon times the product of the two shorter edges. At another corner, or by Newell's
    sums, a needle's face (10^5 long, 8 wide) has terms of 10^5 x 10^5: a normal 1e-12 off, and
    the far end 1e-7 off its own plane, above the convexity tolerance in double. */
-static void rg__triangle_area_vector(const double a[3], const double b[3], const double c[3],
+static void rg__hull_triangle_area_vector(const double a[3], const double b[3], const double c[3],
                                      double out[3]) {
     double edge[3][3], length2[3];  /* edge k runs from corner k to the next one */
     const double *u, *v;
@@ -1445,14 +1445,14 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
            then exactly that of the triangulated surface, whatever the faces' bend. */
         for (i = 1; i + 1 < face->count; ++i) {
             double triangle[3][3];
-            rg__triangle_area_vector(points[0], points[i], points[i + 1], n);
+            rg__hull_triangle_area_vector(points[0], points[i], points[i + 1], n);
             length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             if (!(length > 0)) continue;
             n[0] /= length; n[1] /= length; n[2] /= length;
             memcpy(triangle[0], points[0], sizeof triangle[0]);
             memcpy(triangle[1], points[i], sizeof triangle[1]);
             memcpy(triangle[2], points[i + 1], sizeof triangle[2]);
-            rg__add_face_to_mass_integrals(&t, (const double(*)[3])triangle, 3, n);
+            rg__hull_add_face_to_mass_integrals(&t, (const double(*)[3])triangle, 3, n);
             scale += sqrt((points[0][0] * points[0][0] + points[0][1] * points[0][1] + points[0][2] * points[0][2]) *
                           (points[i][0] * points[i][0] + points[i][1] * points[i][1] + points[i][2] * points[i][2]) *
                           (points[i + 1][0] * points[i + 1][0] + points[i + 1][1] * points[i + 1][1] +
@@ -1498,7 +1498,7 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
 /* Twice the area vector of a polygon (what Newell's formula gives; outward for counter-clockwise
    corners), as the sum over the fan of triangles from its first corner: the area vector of a
    closed polygon is the same from any point, and the triangles keep each rounding small. */
-static void rg__polygon_area_vector(const rg_vec3 *vertices, const int *indices, int count,
+static void rg__hull_polygon_area_vector(const rg_vec3 *vertices, const int *indices, int count,
                                     double n[3]) {
     double o[3], p[3], q[3], t[3];
     int i;
@@ -1508,17 +1508,17 @@ static void rg__polygon_area_vector(const rg_vec3 *vertices, const int *indices,
         rg_vec3 a = vertices[indices[i]], b = vertices[indices[i + 1]];
         p[0] = a.x; p[1] = a.y; p[2] = a.z;
         q[0] = b.x; q[1] = b.y; q[2] = b.z;
-        rg__triangle_area_vector(o, p, q, t);
+        rg__hull_triangle_area_vector(o, p, q, t);
         n[0] += t[0]; n[1] += t[1]; n[2] += t[2];
     }
 }
 
 /* Outward unit normal of a polygon, counter-clockwise corners (zero without area); returns its
    area. */
-static double rg__polygon_normal(const rg_vec3 *vertices, const int *indices, int count,
+static double rg__hull_polygon_normal(const rg_vec3 *vertices, const int *indices, int count,
                                  rg_vec3 *normal) {
     double n[3], length;
-    rg__polygon_area_vector(vertices, indices, count, n);
+    rg__hull_polygon_area_vector(vertices, indices, count, n);
     length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     *normal = rg_v3(0, 0, 0);
     if (length > 0)
@@ -1639,7 +1639,7 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
         for (i = 0; i < face->count; ++i)
             centre = rg_v3_add(centre, vertices[hull->face_vertices[face->first + i]]);
         centre = rg_v3_scale(centre, 1 / (rg_real)face->count);
-        area += rg__polygon_normal(vertices, hull->face_vertices + face->first, face->count,
+        area += rg__hull_polygon_normal(vertices, hull->face_vertices + face->first, face->count,
                                    &face->normal);
         face->offset = rg_v3_dot(face->normal, centre);
     }
@@ -1685,7 +1685,7 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
 }
 
 /* The axis (0, 1, 2) of a box corner's index bit (1, 2, 4). */
-static int rg__box_axis_of_bit(int bit) { return bit == 1 ? 0 : bit == 2 ? 1 : 2; }
+static int rg__hull_box_axis_of_bit(int bit) { return bit == 1 ? 0 : bit == 2 ? 1 : 2; }
 
 RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result) {
     /* corner i has x = +h when bit 0 is set, y with bit 1, z with bit 2 */
@@ -1713,7 +1713,7 @@ RIGID_API rg_hull *rg_hull_create_box(rg_vec3 half_extents, rg_result *result) {
     hull->box_half = h;
     for (i = 0; i < hull->edge_count; ++i) {
         /* the corners of an edge differ in the bit of its axis only */
-        int v0 = hull->edges[i].v[0], axis = rg__box_axis_of_bit(v0 ^ hull->edges[i].v[1]);
+        int v0 = hull->edges[i].v[0], axis = rg__hull_box_axis_of_bit(v0 ^ hull->edges[i].v[1]);
         hull->box_edges[axis][v0 & ~(1 << axis)] = (signed char)i;
     }
     return hull;
@@ -1831,14 +1831,14 @@ static double rg__qh_height(const rg__quickhull *qh, const rg__qh_face *f, int p
 }
 
 /* a + b = sum + error exactly (Knuth's TwoSum). */
-static double rg__two_sum(double a, double b, double *error) {
+static double rg__qh_two_sum(double a, double b, double *error) {
     double sum = a + b, b_part = sum - a, a_part = sum - b_part;
     *error = (a - a_part) + (b - b_part);
     return sum;
 }
 
 /* a b = product + error exactly (Dekker 1971, with Veltkamp's splitting into 26-bit halves). */
-static double rg__two_product(double a, double b, double *error) {
+static double rg__qh_two_product(double a, double b, double *error) {
     const double split = 134217729.0; /* 2^27 + 1 */
     double product = a * b, t, a_high, a_low, b_high, b_low;
     t = split * a; a_high = t - (t - a); a_low = a - a_high;
@@ -1856,15 +1856,15 @@ static void rg__qh_accurate_cross(const double a[3], const double b[3], const do
     double u[3], u_low[3], v[3], v_low[3];
     int i;
     for (i = 0; i < 3; ++i) {
-        u[i] = rg__two_sum(b[i], -a[i], &u_low[i]);
-        v[i] = rg__two_sum(c[i], -a[i], &v_low[i]);
+        u[i] = rg__qh_two_sum(b[i], -a[i], &u_low[i]);
+        v[i] = rg__qh_two_sum(c[i], -a[i], &v_low[i]);
     }
     for (i = 0; i < 3; ++i) {
         int j = (i + 1) % 3, k = (i + 2) % 3;
         double error1, error2, error3;
-        double first = rg__two_product(u[j], v[k], &error1);
-        double second = rg__two_product(u[k], v[j], &error2);
-        double difference = rg__two_sum(first, -second, &error3);
+        double first = rg__qh_two_product(u[j], v[k], &error1);
+        double second = rg__qh_two_product(u[k], v[j], &error2);
+        double difference = rg__qh_two_sum(first, -second, &error3);
         double small = (error1 - error2) + error3 + (u[j] * v_low[k] + u_low[j] * v[k]) -
                        (u[k] * v_low[j] + u_low[k] * v[j]);
         out[i] = difference + small;
@@ -1875,23 +1875,23 @@ static void rg__qh_accurate_cross(const double a[3], const double b[3], const do
    about 106 bits (Dekker 1971). */
 static rg__qh_dd rg__qh_dd_make(double hi, double lo) {
     rg__qh_dd r;
-    r.hi = rg__two_sum(hi, lo, &r.lo);
+    r.hi = rg__qh_two_sum(hi, lo, &r.lo);
     return r;
 }
 
 static rg__qh_dd rg__qh_dd_difference(double a, double b) {  /* exact */
     rg__qh_dd r;
-    r.hi = rg__two_sum(a, -b, &r.lo);
+    r.hi = rg__qh_two_sum(a, -b, &r.lo);
     return r;
 }
 
 static rg__qh_dd rg__qh_dd_add(rg__qh_dd a, rg__qh_dd b) {
-    double error, sum = rg__two_sum(a.hi, b.hi, &error);
+    double error, sum = rg__qh_two_sum(a.hi, b.hi, &error);
     return rg__qh_dd_make(sum, error + a.lo + b.lo);
 }
 
 static rg__qh_dd rg__qh_dd_mul(rg__qh_dd a, rg__qh_dd b) {
-    double error, product = rg__two_product(a.hi, b.hi, &error);
+    double error, product = rg__qh_two_product(a.hi, b.hi, &error);
     return rg__qh_dd_make(product, error + a.hi * b.lo + a.lo * b.hi + a.lo * b.lo);
 }
 
@@ -1911,7 +1911,7 @@ static int rg__qh_grow_expansion(const double *e, int n, double b, double *h) {
     double q = b, error;
     int i, length = 0;
     for (i = 0; i < n; ++i) {
-        q = rg__two_sum(q, e[i], &error);
+        q = rg__qh_two_sum(q, e[i], &error);
         if (error != 0) h[length++] = error;
     }
     if (q != 0 || length == 0) h[length++] = q;
@@ -1935,13 +1935,13 @@ static int rg__qh_expansion_sum(const double *e, int n, const double *f, int m, 
 static int rg__qh_scale_expansion(const double *e, int n, double b, double *h) {
     double q, product, product_error, sum_error;
     int i, length = 0;
-    q = rg__two_product(e[0], b, &product_error);
+    q = rg__qh_two_product(e[0], b, &product_error);
     if (product_error != 0) h[length++] = product_error;
     for (i = 1; i < n; ++i) {
-        product = rg__two_product(e[i], b, &product_error);
-        q = rg__two_sum(q, product_error, &sum_error);
+        product = rg__qh_two_product(e[i], b, &product_error);
+        q = rg__qh_two_sum(q, product_error, &sum_error);
         if (sum_error != 0) h[length++] = sum_error;
-        q = rg__two_sum(product, q, &sum_error);
+        q = rg__qh_two_sum(product, q, &sum_error);
         if (sum_error != 0) h[length++] = sum_error;
     }
     if (q != 0 || length == 0) h[length++] = q;
@@ -2925,7 +2925,7 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 /* Axis preference, for stable manifolds from step to step: an axis whose separation is within
    RG__AXIS_RELATIVE of the depth plus RG__AXIS_ABSOLUTE of the smaller hull's radius of the
    best one counts as equally good, and faces are preferred to edges among those (see
-   rg__contact_manifold). Without it, a box resting flat flickers between near-equal face and
+   rg__collide_contact_manifold). Without it, a box resting flat flickers between near-equal face and
    edge axes. The reported depth may differ from the exact minimum overlap by that much. */
 #define RG__AXIS_RELATIVE ((rg_real)0.005)
 #define RG__AXIS_ABSOLUTE ((rg_real)0.001)
@@ -2945,7 +2945,7 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 /* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
 #define RG__CLIP_STACK 32
 
-static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
+static rg__relative_pose rg__collide_relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
                                               rg_quat rot_b) {
     rg__relative_pose t;
     rg_quat relative = rg__quat_mul(rg_quat_conjugate(rot_b), rot_a);
@@ -2955,31 +2955,31 @@ static rg__relative_pose rg__relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_v
     return t;
 }
 
-static inline rg_vec3 rg__pose_apply(const rg__relative_pose *t, rg_vec3 v) {
+static inline rg_vec3 rg__collide_pose_apply(const rg__relative_pose *t, rg_vec3 v) {
     return rg_v3_add(rg_mat3_mul_v3(t->rotation, v), t->translation);
 }
 
 /* A's features in B's frame. The full search reads them from the tables of rg__pair_frame;
    the witness test and the manifold compute the few they need with the same functions, so
    both see bit-identical values. */
-static inline rg_vec3 rg__a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
-    return rg__pose_apply(t, a->vertices[i]);
+static inline rg_vec3 rg__collide_a_vertex_in_b(const rg_hull *a, const rg__relative_pose *t, int i) {
+    return rg__collide_pose_apply(t, a->vertices[i]);
 }
-static inline rg_vec3 rg__a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
+static inline rg_vec3 rg__collide_a_normal_in_b(const rg_hull *a, const rg__relative_pose *t, int f) {
     return rg_mat3_mul_v3(t->rotation, a->faces[f].normal);
 }
 /* the plane n.x = offset of A's face f moved by the pose: n.(R x + p) = offset_a + n.p */
-static inline rg_real rg__a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
+static inline rg_real rg__collide_a_offset_in_b(const rg_hull *a, const rg__relative_pose *t, int f, rg_vec3 n) {
     return a->faces[f].offset + rg_v3_dot(n, t->translation);
 }
 
 /* The direction of edge e of a hull, second vertex minus first. */
-static rg_vec3 rg__edge_direction(const rg_hull *h, int e) {
+static rg_vec3 rg__collide_edge_direction(const rg_hull *h, int e) {
     return rg_v3_sub(h->vertices[h->edges[e].v[1]], h->vertices[h->edges[e].v[0]]);
 }
 
 /* The vertex furthest along direction; the first index wins ties. */
-static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 direction) {
+static int rg__collide_support_index(const rg_vec3 *vertices, int count, rg_vec3 direction) {
     int i, best = 0;
     rg_real best_dot = rg_v3_dot(vertices[0], direction);
     for (i = 1; i < count; ++i) {
@@ -2992,26 +2992,26 @@ static int rg__support_index(const rg_vec3 *vertices, int count, rg_vec3 directi
     return best;
 }
 
-static inline int rg__hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
+static inline int rg__collide_hull_is_box(const rg_hull *h) { return h->box_half.x > 0; }
 
 /* The vertex of hull h furthest along direction, the first index winning ties, as
-   rg__support_index finds it. A box's corner i has +h on axis k when bit k of i is set, so the
+   rg__collide_support_index finds it. A box's corner i has +h on axis k when bit k of i is set, so the
    corner with the bits of the positive components makes each term of the dot product the larger
    of +-h_k d_k; rounded addition never decreases when a term grows, so no corner's computed dot
    product is larger. A zero component leaves its bit clear (the lower index of two equal
    corners), as the search does; where rounding hides a nonzero term the two corners' dot
    products are equal, so every separation computed from the corner is bit-identical, and the
-   incident face around it (rg__incident_face: the most anti-parallel one) is the same: the
+   incident face around it (rg__collide_incident_face: the most anti-parallel one) is the same: the
    corners differ only along an axis nearly perpendicular to the direction. */
-static inline int rg__hull_support(const rg_hull *h, rg_vec3 direction) {
-    if (rg__hull_is_box(h)) return (direction.x > 0) | ((direction.y > 0) << 1) | ((direction.z > 0) << 2);
-    return rg__support_index(h->vertices, h->vertex_count, direction);
+static inline int rg__collide_hull_support(const rg_hull *h, rg_vec3 direction) {
+    if (rg__collide_hull_is_box(h)) return (direction.x > 0) | ((direction.y > 0) << 1) | ((direction.z > 0) << 2);
+    return rg__collide_support_index(h->vertices, h->vertex_count, direction);
 }
 
 /* The pair seen from B: the pose, tables of A's vertices, face normals and face offsets in B's
    frame and of B's edge directions, and room for the edge query's side table (one real per
    face of B). Box pairs go without tables (NULL): the queries and the manifold compute the few
-   features they need with the same functions (rg__frame_vertex ...). */
+   features they need with the same functions (rg__collide_frame_vertex ...). */
 typedef struct rg__pair_frame {
     const rg_hull *a, *b;
     rg__relative_pose t;
@@ -3029,7 +3029,7 @@ typedef struct rg__pair_storage {
     rg_real reals[RG__STACK_REALS];
 } rg__pair_storage;
 
-static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
+static void rg__collide_pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const rg_hull *b,
                                  const rg__relative_pose *t) {
     memset(frame, 0, sizeof *frame);
     frame->a = a;
@@ -3038,7 +3038,7 @@ static void rg__pair_frame_start(rg__pair_frame *frame, const rg_hull *a, const 
 }
 
 /* The tables (pairs of general hulls). */
-static void rg__pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storage, rg__collide_scratch *scratch) {
+static void rg__collide_pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storage, rg__collide_scratch *scratch) {
     const rg_hull *a = frame->a, *b = frame->b;
     const rg__relative_pose *t = &frame->t;
     int i, vector_count = a->vertex_count + a->face_count + b->edge_count;
@@ -3056,15 +3056,15 @@ static void rg__pair_frame_build(rg__pair_frame *frame, rg__pair_storage *storag
     frame->vertices_a = vectors;
     frame->normals_a = vectors + a->vertex_count;
     frame->offsets_a = reals;
-    frame->centroid_a = rg__pose_apply(t, a->centroid); /* the edge query's (box pairs have their own) */
-    for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__a_vertex_in_b(a, t, i);
+    frame->centroid_a = rg__collide_pose_apply(t, a->centroid); /* the edge query's (box pairs have their own) */
+    for (i = 0; i < a->vertex_count; ++i) frame->vertices_a[i] = rg__collide_a_vertex_in_b(a, t, i);
     for (i = 0; i < a->face_count; ++i) {
-        frame->normals_a[i] = rg__a_normal_in_b(a, t, i);
-        frame->offsets_a[i] = rg__a_offset_in_b(a, t, i, frame->normals_a[i]);
+        frame->normals_a[i] = rg__collide_a_normal_in_b(a, t, i);
+        frame->offsets_a[i] = rg__collide_a_offset_in_b(a, t, i, frame->normals_a[i]);
     }
     frame->directions_b = frame->normals_a + a->face_count;
     frame->side = reals + a->face_count;
-    for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__edge_direction(b, i);
+    for (i = 0; i < b->edge_count; ++i) frame->directions_b[i] = rg__collide_edge_direction(b, i);
 }
 
 typedef struct rg__face_query {
@@ -3079,46 +3079,46 @@ typedef struct rg__edge_query {
 } rg__edge_query;
 
 /* Separation of B from the plane n.x = offset of a face of A: B's vertex furthest behind it. */
-static inline rg_real rg__face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
-    int s = rg__hull_support(b, rg_v3_neg(n));
+static inline rg_real rg__collide_face_a_separation(const rg_hull *b, rg_vec3 n, rg_real offset, int *support) {
+    int s = rg__collide_hull_support(b, rg_v3_neg(n));
     *support = s;
     return rg_v3_dot(n, b->vertices[s]) - offset;
 }
 
 /* Separation of A from the plane of B's face f: the direction turned into A's frame finds A's
    deepest vertex among A's own vertices, which is then brought over. */
-static inline rg_real rg__face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+static inline rg_real rg__collide_face_b_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                             int f, int *support) {
     rg_vec3 n = b->faces[f].normal;
-    int s = rg__hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
+    int s = rg__collide_hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, rg_v3_neg(n)));
     *support = s;
-    return rg_v3_dot(n, rg__a_vertex_in_b(a, t, s)) - b->faces[f].offset;
+    return rg_v3_dot(n, rg__collide_a_vertex_in_b(a, t, s)) - b->faces[f].offset;
 }
 
 /* A's features in B's frame from the tables or, without them (box pairs), computed by the same
    functions (bit-identical): vertex i of A (is_a) or B, the normal of face f of A or B, and the
    offset of A's face f whose normal is n. */
-static inline rg_vec3 rg__frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
+static inline rg_vec3 rg__collide_frame_vertex(const rg__pair_frame *frame, int is_a, int i) {
     if (!is_a) return frame->b->vertices[i];
-    return frame->vertices_a ? frame->vertices_a[i] : rg__a_vertex_in_b(frame->a, &frame->t, i);
+    return frame->vertices_a ? frame->vertices_a[i] : rg__collide_a_vertex_in_b(frame->a, &frame->t, i);
 }
-static inline rg_vec3 rg__frame_normal(const rg__pair_frame *frame, int is_a, int f) {
+static inline rg_vec3 rg__collide_frame_normal(const rg__pair_frame *frame, int is_a, int f) {
     if (!is_a) return frame->b->faces[f].normal;
-    return frame->normals_a ? frame->normals_a[f] : rg__a_normal_in_b(frame->a, &frame->t, f);
+    return frame->normals_a ? frame->normals_a[f] : rg__collide_a_normal_in_b(frame->a, &frame->t, f);
 }
-static inline rg_real rg__frame_offset_a(const rg__pair_frame *frame, int f, rg_vec3 n) {
-    return frame->offsets_a ? frame->offsets_a[f] : rg__a_offset_in_b(frame->a, &frame->t, f, n);
+static inline rg_real rg__collide_frame_offset_a(const rg__pair_frame *frame, int f, rg_vec3 n) {
+    return frame->offsets_a ? frame->offsets_a[f] : rg__collide_a_offset_in_b(frame->a, &frame->t, f, n);
 }
 
 /* Separation of B from A's face f. */
-static rg_real rg__frame_face_a_separation(const rg__pair_frame *frame, int f, int *support) {
-    rg_vec3 n = rg__frame_normal(frame, 1, f);
-    return rg__face_a_separation(frame->b, n, rg__frame_offset_a(frame, f, n), support);
+static rg_real rg__collide_frame_face_a_separation(const rg__pair_frame *frame, int f, int *support) {
+    rg_vec3 n = rg__collide_frame_normal(frame, 1, f);
+    return rg__collide_face_a_separation(frame->b, n, rg__collide_frame_offset_a(frame, f, n), support);
 }
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
    one that separates by more than margin. */
-static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_a, rg_real margin) {
+static rg__face_query rg__collide_query_faces(const rg__pair_frame *frame, int faces_of_a, rg_real margin) {
     rg__face_query best;
     int f, count = faces_of_a ? frame->a->face_count : frame->b->face_count;
     best.face = -1;
@@ -3126,8 +3126,8 @@ static rg__face_query rg__query_faces(const rg__pair_frame *frame, int faces_of_
     best.separation = -FLT_MAX;
     for (f = 0; f < count; ++f) {
         int support;
-        rg_real s = faces_of_a ? rg__frame_face_a_separation(frame, f, &support)
-                               : rg__face_b_separation(frame->a, frame->b, &frame->t, f, &support);
+        rg_real s = faces_of_a ? rg__collide_frame_face_a_separation(frame, f, &support)
+                               : rg__collide_face_b_separation(frame->a, frame->b, &frame->t, f, &support);
         if (s > best.separation) {
             best.separation = s;
             best.face = f;
@@ -3145,7 +3145,7 @@ typedef struct rg__edge_frame {
     rg_vec3 normal0, normal1;     /* normals of the faces on either side: the arc's ends */
 } rg__edge_frame;
 
-static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal0, rg_vec3 normal1) {
+static rg__edge_frame rg__collide_edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal0, rg_vec3 normal1) {
     rg__edge_frame frame;
     frame.start = v0;
     frame.direction = rg_v3_sub(v1, v0);
@@ -3157,14 +3157,14 @@ static rg__edge_frame rg__edge_frame_make(rg_vec3 v0, rg_vec3 v1, rg_vec3 normal
 
 /* Edge e of A, from the tables (full search, manifold of general hulls) or computed on the spot
    (witness, box pairs). */
-static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
+static rg__edge_frame rg__collide_edge_frame_of_a(const rg__pair_frame *tables, const rg_hull *a,
                                           const rg__relative_pose *t, int e) {
     const rg__hull_edge *edge = &a->edges[e];
     if (tables && tables->vertices_a)
-        return rg__edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
+        return rg__collide_edge_frame_make(tables->vertices_a[edge->v[0]], tables->vertices_a[edge->v[1]],
                                    tables->normals_a[edge->faces[0]], tables->normals_a[edge->faces[1]]);
-    return rg__edge_frame_make(rg__a_vertex_in_b(a, t, edge->v[0]), rg__a_vertex_in_b(a, t, edge->v[1]),
-                               rg__a_normal_in_b(a, t, edge->faces[0]), rg__a_normal_in_b(a, t, edge->faces[1]));
+    return rg__collide_edge_frame_make(rg__collide_a_vertex_in_b(a, t, edge->v[0]), rg__collide_a_vertex_in_b(a, t, edge->v[1]),
+                               rg__collide_a_normal_in_b(a, t, edge->faces[0]), rg__collide_a_normal_in_b(a, t, edge->faces[1]));
 }
 
 /* Do the arcs a-b (A's edge: from normal0 to normal1) and c-d (B's edge negated: from -n0 to
@@ -3176,7 +3176,7 @@ static rg__edge_frame rg__edge_frame_of_a(const rg__pair_frame *tables, const rg
    so the edge directions stand in for b x a and d x c:
      cba = c.e_a = -n0_b.e_a,  dba = -n1_b.e_a,  adc = a.e_b = n0_a.e_b,  bdc = n1_a.e_b.
    Touching arcs (a zero product) do not count: their axis is a face normal. */
-static int rg__arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
+static int rg__collide_arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
     return cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0;
 }
 
@@ -3184,7 +3184,7 @@ static int rg__arcs_cross(rg_real cba, rg_real dba, rg_real adc, rg_real bdc) {
    edges spanning a Minkowski face, along their common normal (pointing away from A's centroid).
    The edges support the hulls along that normal, so the separation is the distance between
    their lines. Returns 0 for (nearly) parallel edges, whose axis is a face normal. */
-static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a, rg_vec3 start_b,
+static int rg__collide_edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroid_a, rg_vec3 start_b,
                                     rg_vec3 direction_b, rg_real *separation, rg_vec3 *normal) {
     rg_vec3 n = rg_v3_cross(frame->direction, direction_b);
     rg_real length = rg_v3_length(n);
@@ -3204,31 +3204,31 @@ static int rg__edge_pair_separation(const rg__edge_frame *frame, rg_vec3 centroi
    (a centimetre box a kilometre off B's origin) has its vertices in B's frame rounded past its
    own size, its edge directions then disagree with its face normals, and a pair that passed the
    test can face the wrong way (a separation as large as the overlap). */
-static rg_real rg__support_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n) {
-    int on_a = rg__hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, n)), on_b = rg__hull_support(b, rg_v3_neg(n));
-    return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__a_vertex_in_b(a, t, on_a)));
+static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n) {
+    int on_a = rg__collide_hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, n)), on_b = rg__collide_hull_support(b, rg_v3_neg(n));
+    return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__collide_a_vertex_in_b(a, t, on_a)));
 }
 
 /* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
-   rg__support_separation) can claim more, as much as the overlap. When s says the hulls are
+   rg__collide_support_separation) can claim more, as much as the overlap. When s says the hulls are
    apart, the gap must say so too (the full search and the witness alike); within the margin,
    the gap must reach s but for `tolerance`. Unchecked there, a pair claiming a separation the
    hulls lack made overlapping hulls look apart: no manifold, or one without a positive depth
    (a 0.4 mm hull inside a 1 km one, margin 577 m). */
-static int rg__edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
+static int rg__collide_edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
                                          rg_real s, rg_real margin, rg_real tolerance) {
-    rg_real gap = rg__support_separation(a, b, t, n);
+    rg_real gap = rg__collide_support_separation(a, b, t, n);
     return s > margin ? gap > margin : gap >= s - tolerance;
 }
 
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin (a pair whose separation
-   rg__edge_separation_confirmed does not confirm is passed over; it is checked only for a pair
+   rg__collide_edge_separation_confirmed does not confirm is passed over; it is checked only for a pair
    that would be the best so far). edge_a is -1 when no pair qualifies. The check's tolerance
    is RG__AXIS_ABSOLUTE of the hulls' radii: far above the rounding by which a true pair's gap
    and separation differ, and no more than the axis preference lets a depth be off anyway. */
-static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margin) {
+static rg__edge_query rg__collide_query_edges(const rg__pair_frame *frame, rg_real margin) {
     const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
     rg_real tolerance = RG__AXIS_ABSOLUTE * (a->radius + b->radius);
@@ -3237,7 +3237,7 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
     best.separation = -FLT_MAX;
     best.normal = rg_v3(0, 0, 0);
     for (i = 0; i < a->edge_count; ++i) {
-        rg__edge_frame edge_a = rg__edge_frame_of_a(frame, a, &frame->t, i);
+        rg__edge_frame edge_a = rg__collide_edge_frame_of_a(frame, a, &frame->t, i);
         /* The first condition for all pairs at once: which faces of B lie on which side of the
            plane across A's edge. Only the few edges of B whose faces straddle it go on. */
         for (f = 0; f < b->face_count; ++f) frame->side[f] = rg_v3_dot(b->faces[f].normal, edge_a.direction);
@@ -3247,11 +3247,11 @@ static rg__edge_query rg__query_edges(const rg__pair_frame *frame, rg_real margi
             rg_vec3 direction_b, n;
             if (!(side0 * side1 < 0)) continue;
             direction_b = frame->directions_b[j];
-            if (!rg__arcs_cross(-side0, -side1, rg_v3_dot(edge_a.normal0, direction_b),
+            if (!rg__collide_arcs_cross(-side0, -side1, rg_v3_dot(edge_a.normal0, direction_b),
                                 rg_v3_dot(edge_a.normal1, direction_b)))
                 continue;
-            if (!rg__edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
-                !(s > best.separation) || !rg__edge_separation_confirmed(a, b, &frame->t, n, s, margin, tolerance))
+            if (!rg__collide_edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
+                !(s > best.separation) || !rg__collide_edge_separation_confirmed(a, b, &frame->t, n, s, margin, tolerance))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -3269,7 +3269,7 @@ typedef struct rg__box_pair {
     rg_real half_a[3], half_b[3], p[3];
 } rg__box_pair;
 
-static rg__box_pair rg__box_pair_make(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t) {
+static rg__box_pair rg__collide_box_pair_make(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t) {
     rg__box_pair pair;
     int i, k;
     for (i = 0; i < 3; ++i)
@@ -3280,7 +3280,7 @@ static rg__box_pair rg__box_pair_make(const rg_hull *a, const rg_hull *b, const 
     return pair;
 }
 
-static inline rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+static inline rg_real rg__collide_dot3(const rg_real *u, const rg_real *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
 
 /* Two boxes (Baraff §7.1's candidate planes for boxes: 3 + 3 face normals and the 9 cross
    products of their axes). Their Minkowski difference has the faces +-u for u = a_i x b_j
@@ -3289,12 +3289,12 @@ static inline rg_real rg__dot3(const rg_real *u, const rg_real *v) { return u[0]
    extents h reaches sum_k h_k |n.axis_k| from its centre along a unit n, so with A's centre p
    in B's frame (B's at the origin) the separation of that face is |n.p| minus both reaches, for
    the n of the two that points from A towards B (n.p <= 0); the other face's is smaller. This
-   is the pair, separation and normal rg__query_edges finds by looking at every edge pair
+   is the pair, separation and normal rg__collide_query_edges finds by looking at every edge pair
    (up to rounding), without A's vertices in B's frame. Returns 0 where the generic query has no
    pair: the axes (nearly) parallel (RG__PARALLEL_SINE), or n a face normal of either box (a
-   zero component along another axis: the arcs on the Gauss map touch, rg__arcs_cross). The
-   edges themselves come from rg__box_edge_pair_edges, only for the pairs the query may keep. */
-static inline int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_query *query) {
+   zero component along another axis: the arcs on the Gauss map touch, rg__collide_arcs_cross). The
+   edges themselves come from rg__collide_box_edge_pair_edges, only for the pairs the query may keep. */
+static inline int rg__collide_box_edge_pair(const rg__box_pair *pair, int i, int j, rg__edge_query *query) {
     const rg_real *c = pair->axis_a[i], *p = pair->p;
     const rg_real *a0 = pair->axis_a[0], *a1 = pair->axis_a[1], *a2 = pair->axis_a[2];
     rg_real u0, u1, u2, along0, along1, along2, length_squared, scale, reach;
@@ -3334,10 +3334,10 @@ static inline int rg__box_edge_pair(const rg__box_pair *pair, int i, int j, rg__
     return 1;
 }
 
-/* The edges of the pair of axes i, j whose normal rg__box_edge_pair found: A's edge along a_i
+/* The edges of the pair of axes i, j whose normal rg__collide_box_edge_pair found: A's edge along a_i
    at the corner furthest along the normal, B's along b_j at the corner furthest against it
    (the same dot products as there: the normal holds the same components). */
-static void rg__box_edge_pair_edges(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
+static void rg__collide_box_edge_pair_edges(const rg__box_pair *pair, const rg_hull *a, const rg_hull *b, int i, int j,
                                     rg__edge_query *query) {
     rg_real u[3];
     int k, corner_a = 0;
@@ -3345,62 +3345,62 @@ static void rg__box_edge_pair_edges(const rg__box_pair *pair, const rg_hull *a, 
     u[1] = query->normal.y;
     u[2] = query->normal.z;
     for (k = 0; k < 3; ++k)
-        if (k != i && rg__dot3(u, pair->axis_a[k]) > 0) corner_a |= 1 << k;
+        if (k != i && rg__collide_dot3(u, pair->axis_a[k]) > 0) corner_a |= 1 << k;
     query->edge_a = a->box_edges[i][corner_a];
-    query->edge_b = b->box_edges[j][rg__hull_support(b, rg_v3_neg(query->normal))];
+    query->edge_b = b->box_edges[j][rg__collide_hull_support(b, rg_v3_neg(query->normal))];
 }
 
-/* Does edge pair p come before q in rg__query_edges' order (A's edge, then B's)? */
-static int rg__edge_pair_before(const rg__edge_query *p, const rg__edge_query *q) {
+/* Does edge pair p come before q in rg__collide_query_edges' order (A's edge, then B's)? */
+static int rg__collide_edge_pair_before(const rg__edge_query *p, const rg__edge_query *q) {
     return p->edge_a < q->edge_a || (p->edge_a == q->edge_a && p->edge_b < q->edge_b);
 }
 
-/* rg__query_edges for two boxes, with its choice among the 9 pairs: the first pair (in its
+/* rg__collide_query_edges for two boxes, with its choice among the 9 pairs: the first pair (in its
    order) that separates by more than margin, else the largest separation, the first winning
    ties. */
-static rg__edge_query rg__query_box_edges(const rg__pair_frame *frame, rg_real margin) {
+static rg__edge_query rg__collide_query_box_edges(const rg__pair_frame *frame, rg_real margin) {
     rg__edge_query best, separating, pair;
-    rg__box_pair boxes = rg__box_pair_make(frame->a, frame->b, &frame->t);
+    rg__box_pair boxes = rg__collide_box_pair_make(frame->a, frame->b, &frame->t);
     int i, j;
     best.edge_a = best.edge_b = separating.edge_a = separating.edge_b = -1;
     best.separation = separating.separation = -FLT_MAX;
     best.normal = separating.normal = rg_v3(0, 0, 0);
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) {
-            if (!rg__box_edge_pair(&boxes, i, j, &pair)) continue;
+            if (!rg__collide_box_edge_pair(&boxes, i, j, &pair)) continue;
             /* neither separating nor reaching the best: its edges cannot matter */
             if (!(pair.separation > margin) && pair.separation < best.separation) continue;
-            rg__box_edge_pair_edges(&boxes, frame->a, frame->b, i, j, &pair);
-            if (pair.separation > margin && (separating.edge_a < 0 || rg__edge_pair_before(&pair, &separating)))
+            rg__collide_box_edge_pair_edges(&boxes, frame->a, frame->b, i, j, &pair);
+            if (pair.separation > margin && (separating.edge_a < 0 || rg__collide_edge_pair_before(&pair, &separating)))
                 separating = pair;
             if (pair.separation > best.separation ||
-                (pair.separation == best.separation && rg__edge_pair_before(&pair, &best)))
+                (pair.separation == best.separation && rg__collide_edge_pair_before(&pair, &best)))
                 best = pair;
         }
     return separating.edge_a >= 0 ? separating : best;
 }
 
 /* The axis of a box's edge e: its corners differ in that bit only. */
-static int rg__box_edge_axis(const rg_hull *h, int e) {
-    return rg__box_axis_of_bit(h->edges[e].v[0] ^ h->edges[e].v[1]);
+static int rg__collide_box_edge_axis(const rg_hull *h, int e) {
+    return rg__hull_box_axis_of_bit(h->edges[e].v[0] ^ h->edges[e].v[1]);
 }
 
 /* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
    evaluated with the same functions and the same values as in the full search, so a witness
    that holds gives exactly the answer the full search would. */
-static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
+static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                  const rg__witness *witness, rg_real margin) {
     int support;
     switch (witness->kind) {
     case RG__AXIS_FACE_A: {
         rg_vec3 n;
         if (witness->feature_a < 0 || witness->feature_a >= a->face_count) return 0;
-        n = rg__a_normal_in_b(a, t, witness->feature_a);
-        return rg__face_a_separation(b, n, rg__a_offset_in_b(a, t, witness->feature_a, n), &support) > margin;
+        n = rg__collide_a_normal_in_b(a, t, witness->feature_a);
+        return rg__collide_face_a_separation(b, n, rg__collide_a_offset_in_b(a, t, witness->feature_a, n), &support) > margin;
     }
     case RG__AXIS_FACE_B:
         if (witness->feature_b < 0 || witness->feature_b >= b->face_count) return 0;
-        return rg__face_b_separation(a, b, t, witness->feature_b, &support) > margin;
+        return rg__collide_face_b_separation(a, b, t, witness->feature_b, &support) > margin;
     case RG__AXIS_EDGES: {
         const rg__hull_edge *edge;
         rg__edge_frame frame;
@@ -3409,32 +3409,32 @@ static int rg__witness_separates(const rg_hull *a, const rg_hull *b, const rg__r
         if (witness->feature_a < 0 || witness->feature_a >= a->edge_count ||
             witness->feature_b < 0 || witness->feature_b >= b->edge_count)
             return 0;
-        if (rg__hull_is_box(a) && rg__hull_is_box(b)) {
+        if (rg__collide_hull_is_box(a) && rg__collide_hull_is_box(b)) {
             /* the box query's own value for the edges' axes, as the full search would see it */
-            rg__box_pair boxes = rg__box_pair_make(a, b, t);
+            rg__box_pair boxes = rg__collide_box_pair_make(a, b, t);
             rg__edge_query query;
-            return rg__box_edge_pair(&boxes, rg__box_edge_axis(a, witness->feature_a),
-                                     rg__box_edge_axis(b, witness->feature_b), &query) &&
+            return rg__collide_box_edge_pair(&boxes, rg__collide_box_edge_axis(a, witness->feature_a),
+                                     rg__collide_box_edge_axis(b, witness->feature_b), &query) &&
                    query.separation > margin;
         }
         edge = &b->edges[witness->feature_b];
-        frame = rg__edge_frame_of_a(NULL, a, t, witness->feature_a);
+        frame = rg__collide_edge_frame_of_a(NULL, a, t, witness->feature_a);
         side0 = rg_v3_dot(b->faces[edge->faces[0]].normal, frame.direction);
         side1 = rg_v3_dot(b->faces[edge->faces[1]].normal, frame.direction);
-        direction_b = rg__edge_direction(b, witness->feature_b);
+        direction_b = rg__collide_edge_direction(b, witness->feature_b);
         return side0 * side1 < 0 &&
-               rg__arcs_cross(-side0, -side1, rg_v3_dot(frame.normal0, direction_b),
+               rg__collide_arcs_cross(-side0, -side1, rg_v3_dot(frame.normal0, direction_b),
                               rg_v3_dot(frame.normal1, direction_b)) &&
-               rg__edge_pair_separation(&frame, rg__pose_apply(t, a->centroid), b->vertices[edge->v[0]],
+               rg__collide_edge_pair_separation(&frame, rg__collide_pose_apply(t, a->centroid), b->vertices[edge->v[0]],
                                         direction_b, &s, &n) &&
-               s > margin && rg__edge_separation_confirmed(a, b, t, n, s, margin, 0);
+               s > margin && rg__collide_edge_separation_confirmed(a, b, t, n, s, margin, 0);
     }
     default:
         return 0;
     }
 }
 
-static void rg__witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
+static void rg__collide_witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
     if (!witness) return;
     witness->kind = kind;
     witness->feature_a = feature_a;
@@ -3444,7 +3444,7 @@ static void rg__witness_set(rg__witness *witness, int kind, int feature_a, int f
 /* Feature ids: a hash of the features that made a point, so that ids of big hulls still fit in
    32 bits. Two points of one manifold collide with probability about 2^-32; a collision only
    misplaces a warm start. */
-static inline uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
+static inline uint32_t rg__collide_hash_combine(uint32_t h, uint32_t value) {
     h ^= value + 0x9e3779b9u + (h << 6) + (h >> 2);
     h ^= h >> 16;
     h *= 0x85ebca6bu;
@@ -3454,12 +3454,12 @@ static inline uint32_t rg__hash_combine(uint32_t h, uint32_t value) {
     return h;
 }
 
-/* A point's id is rg__hash_combine(prefix, code): the prefix hashes what the points of one
+/* A point's id is rg__collide_hash_combine(prefix, code): the prefix hashes what the points of one
    manifold share (the axis kind and the two features), once per manifold. */
-static uint32_t rg__feature_prefix(int kind, int first, int second) {
-    uint32_t h = rg__hash_combine(0x2545f491u, (uint32_t)kind);
-    h = rg__hash_combine(h, (uint32_t)first);
-    return rg__hash_combine(h, (uint32_t)second);
+static uint32_t rg__collide_feature_prefix(int kind, int first, int second) {
+    uint32_t h = rg__collide_hash_combine(0x2545f491u, (uint32_t)kind);
+    h = rg__collide_hash_combine(h, (uint32_t)first);
+    return rg__collide_hash_combine(h, (uint32_t)second);
 }
 
 /* Labels of the lines the clipped polygon's edges lie on, and the codes of its vertices: an
@@ -3467,12 +3467,12 @@ static uint32_t rg__feature_prefix(int kind, int first, int second) {
    0x80000000 | l << 12 | s. Lines are incident edges (label j) or the reference face's side
    planes (label 0x40000 | s). */
 #define RG__CLIP_SIDE_LINE 0x40000u
-static inline uint32_t rg__clip_code(uint32_t line, int side) {
+static inline uint32_t rg__collide_clip_code(uint32_t line, int side) {
     return 0x80000000u | ((line & 0x7ffffu) << 12) | ((uint32_t)side & 0xfffu);
 }
 
 /* Sutherland-Hodgman: the part of polygon in[0..count) behind the plane n.x = offset. */
-static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
+static int rg__collide_clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_real offset, int side,
                             rg__clip_vertex *out) {
     int i, out_count = 0;
     rg_real first, dp, dq;
@@ -3488,7 +3488,7 @@ static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_
             rg__clip_vertex *x = &out[out_count++];
             x->p = rg_v3_madd(p->p, rg_v3_sub(q->p, p->p), dp / (dp - dq));
             x->depth = 0;
-            x->code = rg__clip_code(p->line, side);
+            x->code = rg__collide_clip_code(p->line, side);
             /* leaving: the polygon follows the side plane to where it comes back in */
             x->line = dp <= 0 ? (RG__CLIP_SIDE_LINE | (uint32_t)side) : p->line;
         }
@@ -3497,14 +3497,14 @@ static int rg__clip_polygon(const rg__clip_vertex *in, int count, rg_vec3 n, rg_
 }
 
 /* Signed area (times 2) of triangle p q r seen along n. */
-static inline rg_real rg__signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
+static inline rg_real rg__collide_signed_area(rg_vec3 p, rg_vec3 q, rg_vec3 r, rg_vec3 n) {
     return rg_v3_dot(n, rg_v3_cross(rg_v3_sub(q, p), rg_v3_sub(r, p)));
 }
 
 /* At most four of the points: the deepest, the one furthest from it, the one making the
    largest triangle with those two, and the one adding the most area outside that triangle.
    Writes the chosen indices, deepest first; returns how many. */
-static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, int chosen[4]) {
+static int rg__collide_reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, int chosen[4]) {
     int i, k, result;
     rg_real best, area;
     if (count <= 0) return 0;
@@ -3531,7 +3531,7 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
     chosen[2] = -1;
     best = 0;
     for (i = 0; i < count; ++i) {
-        area = rg__fabs(rg__signed_area(v[chosen[0]].p, v[chosen[1]].p, v[i].p, n));
+        area = rg__fabs(rg__collide_signed_area(v[chosen[0]].p, v[chosen[1]].p, v[i].p, n));
         if (area > best) {
             best = area;
             chosen[2] = i;
@@ -3545,7 +3545,7 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
         corner[0] = chosen[0];
         corner[1] = chosen[1];
         corner[2] = chosen[2];
-        if (rg__signed_area(v[corner[0]].p, v[corner[1]].p, v[corner[2]].p, n) < 0) {
+        if (rg__collide_signed_area(v[corner[0]].p, v[corner[1]].p, v[corner[2]].p, n) < 0) {
             corner[1] = chosen[2];
             corner[2] = chosen[1];
         }
@@ -3555,7 +3555,7 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
                 /* an end of the edge itself gives a zero area exactly (a zero or repeated
                    vector in the cross product), never above best */
                 if (i == corner[k] || i == corner[(k + 1) % 3]) continue;
-                area = -rg__signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
+                area = -rg__collide_signed_area(v[corner[k]].p, v[corner[(k + 1) % 3]].p, v[i].p, n);
                 if (area > best) {
                     best = area;
                     chosen[3] = i;
@@ -3569,7 +3569,7 @@ static int rg__reduce_contacts(const rg__clip_vertex *v, int count, rg_vec3 n, i
 
 /* Keeps face f, whose normal's dot product with the direction is d, if it is more anti-parallel
    than the best so far (the lower index winning ties). */
-static inline void rg__incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
+static inline void rg__collide_incident_face_better(rg_real d, int f, rg_real *best_dot, int *best) {
     if (!(d < *best_dot || (d == *best_dot && f < *best))) return;
     *best_dot = d;
     *best = f;
@@ -3580,14 +3580,14 @@ static inline void rg__incident_face_better(rg_real d, int f, rg_real *best_dot,
    keeps that vertex in the incident polygon: the most anti-parallel face of all may lie
    elsewhere. A box's corner lies on face 2k (+axis k) when bit k of its index is set, else on
    2k + 1; the order of the candidates does not change the choice. */
-static int rg__incident_face(const rg__pair_frame *frame, int is_a, int support, rg_vec3 direction) {
+static int rg__collide_incident_face(const rg__pair_frame *frame, int is_a, int support, rg_vec3 direction) {
     const rg_hull *h = is_a ? frame->a : frame->b;
     int e, k, best = -1;
     rg_real best_dot = FLT_MAX;
-    if (rg__hull_is_box(h)) {
+    if (rg__collide_hull_is_box(h)) {
         for (k = 0; k < 3; ++k) {
             int f = 2 * k + !((support >> k) & 1);
-            rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
+            rg__collide_incident_face_better(rg_v3_dot(rg__collide_frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
         }
         return best;
     }
@@ -3596,25 +3596,25 @@ static int rg__incident_face(const rg__pair_frame *frame, int is_a, int support,
         if (edge->v[0] != support && edge->v[1] != support) continue;
         for (k = 0; k < 2; ++k) {
             int f = edge->faces[k];
-            rg__incident_face_better(rg_v3_dot(rg__frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
+            rg__collide_incident_face_better(rg_v3_dot(rg__collide_frame_normal(frame, is_a, f), direction), f, &best_dot, &best);
         }
     }
     return best;
 }
 
 /* Writes chosen points of v into out, from B's frame to world space. */
-static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen, int count,
+static void rg__collide_manifold_from_points(const rg__clip_vertex *v, const int *chosen, int count,
                                      rg_vec3 normal, int kind, int first, int second,
                                      rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
     int i;
-    uint32_t prefix = rg__feature_prefix(kind, first, second);
+    uint32_t prefix = rg__collide_feature_prefix(kind, first, second);
     out->normal = rg_v3_normalize(rg__quat_rotate(rot_b, normal));
     out->count = count;
     for (i = 0; i < count; ++i) {
         const rg__clip_vertex *p = &v[chosen[i]];
         out->points[i] = rg_v3_add(pos_b, rg__quat_rotate(rot_b, p->p));
         out->depths[i] = p->depth;
-        out->features[i] = rg__hash_combine(prefix, p->code);
+        out->features[i] = rg__collide_hash_combine(prefix, p->code);
     }
 }
 
@@ -3622,15 +3622,15 @@ static void rg__manifold_from_points(const rg__clip_vertex *v, const int *chosen
    against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
    reduced to four. `support` is the incident hull's deepest vertex below the reference face.
    With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
-static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
+static int rg__collide_face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
                             rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
                             rg__collide_scratch *scratch, rg_manifold *out) {
     const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
     const rg__hull_face *rf = &ref->faces[ref_face];
     rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
-    rg_vec3 n = rg__frame_normal(frame, ref_is_a, ref_face);
-    rg_real offset = ref_is_a ? rg__frame_offset_a(frame, ref_face, n) : rf->offset;
-    int inc_face = rg__incident_face(frame, !ref_is_a, support, n);
+    rg_vec3 n = rg__collide_frame_normal(frame, ref_is_a, ref_face);
+    rg_real offset = ref_is_a ? rg__collide_frame_offset_a(frame, ref_face, n) : rf->offset;
+    int inc_face = rg__collide_incident_face(frame, !ref_is_a, support, n);
     const rg__hull_face *incf;
     rg_vec3 first, v1;
     int i, count, kept, capacity, chosen[4];
@@ -3647,18 +3647,18 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
     next = buffer + capacity;
     count = incf->count;
     for (i = 0; i < count; ++i) {
-        in[i].p = rg__frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
+        in[i].p = rg__collide_frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
         in[i].depth = 0;
         in[i].code = (uint32_t)i;
         in[i].line = (uint32_t)i;
     }
-    first = v1 = rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first]);
+    first = v1 = rg__collide_frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first]);
     for (i = 0; i < rf->count && count > 0; ++i) {
         rg_vec3 v0 = v1, side;
         rg__clip_vertex *swap;
-        v1 = i + 1 < rf->count ? rg__frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i + 1]) : first;
+        v1 = i + 1 < rf->count ? rg__collide_frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i + 1]) : first;
         side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
-        count = rg__clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
+        count = rg__collide_clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
         swap = in; in = next; next = swap;
     }
     /* depth below the reference plane; points kept within the margin, moved onto B's surface */
@@ -3672,15 +3672,15 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
     if (kept == 0 && allow_fallback) {
         /* rounding clipped away even the deepest vertex: keep that vertex alone */
         rg__clip_vertex p;
-        p.p = rg__frame_vertex(frame, !ref_is_a, support);
+        p.p = rg__collide_frame_vertex(frame, !ref_is_a, support);
         p.depth = offset - rg_v3_dot(n, p.p);
         p.code = 0x40000000u | (uint32_t)support;
         p.line = 0;
         if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
         if (p.depth >= -margin) in[kept++] = p;
     }
-    count = rg__reduce_contacts(in, kept, n, chosen);
-    rg__manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
+    count = rg__collide_reduce_contacts(in, kept, n, chosen);
+    rg__collide_manifold_from_points(in, chosen, count, ref_is_a ? rg_v3_neg(n) : n,
                              ref_is_a ? RG__AXIS_FACE_A : RG__AXIS_FACE_B, ref_face, inc_face,
                              pos_b, rot_b, out);
     return count;
@@ -3688,7 +3688,7 @@ static int rg__face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_f
 
 /* Closest points of segments p + s u and q + t v, s and t in [0, 1], for non-parallel
    segments: the unconstrained minimum of |p + s u - q - t v|^2, then clamped. */
-static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_vec3 v, rg_real *s_out,
+static void rg__collide_closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_vec3 v, rg_real *s_out,
                                            rg_real *t_out) {
     rg_vec3 r = rg_v3_sub(p, q);
     rg_real uu = rg_v3_dot(u, u), vv = rg_v3_dot(v, v), uv = rg_v3_dot(u, v);
@@ -3709,16 +3709,16 @@ static void rg__closest_points_of_segments(rg_vec3 p, rg_vec3 u, rg_vec3 q, rg_v
 
 /* Edge contact: one point, the closest points of the two edges (Baraff's edge/edge contact).
    Without allow_clamped, nothing when they are not inside both edges. */
-static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *query, rg_real margin,
+static int rg__collide_edge_contact(const rg__pair_frame *frame, const rg__edge_query *query, rg_real margin,
                             int allow_clamped, rg_vec3 pos_b, rg_quat rot_b, rg_manifold *out) {
-    rg__edge_frame edge_a = rg__edge_frame_of_a(frame, frame->a, &frame->t, query->edge_a);
+    rg__edge_frame edge_a = rg__collide_edge_frame_of_a(frame, frame->a, &frame->t, query->edge_a);
     const rg__hull_edge *edge = &frame->b->edges[query->edge_b];
     rg_vec3 q = frame->b->vertices[edge->v[0]], v = rg_v3_sub(frame->b->vertices[edge->v[1]], q);
     rg_vec3 normal = rg_v3_neg(query->normal), on_a, on_b; /* from B towards A */
     rg_real s, u;
     rg__clip_vertex point;
     int chosen = 0;
-    rg__closest_points_of_segments(edge_a.start, edge_a.direction, q, v, &s, &u);
+    rg__collide_closest_points_of_segments(edge_a.start, edge_a.direction, q, v, &s, &u);
     /* closest points at an end of an edge are not the closest points of the edges' lines, so
        point - depth*normal would miss A */
     if (!allow_clamped && (s <= 0 || s >= 1 || u <= 0 || u >= 1)) return 0;
@@ -3729,15 +3729,15 @@ static int rg__edge_contact(const rg__pair_frame *frame, const rg__edge_query *q
     point.code = 0;
     point.line = 0;
     if (!(point.depth >= -margin)) return 0;
-    rg__manifold_from_points(&point, &chosen, 1, normal, RG__AXIS_EDGES, query->edge_a,
+    rg__collide_manifold_from_points(&point, &chosen, 1, normal, RG__AXIS_EDGES, query->edge_a,
                              query->edge_b, pos_b, rot_b, out);
     return 1;
 }
 
 /* Does face f of A (is_a) or of B face the way of the edge pair's axis, within
    RG__ALIGNED_COSINE? The edge axis points from A towards B, A's faces outwards from A. */
-static int rg__face_along_edge_axis(const rg__pair_frame *frame, int is_a, int f, const rg__edge_query *edges) {
-    rg_real cosine = rg_v3_dot(rg__frame_normal(frame, is_a, f), edges->normal);
+static int rg__collide_face_along_edge_axis(const rg__pair_frame *frame, int is_a, int f, const rg__edge_query *edges) {
+    rg_real cosine = rg_v3_dot(rg__collide_frame_normal(frame, is_a, f), edges->normal);
     return (is_a ? cosine : -cosine) >= RG__ALIGNED_COSINE;
 }
 
@@ -3751,7 +3751,7 @@ static int rg__face_along_edge_axis(const rg__pair_frame *frame, int is_a, int f
    feature survives the clipping and the edges' closest points lie inside both edges.
    Separated hulls (within the margin) only get points on both surfaces, so every point pair is
    a real gap of at most margin; none may qualify, then there is no manifold. */
-static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
+static int rg__collide_contact_manifold(const rg__pair_frame *frame, const rg__face_query *face_a,
                                 const rg__face_query *face_b, const rg__edge_query *edges, rg_real margin,
                                 rg_vec3 pos_b, rg_quat rot_b, rg__collide_scratch *scratch,
                                 rg_manifold *out) {
@@ -3771,21 +3771,21 @@ static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_quer
         const rg__face_query *face = candidate == RG__AXIS_FACE_B ? face_b : face_a;
         int count, near_best = face->separation >= best - tolerance;
         int aligned = !near_best && best_kind == RG__AXIS_EDGES &&
-                      rg__face_along_edge_axis(frame, candidate == RG__AXIS_FACE_A, face->face, edges);
+                      rg__collide_face_along_edge_axis(frame, candidate == RG__AXIS_FACE_A, face->face, edges);
         if (!near_best && !aligned) continue;
-        count = rg__face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
+        count = rg__collide_face_contact(frame, candidate == RG__AXIS_FACE_A, face->face, face->support, margin, 0,
                                  pos_b, rot_b, scratch, out);
         if (count > 0 && near_best && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
         if (count > 0 && aligned && rg__fabs(out->depths[0] + best) <= aligned_tolerance) return count;
     }
     if (edges->edge_a >= 0 && edges->separation >= best - tolerance &&
-        rg__edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
+        rg__collide_edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
         return out->count;
     memset(out, 0, sizeof *out);
     if (!overlapping) return 0;
     /* rounding defeated every candidate: the best axis with the fallbacks */
-    if (best_kind == RG__AXIS_EDGES) return rg__edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
-    return rg__face_contact(frame, best_kind == RG__AXIS_FACE_A,
+    if (best_kind == RG__AXIS_EDGES) return rg__collide_edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
+    return rg__collide_face_contact(frame, best_kind == RG__AXIS_FACE_A,
                             best_kind == RG__AXIS_FACE_A ? face_a->face : face_b->face,
                             best_kind == RG__AXIS_FACE_A ? face_a->support : face_b->support, margin, 1,
                             pos_b, rot_b, scratch, out);
@@ -3794,43 +3794,43 @@ static int rg__contact_manifold(const rg__pair_frame *frame, const rg__face_quer
 /* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
    edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
    axis of largest separation. Two boxes take the 15-axis test: their face queries compute the
-   few values they need, the edge query is rg__query_box_edges, and the manifold computes the
+   few values they need, the edge query is rg__collide_query_box_edges, and the manifold computes the
    features of A it uses (no tables). */
 static int rg__collide_full_search(rg__pair_frame *frame, rg_real margin, rg__witness *witness,
                                    rg_vec3 pos_b, rg_quat rot_b, rg__pair_storage *storage,
                                    rg__collide_scratch *scratch, rg_manifold *out) {
     rg__face_query face_a, face_b;
     rg__edge_query edges;
-    int boxes = rg__hull_is_box(frame->a) && rg__hull_is_box(frame->b);
-    if (!boxes) rg__pair_frame_build(frame, storage, scratch);
-    face_a = rg__query_faces(frame, 1, margin);
+    int boxes = rg__collide_hull_is_box(frame->a) && rg__collide_hull_is_box(frame->b);
+    if (!boxes) rg__collide_pair_frame_build(frame, storage, scratch);
+    face_a = rg__collide_query_faces(frame, 1, margin);
     if (face_a.separation > margin) {
-        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+        rg__collide_witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
         return 0;
     }
-    face_b = rg__query_faces(frame, 0, margin);
+    face_b = rg__collide_query_faces(frame, 0, margin);
     if (face_b.separation > margin) {
-        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+        rg__collide_witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
         return 0;
     }
-    edges = boxes ? rg__query_box_edges(frame, margin) : rg__query_edges(frame, margin);
+    edges = boxes ? rg__collide_query_box_edges(frame, margin) : rg__collide_query_edges(frame, margin);
     if (edges.edge_a >= 0 && edges.separation > margin) {
-        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+        rg__collide_witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
         return 0;
     }
     /* touching: remember the axis closest to separating, for the next call */
     if (edges.edge_a >= 0 && edges.separation > face_a.separation && edges.separation > face_b.separation)
-        rg__witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
+        rg__collide_witness_set(witness, RG__AXIS_EDGES, edges.edge_a, edges.edge_b);
     else if (face_a.separation > face_b.separation)
-        rg__witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
+        rg__collide_witness_set(witness, RG__AXIS_FACE_A, face_a.face, 0);
     else
-        rg__witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
-    return rg__contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
+        rg__collide_witness_set(witness, RG__AXIS_FACE_B, 0, face_b.face);
+    return rg__collide_contact_manifold(frame, &face_a, &face_b, &edges, margin, pos_b, rot_b, scratch, out);
 }
 
 /* Can a hull at this pose be collided? Positions beyond RG__MAX_MAGNITUDE are refused: their
    difference may overflow. */
-static int rg__pose_is_collidable(const rg_hull *h, rg_vec3 position, rg_quat rotation) {
+static int rg__collide_pose_is_collidable(const rg_hull *h, rg_vec3 position, rg_quat rotation) {
     return h && h->vertex_count > 0 && rg__v3_is_sane(position) && rg_quat_is_finite(rotation);
 }
 
@@ -3853,14 +3853,14 @@ static int rg__collide_unit_poses(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a
     rg__pair_storage storage;
     rg__collide_scratch temporary;
     int count;
-    t = rg__relative_pose_of(pos_a, rot_a, pos_b, rot_b);
-    if (witness && rg__witness_separates(a, b, &t, witness, margin)) {
+    t = rg__collide_relative_pose_of(pos_a, rot_a, pos_b, rot_b);
+    if (witness && rg__collide_witness_separates(a, b, &t, witness, margin)) {
         witness->held = 1;
         return 0;
     }
     memset(&temporary, 0, sizeof temporary);
     if (!scratch) scratch = &temporary;
-    rg__pair_frame_start(&frame, a, b, &t);
+    rg__collide_pair_frame_start(&frame, a, b, &t);
     count = rg__collide_full_search(&frame, margin, witness, pos_b, rot_b, &storage, scratch, out);
     stbds_arrfree(temporary.vectors);
     stbds_arrfree(temporary.reals);
@@ -3875,7 +3875,7 @@ static int rg__collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat rot
     if (!out) return 0;
     memset(out, 0, sizeof *out);
     if (witness) witness->held = 0;
-    if (!rg__pose_is_collidable(a, pos_a, rot_a) || !rg__pose_is_collidable(b, pos_b, rot_b) ||
+    if (!rg__collide_pose_is_collidable(a, pos_a, rot_a) || !rg__collide_pose_is_collidable(b, pos_b, rot_b) ||
         !rg__collide_margin(margin, &margin))
         return 0;
     return rg__collide_unit_poses(a, pos_a, rg_quat_normalize(rot_a), b, pos_b, rg_quat_normalize(rot_b), margin,
@@ -3950,56 +3950,56 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 
 /* Hash-map key of an unordered pair of body indices, the smaller in the high half, so that
    keys sort like pairs by (a, b). Shared by the broad and the narrow phase. */
-static uint64_t rg__pair_key(int a, int b) {
+static uint64_t rg__broadphase_pair_key(int a, int b) {
     uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
     return ((uint64_t)lo << 32) | hi;
 }
 
-static rg__body_pair rg__pair_from_key(uint64_t key) {
+static rg__body_pair rg__broadphase_pair_from_key(uint64_t key) {
     rg__body_pair pair;
     pair.a = (int)(key >> 32);
     pair.b = (int)(key & 0xffffffffu);
     return pair;
 }
 
-static int rg__sap_tag(const rg__sap_proxy *p, int body, int is_end) {
+static int rg__broadphase_tag(const rg__sap_proxy *p, int body, int is_end) {
     return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
 }
 
 /* Order of the endpoint arrays: by value, a begin before an end of the same value. */
-static int rg__sap_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
+static int rg__broadphase_less(const rg__sap_endpoint *a, const rg__sap_endpoint *b) {
     return a->value < b->value || (a->value == b->value && (a->tag & RG__SAP_END) < (b->tag & RG__SAP_END));
 }
 
 /* Closed boxes overlap; without early exits, whose branches the hardware cannot predict here. */
-static int rg__sap_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
+static int rg__broadphase_boxes_overlap(const rg__sap_box *p, const rg__sap_box *q) {
     return (p->lo[0] <= q->hi[0]) & (q->lo[0] <= p->hi[0]) & (p->lo[1] <= q->hi[1]) &
            (q->lo[1] <= p->hi[1]) & (p->lo[2] <= q->hi[2]) & (q->lo[2] <= p->hi[2]);
 }
 
-static void rg__pair_set_insert(rg__broadphase *bp, int x, int y) {
-    uint64_t key = rg__pair_key(x, y);
+static void rg__broadphase_pair_set_insert(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__broadphase_pair_key(x, y);
     stbds_hmput(bp->pair_set, key, 1);
     stbds_arrput(bp->touched, key);
 }
 
-static void rg__pair_set_delete(rg__broadphase *bp, int x, int y) {
-    uint64_t key = rg__pair_key(x, y);
+static void rg__broadphase_pair_set_delete(rg__broadphase *bp, int x, int y) {
+    uint64_t key = rg__broadphase_pair_key(x, y);
     if (stbds_hmdel(bp->pair_set, key)) stbds_arrput(bp->touched, key);
 }
 
 /* begin(x) and end(y) have just been exchanged so that begin(x) comes first: on this axis the
    pair overlaps now, and it does in all if the new boxes overlap. */
-static void rg__sap_pair_may_start(rg__broadphase *bp, int x, int y) {
-    if (rg__sap_boxes_overlap(&bp->bounds[x].now, &bp->bounds[y].now)) rg__pair_set_insert(bp, x, y);
+static void rg__broadphase_pair_may_start(rg__broadphase *bp, int x, int y) {
+    if (rg__broadphase_boxes_overlap(&bp->bounds[x].now, &bp->bounds[y].now)) rg__broadphase_pair_set_insert(bp, x, y);
 }
 
 /* end(x) and begin(y) have just been exchanged so that end(x) comes first: the pair does not
    overlap any more. It is in the set only if the old boxes overlapped (insertion sort exchanges
    two endpoints at most once, so it was not inserted in this update), which spares a hash lookup
    for most of these exchanges. */
-static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
-    if (rg__sap_boxes_overlap(&bp->bounds[x].before, &bp->bounds[y].before)) rg__pair_set_delete(bp, x, y);
+static void rg__broadphase_pair_may_stop(rg__broadphase *bp, int x, int y) {
+    if (rg__broadphase_boxes_overlap(&bp->bounds[x].before, &bp->bounds[y].before)) rg__broadphase_pair_set_delete(bp, x, y);
 }
 
 /* One axis of the incremental update: each endpoint takes its body's new value and is moved
@@ -4007,7 +4007,7 @@ static void rg__sap_pair_may_stop(rg__broadphase *bp, int x, int y) {
    a begin with an end of another body, one of them dynamic, is a possible change of overlap
    status (§7.2.2). Static endpoints keep their values unless a static body moved; endpoints of
    destroyed bodies are dropped on the way. Returns 0 as soon as the exchanges exceed budget. */
-static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
+static int rg__broadphase_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, int drop_removed,
                              int64_t budget) {
     rg__sap_endpoint *e = bp->axes[axis];
     const rg__sap_bounds *bounds = bp->bounds;
@@ -4021,12 +4021,12 @@ static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, 
         if (drop_removed && bp->proxies[body].state != RG__SAP_IN_SWEEP) continue;
         if (refresh_statics || !(x.tag & RG__SAP_STATIC))
             x.value = is_end ? bounds[body].now.hi[axis] : bounds[body].now.lo[axis];
-        for (j = kept; j > 0 && rg__sap_less(&x, &e[j - 1]); --j) {
+        for (j = kept; j > 0 && rg__broadphase_less(&x, &e[j - 1]); --j) {
             rg__sap_endpoint y = e[j - 1];
             int other = y.tag >> 3;
             if ((y.tag & RG__SAP_END) != is_end && ((x.tag | y.tag) & RG__SAP_DYNAMIC) && other != body) {
-                if (is_end) rg__sap_pair_may_stop(bp, body, other);
-                else rg__sap_pair_may_start(bp, body, other);
+                if (is_end) rg__broadphase_pair_may_stop(bp, body, other);
+                else rg__broadphase_pair_may_start(bp, body, other);
             }
             e[j] = y;
         }
@@ -4044,7 +4044,7 @@ static int rg__sap_sort_axis(rg__broadphase *bp, int axis, int refresh_statics, 
 }
 
 /* Grows the per-slot arrays to cover slots body slots. */
-static void rg__sap_reserve(rg__broadphase *bp, int slots) {
+static void rg__broadphase_reserve(rg__broadphase *bp, int slots) {
     while ((int)stbds_arrlen(bp->proxies) < slots) {
         rg__sap_proxy blank;
         rg__sap_bounds bounds;
@@ -4060,7 +4060,7 @@ static void rg__sap_reserve(rg__broadphase *bp, int slots) {
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
    box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
    cheaper than a quaternion rotation per vertex. */
-static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
+static void rg__broadphase_body_box(rg__body *body, rg_real margin, rg_real dt) {
     rg_vec3 lo, hi, motion, origin;
     rg_mat3 rotation;
     const rg_vec3 *v;
@@ -4088,7 +4088,7 @@ static void rg__body_compute_aabb(rg__body *body, rg_real margin, rg_real dt) {
 
 /* Whether the sweep box `fat` still serves the tight box: it holds it, with at most twice the
    fattening on any side (a box left wide by a fast step shrinks again). */
-static int rg__sap_box_still_fits(const rg__sap_box *fat, const rg__sap_box *tight, rg_real fattening) {
+static int rg__broadphase_box_still_fits(const rg__sap_box *fat, const rg__sap_box *tight, rg_real fattening) {
     int axis;
     for (axis = 0; axis < 3; ++axis)
         if (!(fat->lo[axis] <= tight->lo[axis] && tight->lo[axis] - fat->lo[axis] <= 2 * fattening &&
@@ -4107,17 +4107,17 @@ static int rg__sap_box_still_fits(const rg__sap_box *fat, const rg__sap_box *tig
    rain's). The fattening is small: boxes grown across the gaps of a crowd interleave with their
    neighbours' and every move costs more exchanges (a drifting crowd of cubes 1.1 m apart took
    13 790 at its second step with 0.05 of the radius, 8145 with 0.005, 8062 with none). */
-static void rg__sap_compute_box(rg_world *w, int index, rg_real dt, int sticky) {
+static void rg__broadphase_compute_box(rg_world *w, int index, rg_real dt, int sticky) {
     rg__body *body = &w->bodies[index];
     rg__sap_box *box = &w->broadphase.bounds[index].now, *tight = &w->broadphase.tight[index];
     rg_real fattening = body->type != RG_BODY_STATIC && body->hull ? RG__SAP_FATTENING * body->hull->radius : 0;
     int axis;
-    rg__body_compute_aabb(body, w->def.contact_margin, dt);
+    rg__broadphase_body_box(body, w->def.contact_margin, dt);
     if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
         body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
     tight->lo[0] = body->aabb_min.x; tight->lo[1] = body->aabb_min.y; tight->lo[2] = body->aabb_min.z;
     tight->hi[0] = body->aabb_max.x; tight->hi[1] = body->aabb_max.y; tight->hi[2] = body->aabb_max.z;
-    if (sticky && rg__sap_box_still_fits(box, tight, fattening)) return;
+    if (sticky && rg__broadphase_box_still_fits(box, tight, fattening)) return;
     for (axis = 0; axis < 3; ++axis) {
         box->lo[axis] = tight->lo[axis] - fattening;
         box->hi[axis] = tight->hi[axis] + fattening;
@@ -4125,16 +4125,16 @@ static void rg__sap_compute_box(rg_world *w, int index, rg_real dt, int sticky) 
 }
 
 /* A body whose box changes in this update keeps the old one for the exchanges that end a pair
-   (the others' is their box: see rg__sap_settle_statics). */
-static void rg__sap_update_box(rg_world *w, int index, rg_real dt) {
+   (the others' is their box: see rg__broadphase_settle_statics). */
+static void rg__broadphase_update_box(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->bounds[index].before = bp->bounds[index].now;
-    rg__sap_compute_box(w, index, dt, 1);
+    rg__broadphase_compute_box(w, index, dt, 1);
 }
 
 /* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
    the insertion sort then carries its endpoints to their places, O(n) exchanges, no rebuild. */
-static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
+static void rg__broadphase_insert(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     rg__sap_proxy *p = &bp->proxies[index];
     int axis, is_end;
@@ -4148,12 +4148,12 @@ static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
         bp->bounds[index].before.lo[axis] = RG__SAP_INFINITY;
         bp->bounds[index].before.hi[axis] = -RG__SAP_INFINITY;
     }
-    rg__sap_compute_box(w, index, dt, 0);
+    rg__broadphase_compute_box(w, index, dt, 0);
     for (axis = 0; axis < 3; ++axis) {
         for (is_end = 0; is_end < 2; ++is_end) {
             rg__sap_endpoint e;
             e.value = is_end ? bp->bounds[index].now.hi[axis] : bp->bounds[index].now.lo[axis];
-            e.tag = rg__sap_tag(p, index, is_end);
+            e.tag = rg__broadphase_tag(p, index, is_end);
             stbds_arrput(bp->axes[axis], e);
         }
     }
@@ -4161,12 +4161,12 @@ static void rg__sap_insert(rg_world *w, int index, rg_real dt) {
 }
 
 /* Takes out of the pair list and set the pairs of bodies destroyed since the last update. */
-static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
+static void rg__broadphase_drop_removed_pairs(rg__broadphase *bp) {
     int i, kept = 0, n = (int)stbds_arrlen(bp->fat_pairs);
     for (i = 0; i < n; ++i) {
         rg__body_pair pair = bp->fat_pairs[i];
         if (bp->proxies[pair.a].state == RG__SAP_REMOVED || bp->proxies[pair.b].state == RG__SAP_REMOVED) {
-            uint64_t key = rg__pair_key(pair.a, pair.b);
+            uint64_t key = rg__broadphase_pair_key(pair.a, pair.b);
             (void)stbds_hmdel(bp->pair_set, key);
         } else {
             bp->fat_pairs[kept++] = pair;
@@ -4175,7 +4175,7 @@ static void rg__sap_drop_removed_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->fat_pairs, kept);
 }
 
-static void rg__sap_release_removed(rg__broadphase *bp) {
+static void rg__broadphase_release_removed(rg__broadphase *bp) {
     int i;
     for (i = 0; i < (int)stbds_arrlen(bp->removed); ++i)
         if (bp->proxies[bp->removed[i]].state == RG__SAP_REMOVED) bp->proxies[bp->removed[i]].state = RG__SAP_FREE;
@@ -4184,9 +4184,9 @@ static void rg__sap_release_removed(rg__broadphase *bp) {
 
 /* Destroyed bodies normally leave the arrays during the next update's pass; a slot reused before
    that needs them out at once: O(n + p). */
-static void rg__sap_flush_removed(rg__broadphase *bp) {
+static void rg__broadphase_flush_removed(rg__broadphase *bp) {
     int axis, i, kept, n;
-    rg__sap_drop_removed_pairs(bp);
+    rg__broadphase_drop_removed_pairs(bp);
     for (axis = 0; axis < 3; ++axis) {
         rg__sap_endpoint *e = bp->axes[axis];
         n = (int)stbds_arrlen(e);
@@ -4194,15 +4194,15 @@ static void rg__sap_flush_removed(rg__broadphase *bp) {
             if (bp->proxies[e[i].tag >> 3].state == RG__SAP_IN_SWEEP) e[kept++] = e[i];
         stbds_arrsetlen(bp->axes[axis], kept);
     }
-    rg__sap_release_removed(bp);
+    rg__broadphase_release_removed(bp);
 }
 
 /* Called by rg_body_create for a new body: it enters the sweep at the next update. */
 static void rg__broadphase_add_body(rg_world *w, int index) {
     rg__broadphase *bp = &w->broadphase;
     rg__sap_proxy *p;
-    rg__sap_reserve(bp, index + 1);
-    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__sap_flush_removed(bp);
+    rg__broadphase_reserve(bp, index + 1);
+    if (bp->proxies[index].state == RG__SAP_REMOVED) rg__broadphase_flush_removed(bp);
     p = &bp->proxies[index];
     p->state = RG__SAP_PENDING;
     p->dynamic = (unsigned char)(w->bodies[index].type == RG_BODY_DYNAMIC);
@@ -4247,7 +4247,7 @@ static void rg__broadphase_body_moved(rg_world *w, int index) {
 
 /* An unsigned integer in the order of v (IEEE 754: flip the negatives), -0 taken as +0 since
    the two compare equal. */
-static uint64_t rg__real_order(rg_real v) {
+static uint64_t rg__broadphase_real_order(rg_real v) {
 #ifdef RIGID_DOUBLE
     uint64_t bits;
     if (v == 0) v = 0;
@@ -4264,7 +4264,7 @@ static uint64_t rg__real_order(rg_real v) {
 /* Stable LSD radix sort by 64-bit keys, one byte per pass, skipping the bytes on which all keys
    agree; no branch depends on the data, unlike a comparison sort of shuffled input. The items,
    if any, follow their keys. Results end in *keys and *items; the scratch arrays are buffers. */
-static void rg__radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endpoint **items,
+static void rg__broadphase_radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endpoint **items,
                            rg__sap_endpoint **item_scratch, int n) {
     int counts[8][256], digit, i, b;
     if (n < 2) return;
@@ -4300,20 +4300,20 @@ static void rg__radix_sort(uint64_t **keys, uint64_t **key_scratch, rg__sap_endp
 }
 
 /* Endpoints by value; equal values keep their order, so the input lists begins before ends. */
-static void rg__sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, uint64_t **keys,
+static void rg__broadphase_sort_endpoints(rg__sap_endpoint **items, rg__sap_endpoint **scratch, uint64_t **keys,
                                uint64_t **key_scratch, int n) {
     int i;
     stbds_arrsetlen(*keys, n);
-    for (i = 0; i < n; ++i) (*keys)[i] = rg__real_order((*items)[i].value);
-    rg__radix_sort(keys, key_scratch, items, scratch, n);
+    for (i = 0; i < n; ++i) (*keys)[i] = rg__broadphase_real_order((*items)[i].value);
+    rg__broadphase_radix_sort(keys, key_scratch, items, scratch, n);
 }
 
 /* Pair keys ascending: insertion sort for the few keys of a coherent step, radix otherwise. */
-static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
+static void rg__broadphase_sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
     uint64_t *k = *keys;
     int i, j;
     if (n > 64) {
-        rg__radix_sort(keys, scratch, NULL, NULL, n);
+        rg__broadphase_radix_sort(keys, scratch, NULL, NULL, n);
         return;
     }
     for (i = 1; i < n; ++i) {
@@ -4326,17 +4326,17 @@ static void rg__sort_keys(uint64_t **keys, uint64_t **scratch, int n) {
 /* The pair list handed on is in ascending (a, b) order, whatever the order of the exchanges.
    It changes little between steps: the keys touched in this update, sorted, are merged into last
    step's list; a touched key is kept if it is in the set now. O(p + t log t). */
-static void rg__sap_publish_pairs(rg__broadphase *bp) {
+static void rg__broadphase_publish_pairs(rg__broadphase *bp) {
     int touched = (int)stbds_arrlen(bp->touched), unique = 0, n = (int)stbds_arrlen(bp->fat_pairs);
     int i = 0, j = 0;
     if (touched == 0) return;
-    rg__sort_keys(&bp->touched, &bp->key_scratch, touched);
+    rg__broadphase_sort_keys(&bp->touched, &bp->key_scratch, touched);
     for (j = 0; j < touched; ++j)
         if (unique == 0 || bp->touched[j] != bp->touched[unique - 1]) bp->touched[unique++] = bp->touched[j];
     stbds_arrsetlen(bp->pair_scratch, 0);
     j = 0;
     while (i < n || j < unique) {
-        uint64_t old_key = i < n ? rg__pair_key(bp->fat_pairs[i].a, bp->fat_pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < n ? rg__broadphase_pair_key(bp->fat_pairs[i].a, bp->fat_pairs[i].b) : UINT64_MAX;
         uint64_t key = j < unique ? bp->touched[j] : UINT64_MAX;
         if (old_key < key) {
             stbds_arrput(bp->pair_scratch, bp->fat_pairs[i]);
@@ -4344,7 +4344,7 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
             continue;
         }
         if (old_key == key) ++i;
-        if (stbds_hmgeti(bp->pair_set, key) >= 0) stbds_arrput(bp->pair_scratch, rg__pair_from_key(key));
+        if (stbds_hmgeti(bp->pair_set, key) >= 0) stbds_arrput(bp->pair_scratch, rg__broadphase_pair_from_key(key));
         ++j;
     }
     {
@@ -4357,7 +4357,7 @@ static void rg__sap_publish_pairs(rg__broadphase *bp) {
 
 /* Number of pairs overlapping on one axis: at each begin of the sorted array, the intervals
    open there. O(n) once the axis is sorted. */
-static int64_t rg__sap_axis_overlaps(const rg__sap_endpoint *e, int n) {
+static int64_t rg__broadphase_axis_overlaps(const rg__sap_endpoint *e, int n) {
     int64_t overlaps = 0, open = 0;
     int i;
     for (i = 0; i < n; ++i) {
@@ -4372,7 +4372,7 @@ static int64_t rg__sap_axis_overlaps(const rg__sap_endpoint *e, int n) {
 }
 
 /* Slab of a coordinate on the slab axis, 0 .. slabs - 1. */
-static int rg__sap_slab(rg_real v, double origin, double width, int slabs) {
+static int rg__broadphase_slab(rg_real v, double origin, double width, int slabs) {
     double d = ((double)v - origin) / width;
     if (!(d > 0)) return 0;
     if (d >= slabs - 1) return slabs - 1;
@@ -4385,7 +4385,7 @@ static int rg__sap_slab(rg_real v, double origin, double width, int slabs) {
    slabs it spans, keeping the sweep order (a counting sort of the sorted begins), and each slab
    is swept on its own. A pair overlapping on the slab axis shares the slab that holds the larger
    of its two lower ends, and is reported there only. */
-static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axis, int count) {
+static void rg__broadphase_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axis, int count) {
     const rg__sap_endpoint *e = bp->axes[sweep_axis], *t = bp->axes[slab_axis];
     int i, j, k, slabs, entries = 0, n = 2 * count;
     double origin = n ? (double)t[0].value : 0, width = 1, range = n ? (double)t[n - 1].value - origin : 0;
@@ -4397,7 +4397,7 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         bp->extents[j].value = bp->bounds[k].now.hi[slab_axis] - bp->bounds[k].now.lo[slab_axis];
         bp->extents[j++].tag = 0;
     }
-    rg__sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
+    rg__broadphase_sort_endpoints(&bp->extents, &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, count);
     if (count > 0) width = 2 * (double)bp->extents[count / 2].value;
     slabs = 1;
     if (width > 0 && range > width) slabs = range / width > 1024 ? 1024 : (int)(range / width);
@@ -4409,8 +4409,8 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         for (i = 0; i < n; ++i) {
             if (e[i].tag & RG__SAP_END) continue;
             k = e[i].tag >> 3;
-            entries += rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs) -
-                       rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs) + 1;
+            entries += rg__broadphase_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs) -
+                       rg__broadphase_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs) + 1;
         }
         if (slabs == 1 || entries <= 4 * count) break;
         slabs /= 2;
@@ -4422,8 +4422,8 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         int first, last;
         if (e[i].tag & RG__SAP_END) continue;
         k = e[i].tag >> 3;
-        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
-        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        first = rg__broadphase_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__broadphase_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
         for (j = first; j <= last; ++j) ++bp->slab_start[j + 1];
     }
     for (j = 0; j < slabs; ++j) bp->slab_start[j + 1] += bp->slab_start[j];
@@ -4433,8 +4433,8 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
         int first, last;
         if (e[i].tag & RG__SAP_END) continue;
         k = e[i].tag >> 3;
-        first = rg__sap_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
-        last = rg__sap_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
+        first = rg__broadphase_slab(bp->bounds[k].now.lo[slab_axis], origin, width, slabs);
+        last = rg__broadphase_slab(bp->bounds[k].now.hi[slab_axis], origin, width, slabs);
         for (j = first; j <= last; ++j) {
             bp->sweep_tags[bp->slab_start[j]] = e[i].tag;
             bp->sweep_boxes[bp->slab_start[j]++] = bp->bounds[k].now;
@@ -4450,9 +4450,9 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
             /* sorted by lower end: the boxes overlapping p on the sweep axis follow it */
             for (j = i + 1; j < end && bp->sweep_boxes[j].lo[sweep_axis] <= p->hi[sweep_axis]; ++j) {
                 const rg__sap_box *q = &bp->sweep_boxes[j];
-                if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__sap_boxes_overlap(p, q) &&
-                    rg__sap_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
-                    stbds_arrput(bp->key_scratch, rg__pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
+                if (((tag | bp->sweep_tags[j]) & RG__SAP_DYNAMIC) && rg__broadphase_boxes_overlap(p, q) &&
+                    rg__broadphase_slab(rg__max_real(p->lo[slab_axis], q->lo[slab_axis]), origin, width, slabs) == k)
+                    stbds_arrput(bp->key_scratch, rg__broadphase_pair_key(tag >> 3, bp->sweep_tags[j] >> 3));
             }
             bp->rebuild_work += j - i - 1;
         }
@@ -4460,7 +4460,7 @@ static void rg__sap_sweep_slabs(rg__broadphase *bp, int sweep_axis, int slab_axi
 }
 
 /* Sort and sweep from scratch (§7.2.1): every box recomputed, the three endpoint arrays sorted
-   (O(n log n)), the pairs found by rg__sap_sweep_slabs along the axis where fewest boxes
+   (O(n log n)), the pairs found by rg__broadphase_sweep_slabs along the axis where fewest boxes
    overlap, and listed in order. */
 static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
@@ -4468,12 +4468,12 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
     int order[3] = {0, 1, 2};
     int64_t overlaps[3];
     rg__sap_endpoint *e;
-    rg__sap_reserve(bp, slots);
+    rg__broadphase_reserve(bp, slots);
     stbds_arrsetlen(bp->movers, 0);
     stbds_arrsetlen(bp->pending, 0);
     stbds_arrsetlen(bp->dirty_statics, 0);
     stbds_arrsetlen(bp->removed, 0);
-    rg__sap_publish_pairs(bp); /* after a pass given up: the list is the set again */
+    rg__broadphase_publish_pairs(bp); /* after a pass given up: the list is the set again */
     for (i = 0; i < slots; ++i) {
         rg__sap_proxy *p = &bp->proxies[i];
         const rg__body *body = &w->bodies[i];
@@ -4489,7 +4489,7 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
             p->mover = (int)stbds_arrlen(bp->movers);
             stbds_arrput(bp->movers, i);
         }
-        rg__sap_compute_box(w, i, dt, 0);
+        rg__broadphase_compute_box(w, i, dt, 0);
         bp->bounds[i].before = bp->bounds[i].now;
         ++count;
     }
@@ -4500,12 +4500,12 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
         for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
             if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
             e[j].value = bp->bounds[i].now.lo[axis];
-            e[j].tag = rg__sap_tag(&bp->proxies[i], i, 0);
+            e[j].tag = rg__broadphase_tag(&bp->proxies[i], i, 0);
             e[count + j].value = bp->bounds[i].now.hi[axis];
-            e[count + j++].tag = rg__sap_tag(&bp->proxies[i], i, 1);
+            e[count + j++].tag = rg__broadphase_tag(&bp->proxies[i], i, 1);
         }
-        rg__sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
-        overlaps[axis] = rg__sap_axis_overlaps(bp->axes[axis], 2 * count);
+        rg__broadphase_sort_endpoints(&bp->axes[axis], &bp->endpoint_scratch, &bp->radix_keys, &bp->radix_scratch, 2 * count);
+        overlaps[axis] = rg__broadphase_axis_overlaps(bp->axes[axis], 2 * count);
     }
     /* axes by overlaps, fewest first: sweep along the first, slabs across the second */
     for (i = 0; i < 3; ++i)
@@ -4515,15 +4515,15 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
                 order[i] = order[j];
                 order[j] = t;
             }
-    rg__sap_sweep_slabs(bp, order[0], order[1], count);
+    rg__broadphase_sweep_slabs(bp, order[0], order[1], count);
     pair_count = (int)stbds_arrlen(bp->key_scratch);
-    rg__sort_keys(&bp->key_scratch, &bp->touched, pair_count);
+    rg__broadphase_sort_keys(&bp->key_scratch, &bp->touched, pair_count);
     stbds_arrsetlen(bp->touched, 0);
     /* the set follows by the difference of the sorted lists (hash updates cost cache misses;
        a rebuild that finds mostly the same pairs makes few) */
     old_count = (int)stbds_arrlen(bp->fat_pairs);
     for (i = j = 0; i < old_count || j < pair_count;) {
-        uint64_t old_key = i < old_count ? rg__pair_key(bp->fat_pairs[i].a, bp->fat_pairs[i].b) : UINT64_MAX;
+        uint64_t old_key = i < old_count ? rg__broadphase_pair_key(bp->fat_pairs[i].a, bp->fat_pairs[i].b) : UINT64_MAX;
         uint64_t key = j < pair_count ? bp->key_scratch[j] : UINT64_MAX;
         if (old_key < key) {
             (void)stbds_hmdel(bp->pair_set, old_key);
@@ -4537,13 +4537,13 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
         }
     }
     stbds_arrsetlen(bp->fat_pairs, pair_count);
-    for (i = 0; i < pair_count; ++i) bp->fat_pairs[i] = rg__pair_from_key(bp->key_scratch[i]);
+    for (i = 0; i < pair_count; ++i) bp->fat_pairs[i] = rg__broadphase_pair_from_key(bp->key_scratch[i]);
     bp->built = 1;
     ++w->stats.broadphase_rebuilds;
 }
 
 /* Exchanges worth one rebuild of n bodies. */
-static int64_t rg__sap_exchange_budget(const rg__broadphase *bp, int n) {
+static int64_t rg__broadphase_exchange_budget(const rg__broadphase *bp, int n) {
     int64_t log2n = 1;
     while (((int64_t)1 << log2n) < n) ++log2n;
     return RG__SAP_REBUILD_EXCHANGES * (int64_t)n * log2n + bp->rebuild_work / RG__SAP_TESTS_PER_EXCHANGE + 64;
@@ -4551,7 +4551,7 @@ static int64_t rg__sap_exchange_budget(const rg__broadphase *bp, int n) {
 
 /* Static bodies that moved or arrived in this update: their old box becomes the new one, since
    they will not be recomputed (movers copy theirs at each update). */
-static void rg__sap_settle_statics(rg__broadphase *bp) {
+static void rg__broadphase_settle_statics(rg__broadphase *bp) {
     int i;
     for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
         int index = bp->dirty_statics[i];
@@ -4571,47 +4571,47 @@ static void rg__sap_settle_statics(rg__broadphase *bp) {
    exchanges than a rebuild would cost. Right after a pass that gave up, the next one gets a
    quarter of the budget: while coherence stays lost (teleports every step) little is wasted
    before the rebuild, and a coherent step needs far less anyway. */
-static int rg__sap_update_incremental(rg_world *w, rg_real dt) {
+static int rg__broadphase_update_incremental(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
     int64_t budget;
     if (!bp->built) return 0;
     for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
         pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
-    budget = rg__sap_exchange_budget(bp, bp->live_bodies + pending);
+    budget = rg__broadphase_exchange_budget(bp, bp->live_bodies + pending);
     if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
     if (bp->gave_up) budget /= 4;
-    if (drop_removed) rg__sap_drop_removed_pairs(bp);
-    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__sap_update_box(w, bp->movers[i], dt);
+    if (drop_removed) rg__broadphase_drop_removed_pairs(bp);
+    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__broadphase_update_box(w, bp->movers[i], dt);
     for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
         int index = bp->dirty_statics[i];
         if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
         bp->proxies[index].dirty = 0;
-        rg__sap_update_box(w, index, dt);
+        rg__broadphase_update_box(w, index, dt);
         refresh_statics = 1;
     }
     for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
-        if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__sap_insert(w, bp->pending[i], dt);
+        if (bp->proxies[bp->pending[i]].state == RG__SAP_PENDING) rg__broadphase_insert(w, bp->pending[i], dt);
     for (axis = 0; axis < 3; ++axis) {
-        if (!rg__sap_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) {
+        if (!rg__broadphase_sort_axis(bp, axis, refresh_statics, drop_removed, budget)) {
             bp->gave_up = 1;
             return 0;
         }
     }
     bp->gave_up = 0;
-    rg__sap_settle_statics(bp);
-    rg__sap_release_removed(bp);
+    rg__broadphase_settle_statics(bp);
+    rg__broadphase_release_removed(bp);
     return 1;
 }
 
 /* The pairs handed on: those of the sweep's boxes whose tight boxes overlap too. */
-static void rg__sap_list_tight_pairs(rg__broadphase *bp) {
+static void rg__broadphase_list_tight_pairs(rg__broadphase *bp) {
     int i, n = (int)stbds_arrlen(bp->fat_pairs), kept = 0;
     stbds_arrsetlen(bp->pairs, n);
     for (i = 0; i < n; ++i) {
         rg__body_pair pair = bp->fat_pairs[i];
         bp->pairs[kept] = pair;
-        kept += rg__sap_boxes_overlap(&bp->tight[pair.a], &bp->tight[pair.b]);
+        kept += rg__broadphase_boxes_overlap(&bp->tight[pair.a], &bp->tight[pair.b]);
     }
     stbds_arrsetlen(bp->pairs, kept);
 }
@@ -4620,9 +4620,9 @@ static void rg__broadphase_update(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->exchanges = 0;
     stbds_arrsetlen(bp->touched, 0);
-    if (rg__sap_update_incremental(w, dt)) rg__sap_publish_pairs(bp);
+    if (rg__broadphase_update_incremental(w, dt)) rg__broadphase_publish_pairs(bp);
     else rg__broadphase_rebuild(w, dt);
-    rg__sap_list_tight_pairs(bp);
+    rg__broadphase_list_tight_pairs(bp);
     w->stats.pair_count = (int)stbds_arrlen(bp->pairs);
     w->stats.broadphase_exchanges = bp->exchanges > INT32_MAX ? INT32_MAX : (int)bp->exchanges;
 }
@@ -4696,7 +4696,7 @@ static void rg__narrowphase_destroy(rg_world *w) {
 static void rg__narrowphase_index_manifolds(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
     for (i = 0; i < n; ++i) {
-        uint64_t key = rg__pair_key(w->narrowphase.manifolds[i].a, w->narrowphase.manifolds[i].b);
+        uint64_t key = rg__broadphase_pair_key(w->narrowphase.manifolds[i].a, w->narrowphase.manifolds[i].b);
         ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
         if (at >= 0) w->narrowphase.cache[at].value.manifold_index = i;
     }
@@ -4721,7 +4721,7 @@ static void rg__narrowphase_remove_body(rg_world *w, int index) {
 }
 
 /* The world pose of a body's hull frame: the centre of mass less the rotated local centroid. */
-static rg_vec3 rg__body_hull_origin(const rg__body *body) {
+static rg_vec3 rg__narrowphase_hull_origin(const rg__body *body) {
     return rg_v3_sub(body->com, rg__quat_rotate(body->orientation, body->hull->centroid));
 }
 
@@ -4781,7 +4781,7 @@ static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
 /* The speculative margin of a pair: contact_margin plus how far the two hulls can close in this
    step (relative speed, turning of the farthest vertices, gravity), so that a fast body meets
    what it will hit before it is inside it; the solver acts on a gap only when it closes. */
-static rg_real rg__pair_margin(const rg_world *w, const rg__body *a, const rg__narrowphase_body *pose_a,
+static rg_real rg__narrowphase_pair_margin(const rg_world *w, const rg__body *a, const rg__narrowphase_body *pose_a,
                                const rg__body *b, const rg__narrowphase_body *pose_b, rg_real gravity_reach) {
     rg_real h = w->step_dt, speed;
     if (!(h > 0)) return w->def.contact_margin;
@@ -4801,8 +4801,8 @@ static void rg__narrowphase_pose_bodies(rg_world *w) {
         rg__narrowphase_body *pose = &np->bodies[i];
         memset(pose, 0, sizeof *pose);
         if (!(body->generation & 1) || !body->hull) continue;
-        pose->origin = rg__body_hull_origin(body);
-        pose->collidable = rg__pose_is_collidable(body->hull, pose->origin, body->orientation);
+        pose->origin = rg__narrowphase_hull_origin(body);
+        pose->collidable = rg__collide_pose_is_collidable(body->hull, pose->origin, body->orientation);
         if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
         pose->turn_reach = rg_v3_length(body->angular_velocity) * body->hull->radius;
     }
@@ -4817,21 +4817,21 @@ static void rg__narrowphase_pose_bodies(rg_world *w) {
 #endif
 
 /* a's centre and orientation seen from b's hull frame. */
-static void rg__pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb, rg_vec3 *position,
+static void rg__narrowphase_pose_seen_from_b(rg_vec3 center_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb, rg_vec3 *position,
                                  rg_quat *orientation) {
     *position = rg__quat_rotate(rg_quat_conjugate(qb), rg_v3_sub(center_a, origin_b));
     *orientation = rg__quat_mul(rg_quat_conjugate(qb), qa);
 }
 
 /* Most kept manifolds are never reused (the pair moves too far first): their points go into
-   the body frames only when first reused (rg__kept_manifold_in_body_frames). */
-static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_real margin, const rg__body *a,
+   the body frames only when first reused (rg__narrowphase_kept_manifold_in_body_frames). */
+static void rg__narrowphase_keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, rg_quat qa, rg_vec3 origin_b, rg_quat qb) {
     int k;
     kept->count = m->count;
     kept->in_body_frames = 0;
     kept->margin = margin;
-    rg__pose_seen_from_b(a->com, qa, origin_b, qb, &kept->a_position, &kept->a_orientation);
+    rg__narrowphase_pose_seen_from_b(a->com, qa, origin_b, qb, &kept->a_position, &kept->a_orientation);
     kept->normal = m->normal;
     kept->origin_a = origin_a;
     kept->origin_b = origin_b;
@@ -4844,7 +4844,7 @@ static void rg__keep_manifold(rg__kept_manifold *kept, const rg_manifold *m, rg_
     }
 }
 
-static void rg__kept_manifold_in_body_frames(rg__kept_manifold *kept) {
+static void rg__narrowphase_kept_manifold_in_body_frames(rg__kept_manifold *kept) {
     int k;
     if (kept->in_body_frames) return;
     kept->in_body_frames = 1;
@@ -4862,19 +4862,19 @@ static void rg__kept_manifold_in_body_frames(rg__kept_manifold *kept) {
    points' gaps; the margin follows the bodies' speeds, whose jitter at rest made 38% of a
    resting 100-row pyramid's pairs collide again for nothing); points beyond the current margin
    are dropped. Returns the count, or -1 when the pair must be collided again. */
-static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
+static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
     rg_vec3 position;
     rg_quat orientation, turn;
     rg_real moved, sine;
     int k, count = 0;
     if (kept->count == 0 || !(margin <= kept->margin + reach)) return -1;
-    rg__pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
+    rg__narrowphase_pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
     turn = rg__quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
     sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
     moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
     if (!(moved <= reach)) return -1;
-    rg__kept_manifold_in_body_frames(kept);
+    rg__narrowphase_kept_manifold_in_body_frames(kept);
     out->normal = rg__quat_rotate(b->orientation, kept->normal);
     for (k = 0; k < kept->count; ++k) {
         rg_vec3 on_b = rg_v3_add(origin_b, rg__quat_rotate(b->orientation, kept->on_b[k]));
@@ -4898,7 +4898,7 @@ static int rg__reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real ma
 
 /* Does `point` lie within `radii` hull radii of the body's centre of mass? NaN and overflow say
    no. */
-static int rg__point_near_body(const rg__body *body, rg_vec3 point, rg_real radii) {
+static int rg__narrowphase_point_near_body(const rg__body *body, rg_vec3 point, rg_real radii) {
     rg_real reach = radii * body->hull->radius;
     return rg_v3_length_squared(rg_v3_sub(point, body->com)) <= reach * reach;
 }
@@ -4910,12 +4910,12 @@ static int rg__point_near_body(const rg__body *body, rg_vec3 point, rg_real radi
    contact, and its points moved by the gap along n landed 5e12 m off a; arms that long gave
    infinite errors and then NaN velocities. Such a pair gets no contact: at that distance the
    step cannot tell where the cubes would meet. */
-static int rg__manifold_on_bodies(const rg_manifold *m, int count, const rg__body *a, const rg__body *b) {
+static int rg__narrowphase_manifold_on_bodies(const rg_manifold *m, int count, const rg__body *a, const rg__body *b) {
     int k;
     for (k = 0; k < count; ++k) {
         rg_vec3 on_b = m->points[k];
-        if (!rg__point_near_body(b, on_b, RG__ON_BODY_REACH) ||
-            !rg__point_near_body(a, rg_v3_madd(on_b, m->normal, -m->depths[k]), RG__ON_BODY_REACH))
+        if (!rg__narrowphase_point_near_body(b, on_b, RG__ON_BODY_REACH) ||
+            !rg__narrowphase_point_near_body(a, rg_v3_madd(on_b, m->normal, -m->depths[k]), RG__ON_BODY_REACH))
             return 0;
     }
     return 1;
@@ -4954,12 +4954,12 @@ static void rg__narrowphase_update(rg_world *w) {
         rg_real margin;
         int k, count;
         if (!body_a->hull || !body_b->hull) continue;
-        cache = rg__narrowphase_cache_entry(np, rg__pair_key(pair.a, pair.b), &cursor);
+        cache = rg__narrowphase_cache_entry(np, rg__broadphase_pair_key(pair.a, pair.b), &cursor);
         cache->stamp = np->step;
         origin_a = pose_a->origin;
         origin_b = pose_b->origin;
-        margin = rg__pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
-        count = rg__reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
+        margin = rg__narrowphase_pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
+        count = rg__narrowphase_reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
         if (count >= 0) {
             ++reuses;
         } else {
@@ -4971,10 +4971,10 @@ static void rg__narrowphase_update(rg_world *w) {
                                                  pose_b->rotation, taken, &cache->witness, &np->scratch, &result)
                         : 0;
             if (cache->witness.held) ++hits; else ++misses;
-            rg__keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
+            rg__narrowphase_keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
                               body_b->orientation);
         }
-        if (count > 0 && !rg__manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
+        if (count > 0 && !rg__narrowphase_manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
         if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
             np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
             previous = &np->previous[cache->manifold_index];
@@ -5142,14 +5142,16 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->approaching);
 }
 
-/* ---- integration (Guendelman §5 steps 3 and 5) ---- */
+/* =============================================================================================
+   >>integrate: free motion: velocities and positions over a step (Guendelman §5 steps 3 and 5)
+   ============================================================================================= */
 
 /* Semi-implicit gyroscopic term (body frame) by the implicit midpoint rule: solve
    I (w1 - w0) + h wm x (I wm) = 0 with wm = (w0 + w1)/2 by Newton's method. The midpoint rule
    keeps every quadratic invariant of Euler's equations, |L|^2 and the kinetic energy, so a
    tumbling asymmetric body neither gains nor loses energy; explicit Euler would blow up and
    implicit Euler would damp. */
-static rg_vec3 rg__solve_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
+static rg_vec3 rg__integrate_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
     rg_vec3 omega1 = omega0;
     int iteration;
     for (iteration = 0; iteration < 4; ++iteration) {
@@ -5185,19 +5187,19 @@ static rg_vec3 rg__solve_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg_rea
 #endif
 /* Is the inertia k times the identity (a cube, a sphere, a regular polyhedron)? Then w x (I w)
    = k w x w vanishes and the gyroscopic term leaves w as it is. */
-static int rg__inertia_is_spherical(rg_mat3 inertia) {
+static int rg__integrate_inertia_is_spherical(rg_mat3 inertia) {
     rg_real k = inertia.m[0][0];
     return inertia.m[1][1] == k && inertia.m[2][2] == k && inertia.m[0][1] == 0 && inertia.m[0][2] == 0 &&
            inertia.m[1][0] == 0 && inertia.m[1][2] == 0 && inertia.m[2][0] == 0 && inertia.m[2][1] == 0;
 }
 
 /* Twice the kinetic energy of a spin w, with w divided by `scale` first. */
-static rg_real rg__spin_energy(rg_mat3 inertia, rg_vec3 omega, rg_real scale) {
+static rg_real rg__integrate_spin_energy(rg_mat3 inertia, rg_vec3 omega, rg_real scale) {
     omega = rg_v3(omega.x / scale, omega.y / scale, omega.z / scale);
     return rg_v3_dot(omega, rg_mat3_mul_v3(inertia, omega));
 }
 
-static rg_vec3 rg__solve_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
+static rg_vec3 rg__integrate_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
     rg_real turn = rg_v3_length(omega0) * h, energy0, energy1;
     rg_vec3 omega1 = omega0;
     int parts = 1, i;
@@ -5205,16 +5207,16 @@ static rg_vec3 rg__solve_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real h) 
         parts = turn < RG__GYROSCOPIC_TURN * RG__GYROSCOPIC_PARTS ? (int)(turn / RG__GYROSCOPIC_TURN) + 1
                                                                     : RG__GYROSCOPIC_PARTS;
     }
-    for (i = 0; i < parts; ++i) omega1 = rg__solve_gyroscopic_step(inertia, omega1, h / (rg_real)parts);
+    for (i = 0; i < parts; ++i) omega1 = rg__integrate_gyroscopic_step(inertia, omega1, h / (rg_real)parts);
     if (parts == 1) return omega1;
-    energy0 = rg__spin_energy(inertia, omega0, 1);
-    energy1 = rg__spin_energy(inertia, omega1, 1);
+    energy0 = rg__integrate_spin_energy(inertia, omega0, 1);
+    energy1 = rg__integrate_spin_energy(inertia, omega1, 1);
     if (!rg__is_finite_real(energy0 + energy1)) {
         /* w^T I w of a spin of 3e14 rad/s overflows float, and inf <= inf let a gain of 2.7e5
            through (fuzz_world): the energies compared with w divided by w0's largest part */
         rg_real largest = rg__max_abs3(omega0.x, omega0.y, omega0.z);
-        energy0 = rg__spin_energy(inertia, omega0, largest);
-        energy1 = rg__spin_energy(inertia, omega1, largest);
+        energy0 = rg__integrate_spin_energy(inertia, omega0, largest);
+        energy1 = rg__integrate_spin_energy(inertia, omega1, largest);
     }
     if (!(energy1 <= energy0))
         omega1 = energy1 > 0 && rg__is_finite_real(energy1) && energy0 >= 0 ? rg_v3_scale(omega1, rg__sqrt(energy0 / energy1))
@@ -5235,18 +5237,18 @@ static void rg__integrate_velocities(rg_world *w, rg_real h) {
                                            rg_v3_madd(w->def.gravity, body->force, body->inv_mass), h);
         body->angular_velocity = rg_v3_madd(body->angular_velocity,
                                             rg_mat3_mul_v3(body->inv_inertia_world, body->torque), h);
-        if (rg__inertia_is_spherical(body->inertia_local)) continue;
+        if (rg__integrate_inertia_is_spherical(body->inertia_local)) continue;
         rotation = rg_mat3_from_quat(body->orientation);
         omega_local = rg_mat3_mul_v3(rg_mat3_transpose(rotation), body->angular_velocity);
-        omega_local = rg__solve_gyroscopic(body->inertia_local, omega_local, h);
+        omega_local = rg__integrate_gyroscopic(body->inertia_local, omega_local, h);
         body->angular_velocity = rg_mat3_mul_v3(rotation, omega_local);
     }
 }
 
-static void rg__body_update_world_inertia(rg__body *body) {
+static void rg__integrate_world_inertia(rg__body *body) {
     if (body->type != RG_BODY_DYNAMIC) return;
     /* R (k 1) R^T = k 1: a spherical inertia is the same in every frame */
-    if (rg__inertia_is_spherical(body->inertia_local)) {
+    if (rg__integrate_inertia_is_spherical(body->inertia_local)) {
         body->inv_inertia_world = body->inv_inertia_local;
         return;
     }
@@ -5272,22 +5274,20 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
         body->com = rg_v3_add(body->com, move);
         body->orientation = rg_quat_normalize(rg_quat_mul(rg_quat_from_rotation_vector(turn),
                                                           body->orientation));
-        rg__body_update_world_inertia(body);
+        rg__integrate_world_inertia(body);
     }
     w->solver.ready = 0;
 }
 
-/* ---- small pieces of the impulse computations ---- */
-
 /* A turn beyond RG__TURN_LARGEST radians is taken modulo a full turn (the same rotation), so that
-   the products of rg__turn_of stay finite: a box of 48 mg struck by a kinematic slab spinning at
+   the products of rg__integrate_turn_of stay finite: a box of 48 mg struck by a kinematic slab spinning at
    1e15 rad/s (fuzz_world) had a collision offset of 2e19 rad, whose square overflows float and
    made the first-order pass NaN. The linear part theta x r that callers add with their own theta
    no longer matches at such turns; nothing at 1e12 rad a step is physics, but it stays finite. */
 #ifndef RG__TURN_LARGEST
 #define RG__TURN_LARGEST ((rg_real)1e12)
 #endif
-static rg_vec3 rg__turn_within_largest(rg_vec3 theta) {
+static rg_vec3 rg__integrate_turn_within_largest(rg_vec3 theta) {
     rg_real angle = rg__v3_length_scaled(theta);
     if (!rg__is_finite_real(angle) || angle == 0) return rg_v3(0, 0, 0);
     return rg_v3_scale(theta, rg__fmod(angle, (rg_real)(2 * 3.14159265358979323846)) / angle);
@@ -5297,11 +5297,11 @@ static rg_vec3 rg__turn_within_largest(rg_vec3 theta) {
    (sin t / t) theta x r + ((1 - cos t) / t^2) theta x (theta x r), t = |theta|. Below t = 0.1 the
    two coefficients come from their Taylor series, exact to rounding there and free of the
    cancellation in 1 - cos t. This is Bender's eq. (7) integrated exactly over the step. */
-static rg__turn rg__turn_of(rg_vec3 theta) {
+static rg__turn rg__integrate_turn_of(rg_vec3 theta) {
     rg__turn turn;
     rg_real t = rg_v3_dot(theta, theta);
     if (!(t <= RG__TURN_LARGEST * RG__TURN_LARGEST)) {
-        theta = rg__turn_within_largest(theta);
+        theta = rg__integrate_turn_within_largest(theta);
         t = rg_v3_dot(theta, theta);
     }
     turn.theta = theta;
@@ -5318,20 +5318,20 @@ static rg__turn rg__turn_of(rg_vec3 theta) {
     return turn;
 }
 
-static rg_vec3 rg__turn_apply(const rg__turn *turn, rg_vec3 r) {
+static rg_vec3 rg__integrate_turn_apply(const rg__turn *turn, rg_vec3 r) {
     rg_vec3 c = rg_v3_cross(turn->theta, r);
     return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
 }
 
-static rg_vec3 rg__rotation_change(rg_vec3 theta, rg_vec3 r) {
-    rg__turn turn = rg__turn_of(theta);
-    return rg__turn_apply(&turn, r);
+static rg_vec3 rg__integrate_rotation_change(rg_vec3 theta, rg_vec3 r) {
+    rg__turn turn = rg__integrate_turn_of(theta);
+    return rg__integrate_turn_apply(&turn, r);
 }
 
 /* The part of an arm r's turn by theta that is not linear in theta: R(theta) r - r - theta x r.
    By Rodrigues' formula it is (a - 1) theta x r + b theta x (theta x r) = (a - 1) theta x r +
    b ((theta . r) theta - |theta|^2 r), linear in r: this matrix times r. */
-static rg_mat3 rg__curvature_of(const rg__turn *turn) {
+static rg_mat3 rg__integrate_curvature_of(const rg__turn *turn) {
     rg_vec3 th = turn->theta, s = rg_v3_scale(th, turn->a_less_1), bt = rg_v3_scale(th, turn->b);
     rg_real diagonal = turn->b * rg_v3_dot(th, th);
     rg_mat3 c;
@@ -5347,9 +5347,13 @@ static rg_mat3 rg__curvature_of(const rg__turn *turn) {
     return c;
 }
 
+/* =============================================================================================
+   >>impulse: impulses at a contact: pushes, effective masses, a face's resultant, friction (Bender §2)
+   ============================================================================================= */
+
 /* Bender §3: u_rel = u_a - u_b, the velocity of a's contact point relative to b's, here along a
    direction d, with the arms' cross products ra x d and rb x d. */
-static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
+static inline rg_real rg__impulse_speed(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d,
                                        rg_vec3 rad, rg_vec3 rbd) {
     return (A->v.x - B->v.x) * d.x + (A->v.y - B->v.y) * d.y + (A->v.z - B->v.z) * d.z +
            rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
@@ -5358,7 +5362,7 @@ static inline rg_real rg__solver_speed(const rg__solver_body *A, const rg__solve
 /* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
    A collision applies it at time toi of the step: the bodies moved with their old velocities
    until then, so their position updates lose dv * toi. */
-static inline void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
+static inline void rg__impulse_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
                                    rg_real j, rg_real toi) {
     rg_real ja = j * A->inv_mass, jb = j * B->inv_mass;
     A->v = rg_v3_madd(A->v, d, ja);
@@ -5374,31 +5378,31 @@ static inline void rg__solver_push(rg__solver_body *A, rg__solver_body *B, rg_ve
 }
 
 /* A friction impulse j1 t1 + j2 t2 of a point, as one push of unit size along it. */
-static inline void rg__solver_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
+static inline void rg__impulse_push_tangent(rg__solver_body *A, rg__solver_body *B, const rg__solver_manifold *m,
                                            const rg__solver_point *p, rg_real j1, rg_real j2, rg_real toi) {
     rg_vec3 d = rg_v3_add(rg_v3_scale(m->t1, j1), rg_v3_scale(m->t2, j2));
     rg_vec3 wa = rg_v3_add(rg_v3_scale(p->wa1, j1), rg_v3_scale(p->wa2, j2));
     rg_vec3 wb = rg_v3_add(rg_v3_scale(p->wb1, j1), rg_v3_scale(p->wb2, j2));
-    if (j1 != 0 || j2 != 0) rg__solver_push(A, B, d, wa, wb, 1, toi);
+    if (j1 != 0 || j2 != 0) rg__impulse_push(A, B, d, wa, wb, 1, toi);
 }
 
 /* A body's turn per unit angular impulse about `axis`, I^-1 axis: zero for a frozen body (no
    products needed). */
-static rg_vec3 rg__solver_body_turn(const rg__solver_body *body, rg_vec3 axis) {
+static rg_vec3 rg__impulse_body_turn(const rg__solver_body *body, rg_vec3 axis) {
     return body->frozen ? rg_v3(0, 0, 0) : rg_mat3_mul_v3(body->inv_inertia, axis);
 }
 
 /* An angular impulse L on a and -L on b (Guendelman §9's area impulse without a point part). */
-static void rg__solver_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_vec3 L) {
-    A->w = rg_v3_add(A->w, rg__solver_body_turn(A, L));
-    B->w = rg_v3_sub(B->w, rg__solver_body_turn(B, L));
+static void rg__impulse_apply_angular(rg__solver_body *A, rg__solver_body *B, rg_vec3 L) {
+    A->w = rg_v3_add(A->w, rg__impulse_body_turn(A, L));
+    B->w = rg_v3_sub(B->w, rg__impulse_body_turn(B, L));
 }
 
 /* Which of a pair's bodies have infinite mass now: 1 for a, 2 for b. A solver body's inverse
-   mass and inertia are the body's own or, frozen, zero (rg__solver_gather_bodies,
-   rg__solver_body_freeze, rg__solver_separate's unfreezing), so this says which masses the
+   mass and inertia are the body's own or, frozen, zero (rg__prepare_gather_bodies,
+   rg__prepare_body_freeze, rg__separate's unfreezing), so this says which masses the
    Jacobian pieces below were computed with. */
-static int rg__solver_frozen_pair(const rg__solver *s, const rg__solver_manifold *m) {
+static int rg__impulse_frozen_pair(const rg__solver *s, const rg__solver_manifold *m) {
     return (s->bodies[m->a].frozen ? 1 : 0) | (s->bodies[m->b].frozen ? 2 : 0);
 }
 
@@ -5409,7 +5413,7 @@ static int rg__solver_frozen_pair(const rg__solver *s, const rg__solver_manifold
    (it is inf or NaN when one of them is): turns whose sum overflows though each is finite
    (above rg_real's largest / 9, per unit impulse) are rounding too and go the same way. Testing
    each component took 3% of a step in the `stack` scene. */
-static void rg__solver_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) {
+static void rg__impulse_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) {
     rg_real sum = tn->x + tn->y + tn->z + t1->x + t1->y + t1->z + t2->x + t2->y + t2->z;
     if (rg__is_finite_real(sum)) return;
     *tn = *t1 = *t2 = rg_v3(0, 0, 0);
@@ -5417,27 +5421,27 @@ static void rg__solver_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) 
 
 /* A point's turns per unit impulse, I^-1 (r x d) for d = n, t1, t2: a's when `sides` has 1, b's
    when it has 2 (those of the other body stay as they are). */
-static void rg__solver_point_turns(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, int sides) {
+static void rg__impulse_point_turns(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, int sides) {
     if (sides & 1) {
         const rg__solver_body *A = &s->bodies[m->a];
-        p->wan = rg__solver_body_turn(A, p->ran);
-        p->wa1 = rg__solver_body_turn(A, p->ra1);
-        p->wa2 = rg__solver_body_turn(A, p->ra2);
-        rg__solver_keep_finite_turns(&p->wan, &p->wa1, &p->wa2);
+        p->wan = rg__impulse_body_turn(A, p->ran);
+        p->wa1 = rg__impulse_body_turn(A, p->ra1);
+        p->wa2 = rg__impulse_body_turn(A, p->ra2);
+        rg__impulse_keep_finite_turns(&p->wan, &p->wa1, &p->wa2);
     }
     if (sides & 2) {
         const rg__solver_body *B = &s->bodies[m->b];
-        p->wbn = rg__solver_body_turn(B, p->rbn);
-        p->wb1 = rg__solver_body_turn(B, p->rb1);
-        p->wb2 = rg__solver_body_turn(B, p->rb2);
-        rg__solver_keep_finite_turns(&p->wbn, &p->wb1, &p->wb2);
+        p->wbn = rg__impulse_body_turn(B, p->rbn);
+        p->wb1 = rg__impulse_body_turn(B, p->rb1);
+        p->wb2 = rg__impulse_body_turn(B, p->rb2);
+        rg__impulse_keep_finite_turns(&p->wbn, &p->wb1, &p->wb2);
     }
 }
 
 /* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. From the arms' cross products and
-   the turns per unit impulse (rg__solver_point_turns) for the bodies' current inverse masses:
+   the turns per unit impulse (rg__impulse_point_turns) for the bodies' current inverse masses:
    n^T K n (as 1 / itself) and K on the tangent plane, inverted. */
-static void rg__solver_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+static void rg__impulse_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real im = A->inv_mass + B->inv_mass, knn;
     knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
@@ -5461,28 +5465,28 @@ static void rg__solver_point_inverse_masses(const rg__solver *s, const rg__solve
    inverse masses: again when shock propagation gives a body infinite mass, or the first-order
    pass takes it back. Only a body whose mass changed since the last time needs its turns again;
    the other's are the same numbers. */
-static void rg__solver_points_masses(const rg__solver *s, rg__solver_manifold *m) {
-    int frozen = rg__solver_frozen_pair(s, m), changed = frozen ^ m->points_frozen, k;
+static void rg__impulse_points_masses(const rg__solver *s, rg__solver_manifold *m) {
+    int frozen = rg__impulse_frozen_pair(s, m), changed = frozen ^ m->points_frozen, k;
     if (!changed) return;
     for (k = 0; k < m->count; ++k) {
         rg__solver_point *p = &s->points[m->first + k];
-        rg__solver_point_turns(s, m, p, changed);
-        rg__solver_point_inverse_masses(s, m, p);
+        rg__impulse_point_turns(s, m, p, changed);
+        rg__impulse_point_inverse_masses(s, m, p);
     }
     m->points_frozen = frozen;
 }
 
 /* The arms' cross products of a point (ra x d, rb x d for d = n, t1, t2), fixed for the step,
    and its masses for both bodies (the manifold's points_frozen is the caller's to set). */
-static void rg__solver_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
+static void rg__impulse_point_jacobians(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     p->ran = rg_v3_cross(p->ra, m->n);
     p->rbn = rg_v3_cross(p->rb, m->n);
     p->ra1 = rg_v3_cross(p->ra, m->t1);
     p->rb1 = rg_v3_cross(p->rb, m->t1);
     p->ra2 = rg_v3_cross(p->ra, m->t2);
     p->rb2 = rg_v3_cross(p->rb, m->t2);
-    rg__solver_point_turns(s, m, p, 3);
-    rg__solver_point_inverse_masses(s, m, p);
+    rg__impulse_point_turns(s, m, p, 3);
+    rg__impulse_point_inverse_masses(s, m, p);
 }
 
 /* The second moments of points at (x, z) about their centre (the coordinates given centred),
@@ -5495,7 +5499,7 @@ typedef struct rg__patch_moments {
     rg_real sxx, sxz, szz, trace, det;
 } rg__patch_moments;
 
-static rg__patch_moments rg__patch_moments_of(const rg_real *x, const rg_real *z, int n) {
+static rg__patch_moments rg__impulse_patch_moments_of(const rg_real *x, const rg_real *z, int n) {
     rg__patch_moments mo;
     int i;
     mo.sxx = mo.sxz = mo.szz = 0;
@@ -5518,8 +5522,8 @@ static rg__patch_moments rg__patch_moments_of(const rg_real *x, const rg_real *z
    slowly on four coplanar points (each corner's impulse tilts the face the others then correct:
    a 100-row pyramid's levels did not converge in 100 sweeps). Fills the points' places, the
    inverse of their second moments and the cross products of the centre's arms; the mass is
-   rg__solver_patch_mass's. */
-static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
+   rg__impulse_patch_mass's. */
+static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
     rg__solver_point *points = &s->points[m->first];
     rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], count = (rg_real)m->count;
@@ -5541,7 +5545,7 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
         points[k].patch_an = rg_v3_dot(r, m->n);
         points[k].patch_bn = rg_v3_dot(rg_v3_sub(points[k].rb, rb), m->n);
     }
-    mo = rg__patch_moments_of(x, z, m->count);
+    mo = rg__impulse_patch_moments_of(x, z, m->count);
     if (!(mo.trace > count * narrow * narrow) || !(mo.det > RG__LINE_PATCH * mo.trace * mo.trace)) return;
     m->patch_ran = rg_v3_cross(ra, m->n);
     m->patch_rbn = rg_v3_cross(rb, m->n);
@@ -5559,7 +5563,7 @@ static void rg__solver_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_rea
 /* One body's turns per unit of a resultant's three parts (I^-1 axis) and its share of the
    resultant's K, axis_r . I^-1 axis_c, as the upper triangle of that symmetric matrix (row by row);
    both zero for a frozen body. */
-static void rg__solver_resultant_share(const rg__solver_body *body, const rg_vec3 *axis, rg_vec3 *turn, rg_real *share) {
+static void rg__impulse_resultant_share(const rg__solver_body *body, const rg_vec3 *axis, rg_vec3 *turn, rg_real *share) {
     if (body->frozen) {
         turn[0] = turn[1] = turn[2] = rg_v3(0, 0, 0);
         share[0] = share[1] = share[2] = share[3] = share[4] = share[5] = 0;
@@ -5579,15 +5583,15 @@ static void rg__solver_resultant_share(const rg__solver_body *body, const rg_vec
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have orthonormal linear directions,
    the others none. Fills a's turns per unit of each part and its share of K
-   (rg__solver_resultant_share) when `sides` has 1 and b's when it has 2 (the others are kept:
+   (rg__impulse_resultant_share) when `sides` has 1 and b's when it has 2 (the others are kept:
    their body's mass did not change), and the inverse of K; returns 0 if K cannot be inverted. */
-static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
+static int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
                                      const rg_vec3 *axis_b, int linear, int sides, rg_vec3 *wa, rg_vec3 *wb,
                                      rg_real *share_a, rg_real *share_b, rg_mat3 *inverse) {
     rg_mat3 k;
     rg_real im = A->inv_mass + B->inv_mass;
-    if (sides & 1) rg__solver_resultant_share(A, axis_a, wa, share_a);
-    if (sides & 2) rg__solver_resultant_share(B, axis_b, wb, share_b);
+    if (sides & 1) rg__impulse_resultant_share(A, axis_a, wa, share_a);
+    if (sides & 2) rg__impulse_resultant_share(B, axis_b, wb, share_b);
     k.m[0][0] = share_a[0] + share_b[0] + im;
     k.m[0][1] = k.m[1][0] = share_a[1] + share_b[1];
     k.m[0][2] = k.m[2][0] = share_a[2] + share_b[2];
@@ -5602,17 +5606,17 @@ static int rg__solver_resultant_mass(const rg__solver_body *A, const rg__solver_
    shock propagation freezes one): the normal one, rows and columns (N, Mx, Mz) with Jacobians
    (n, r_c x n), (0, t1 x n) and (0, t2 x n) on a, and friction's, (F1, F2, T) with (t1, r_c x t1),
    (t2, r_c x t2) and (0, n); both negated on b, whose arms are its own. The turns are computed
-   for the bodies in `sides` (1 a, 2 b: rg__solver_resultant_mass), the others kept. */
-static void rg__solver_patch_mass_of(const rg__solver *s, rg__solver_manifold *m, int sides) {
+   for the bodies in `sides` (1 a, 2 b: rg__impulse_resultant_mass), the others kept. */
+static void rg__impulse_patch_mass_of(const rg__solver *s, rg__solver_manifold *m, int sides) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 axis_a[3], axis_b[3];
-    m->patch_frozen = rg__solver_frozen_pair(s, m);
+    m->patch_frozen = rg__impulse_frozen_pair(s, m);
     if (!m->patch) return;
     axis_a[0] = m->patch_ran;
     axis_b[0] = m->patch_rbn;
     axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
     axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 1, sides, m->patch_wa, m->patch_wb, m->patch_share_a,
+    m->patch = rg__impulse_resultant_mass(A, B, axis_a, axis_b, 1, sides, m->patch_wa, m->patch_wb, m->patch_share_a,
                                          m->patch_share_b, &m->patch_mass);
     if (!m->patch) return;
     axis_a[0] = m->patch_ra1;
@@ -5620,19 +5624,19 @@ static void rg__solver_patch_mass_of(const rg__solver *s, rg__solver_manifold *m
     axis_b[0] = m->patch_rb1;
     axis_b[1] = m->patch_rb2;
     axis_a[2] = axis_b[2] = m->n;
-    m->patch = rg__solver_resultant_mass(A, B, axis_a, axis_b, 2, sides, m->patch_fa, m->patch_fb,
+    m->patch = rg__impulse_resultant_mass(A, B, axis_a, axis_b, 2, sides, m->patch_fa, m->patch_fb,
                                          m->patch_friction_share_a, m->patch_friction_share_b, &m->patch_friction_mass);
 }
 
 /* The patch's masses for the bodies' current inverse masses, if they changed since the last
    time (a body frozen or taken back): only the changed body's turns are computed again. */
-static void rg__solver_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
-    int changed = rg__solver_frozen_pair(s, m) ^ m->patch_frozen;
-    if (changed) rg__solver_patch_mass_of(s, m, changed);
+static void rg__impulse_patch_mass(const rg__solver *s, rg__solver_manifold *m) {
+    int changed = rg__impulse_frozen_pair(s, m) ^ m->patch_frozen;
+    if (changed) rg__impulse_patch_mass_of(s, m, changed);
 }
 
 /* A's turn for a resultant `change` of a patch, with turns[] per unit of each part. */
-static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
+static rg_vec3 rg__impulse_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
     return rg_v3_add(rg_v3_scale(turns[0], change.x),
                      rg_v3_add(rg_v3_scale(turns[1], change.y), rg_v3_scale(turns[2], change.z)));
 }
@@ -5640,23 +5644,23 @@ static rg_vec3 rg__solver_resultant_turn(const rg_vec3 *turns, rg_vec3 change) {
 /* A resultant `change` of a patch on a and its opposite on b: the linear impulse `force` and
    the turns per unit of each part. A frozen body (infinite mass: shock propagation's finished
    levels) keeps its velocities, so it is not touched. */
-static void rg__solver_push_resultant(rg__solver_body *A, rg__solver_body *B, rg_vec3 force, rg_vec3 change,
+static void rg__impulse_push_resultant(rg__solver_body *A, rg__solver_body *B, rg_vec3 force, rg_vec3 change,
                                       const rg_vec3 *turns_a, const rg_vec3 *turns_b) {
     if (!A->frozen) {
         A->v = rg_v3_madd(A->v, force, A->inv_mass);
-        A->w = rg_v3_add(A->w, rg__solver_resultant_turn(turns_a, change));
+        A->w = rg_v3_add(A->w, rg__impulse_resultant_turn(turns_a, change));
     }
     if (!B->frozen) {
         B->v = rg_v3_madd(B->v, force, -B->inv_mass);
-        B->w = rg_v3_sub(B->w, rg__solver_resultant_turn(turns_b, change));
+        B->w = rg_v3_sub(B->w, rg__impulse_resultant_turn(turns_b, change));
     }
 }
 
 /* The Jacobian pieces of every point of a manifold and of its patch, for the bodies' current
    masses. */
-static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
-    rg__solver_points_masses(s, m);
-    rg__solver_patch_mass(s, m);
+static void rg__impulse_manifold_jacobians(const rg__solver *s, rg__solver_manifold *m) {
+    rg__impulse_points_masses(s, m);
+    rg__impulse_patch_mass(s, m);
 }
 
 /* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
@@ -5678,7 +5682,7 @@ static void rg__solver_manifold_jacobians(const rg__solver *s, rg__solver_manifo
    d.u + d^T K d / 2 (K the tangential mass matrix, the inverse of (i11 i12; i12 i22)). Where
    that is positive the change is scaled to s d with s = -d.u / d^T K d (no change when d.u >= 0),
    the most energy removed along d; then kept in the cone of `limit`. */
-static void rg__solver_dissipative_friction(const rg__solver_point *p, rg_real u1, rg_real u2, rg_real limit,
+static void rg__impulse_dissipative_friction(const rg__solver_point *p, rg_real u1, rg_real u2, rg_real limit,
                                             rg_real *P1, rg_real *P2) {
     rg_real d1 = *P1 - p->pt1, d2 = *P2 - p->pt2, det = p->i11 * p->i22 - p->i12 * p->i12;
     rg_real a = d1 * u1 + d2 * u2, b, scale, length2;
@@ -5696,7 +5700,7 @@ static void rg__solver_dissipative_friction(const rg__solver_point *p, rg_real u
     }
 }
 
-static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
+static inline void rg__impulse_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
                                        rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
     rg_real P1, P2, limit, length2;
     if (p->stick) {
@@ -5729,7 +5733,7 @@ static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_rea
                     P1 = -limit * (u1 / speed);
                     P2 = -limit * (u2 / speed);
                 }
-                rg__solver_dissipative_friction(p, u1, u2, limit, &P1, &P2);
+                rg__impulse_dissipative_friction(p, u1, u2, limit, &P1, &P2);
             } else {
                 P1 = P2 = 0;
             }
@@ -5744,7 +5748,7 @@ static inline void rg__solver_friction(rg__solver_point *p, rg_real mu_s, rg_rea
 /* Guendelman §9: rolling and spinning friction of a pair as an angular impulse that reduces the
    relative angular velocity's tangential (rolling) and normal (spinning) parts, its sum limited
    to the coefficient (a length) times the pair's normal impulse, never reversing them. */
-static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
+static void rg__impulse_rolling(rg__solver *s, rg__solver_manifold *m) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_mat3 k;
     rg_real pn = 0;
@@ -5759,7 +5763,7 @@ static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
             rg_real next = m->spin - rg_v3_dot(rg_v3_sub(A->w, B->w), m->n) / knn;
             if (next > limit) next = limit;
             if (next < -limit) next = -limit;
-            rg__solver_apply_angular(A, B, rg_v3_scale(m->n, next - m->spin));
+            rg__impulse_apply_angular(A, B, rg_v3_scale(m->n, next - m->spin));
             m->spin = next;
         }
     }
@@ -5786,7 +5790,7 @@ static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
                 J1 *= scale;
                 J2 *= scale;
             }
-            rg__solver_apply_angular(A, B, rg_v3_add(rg_v3_scale(m->t1, J1 - m->roll1),
+            rg__impulse_apply_angular(A, B, rg_v3_add(rg_v3_scale(m->t1, J1 - m->roll1),
                                                      rg_v3_scale(m->t2, J2 - m->roll2)));
             m->roll1 = J1;
             m->roll2 = J2;
@@ -5794,13 +5798,47 @@ static void rg__solver_rolling(rg__solver *s, rg__solver_manifold *m) {
     }
 }
 
-static int rg__solver_has_friction(const rg__solver_manifold *m) {
+static int rg__impulse_has_friction(const rg__solver_manifold *m) {
     return m->static_friction > 0 || m->dynamic_friction > 0;
 }
 
-/* ---- step preparation: solver bodies, contact points, contact graph and order ---- */
+/* A friction resultant (F1, F2 and the twist T about the patch's centre) split over points at
+   (x, z) about that centre that carry the normal impulses `normal`: in proportion to each
+   point's normal share (so that the points' cones hold when the resultant fits the patch's),
+   plus a twist about the centre of pressure p making up the rest: with s = r - p, sum share s = 0
+   keeps the force, and the twist about the centre is p x F + tau sum share |s|^2. A load on a
+   spot narrower than `narrow` cannot twist: then only the force is spread, and the twist it
+   could not carry is returned (-1 when no point carries a load). */
+static inline rg_real rg__impulse_spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n,
+                                          rg_real F1, rg_real F2, rg_real T, rg_real narrow, rg_real *f1,
+                                          rg_real *f2) {
+    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
+    int i;
+    for (i = 0; i < n; ++i) sum += normal[i];
+    if (!(sum > 0)) return -1;
+    for (i = 0; i < n; ++i) {
+        share[i] = normal[i] / sum;
+        px += share[i] * x[i];
+        pz += share[i] * z[i];
+    }
+    for (i = 0; i < n; ++i) {
+        rg_real sx = x[i] - px, sz = z[i] - pz;
+        r2 += share[i] * (sx * sx + sz * sz);
+    }
+    twist = T - (px * F2 - pz * F1);
+    if (r2 > narrow * narrow) tau = twist / r2;
+    for (i = 0; i < n; ++i) {
+        f1[i] = share[i] * (F1 - tau * (z[i] - pz));
+        f2[i] = share[i] * (F2 + tau * (x[i] - px));
+    }
+    return r2 > narrow * narrow ? 0 : rg__fabs(twist);
+}
 
-static void rg__solver_gather_velocities(rg_world *w) {
+/* =============================================================================================
+   >>prepare: the solver's bodies, contact points, contact graph, levels and order, once a step
+   ============================================================================================= */
+
+static void rg__prepare_gather_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
         w->solver.bodies[i].v = w->bodies[i].linear_velocity;
@@ -5808,7 +5846,7 @@ static void rg__solver_gather_velocities(rg_world *w) {
     }
 }
 
-static void rg__solver_scatter_velocities(rg_world *w) {
+static void rg__prepare_scatter_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
         if (!(w->bodies[i].generation & 1) || w->bodies[i].type != RG_BODY_DYNAMIC) continue;
@@ -5819,13 +5857,13 @@ static void rg__solver_scatter_velocities(rg_world *w) {
 
 /* Infinite mass for the solver: static and kinematic bodies always, finished levels during
    shock propagation (Guendelman §8.2: "their K matrix is set to zero"). */
-static void rg__solver_body_freeze(rg__solver_body *sb) {
+static void rg__prepare_body_freeze(rg__solver_body *sb) {
     sb->inv_mass = 0;
     memset(&sb->inv_inertia, 0, sizeof sb->inv_inertia);
     sb->frozen = 1;
 }
 
-static void rg__solver_gather_bodies(rg_world *w) {
+static void rg__prepare_gather_bodies(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(w->bodies);
     stbds_arrsetlen(s->bodies, n);
@@ -5840,13 +5878,13 @@ static void rg__solver_gather_bodies(rg_world *w) {
             sb->inv_mass = body->inv_mass;
             sb->inv_inertia = body->inv_inertia_world;
         } else {
-            rg__solver_body_freeze(sb);
+            rg__prepare_body_freeze(sb);
         }
     }
 }
 
 /* A unit vector perpendicular to n, the same for the same n. */
-static rg_vec3 rg__perpendicular(rg_vec3 n) {
+static rg_vec3 rg__prepare_perpendicular(rg_vec3 n) {
     rg_vec3 t = rg__fabs(n.x) < (rg_real)0.57735 ? rg_v3(0, n.z, -n.y) : rg_v3(n.y, -n.x, 0);
     return rg_v3_normalize(t);
 }
@@ -5855,7 +5893,7 @@ static rg_vec3 rg__perpendicular(rg_vec3 n) {
    patches, the static-friction marks, and which manifolds have a point approaching faster than
    the collisions' `threshold` (rg__collision_gather_wave's first test, made here while the
    points are at hand). */
-static void rg__solver_build_points(rg_world *w, rg_real threshold) {
+static void rg__prepare_points(rg_world *w, rg_real threshold) {
     rg__solver *s = &w->solver;
     const rg__pair_manifold *source = w->narrowphase.manifolds;
     rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
@@ -5876,7 +5914,7 @@ static void rg__solver_build_points(rg_world *w, rg_real threshold) {
         m->count = pm->count;
         m->level = 1;
         m->n = pm->normal;
-        m->t1 = rg__perpendicular(m->n);
+        m->t1 = rg__prepare_perpendicular(m->n);
         m->t2 = rg_v3_cross(m->n, m->t1);
         /* Guendelman §6-7: restitution the smaller of the pair, friction the larger */
         m->restitution = rg__min_real(a->restitution, b->restitution);
@@ -5900,24 +5938,24 @@ static void rg__solver_build_points(rg_world *w, rg_real threshold) {
             p->ra = rg_v3_sub(on_a, a->com);
             p->rb = rg_v3_sub(on_b, b->com);
             p->wave = -1;
-            rg__solver_point_jacobians(s, m, p);
+            rg__impulse_point_jacobians(s, m, p);
             /* Bender §3.1: static friction where the points do not slide relative to each other;
                the velocities are those of the step's start, before gravity */
-            u1 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
-            u2 = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
+            u1 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
+            u2 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
             p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
-            un = rg__solver_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
+            un = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
             if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
         }
         s->approaching_count += s->approaching[i];
-        m->points_frozen = rg__solver_frozen_pair(s, m);
-        rg__solver_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
-        rg__solver_patch_mass_of(s, m, 3);
+        m->points_frozen = rg__impulse_frozen_pair(s, m);
+        rg__impulse_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
+        rg__impulse_patch_mass_of(s, m, 3);
         total += m->count;
     }
 }
 
-static uint64_t rg__solver_random(rg__solver *s) {
+static uint64_t rg__prepare_random(rg__solver *s) {
     /* xorshift64*: a fixed sequence from the world's seed */
     s->random_state ^= s->random_state >> 12;
     s->random_state ^= s->random_state << 25;
@@ -5928,7 +5966,7 @@ static uint64_t rg__solver_random(rg__solver *s) {
 /* Tarjan's strongly connected components of the contact graph, without recursion so that tall
    stacks cannot overflow the stack. Components come out sinks first (reverse topological
    order); returns their number. */
-static int rg__solver_components(rg__solver *s, int n) {
+static int rg__prepare_components(rg__solver *s, int n) {
     int v, counter = 0, components = 0, stack_top = 0;
     for (v = 0; v < n; ++v) {
         s->scc_index[v] = -1;
@@ -5979,7 +6017,7 @@ static int rg__solver_components(rg__solver *s, int n) {
    pair's normal points up from the lower one); strongly connected components are collapsed and
    the resulting levels count up from the static bodies (level 0): a component's level is one
    more than the highest level it rests on, so everything a body rests on is in a lower level. */
-static void rg__solver_build_levels(rg_world *w) {
+static void rg__prepare_levels(rg_world *w) {
     rg__solver *s = &w->solver;
     int n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
     int i, edges, components, max_level = 1;
@@ -6018,7 +6056,7 @@ static void rg__solver_build_levels(rg_world *w) {
         stbds_arrsetlen(s->scc_component, n);
         stbds_arrsetlen(s->scc_stack, n);
         stbds_arrsetlen(s->scc_call, n);
-        components = rg__solver_components(s, n);
+        components = rg__prepare_components(s, n);
         /* longest path from the bottom, components visited sources first (highest id first);
            the adjacency of every member body carries the component's level upwards */
         stbds_arrsetlen(s->component_level, components);
@@ -6058,7 +6096,7 @@ static void rg__solver_build_levels(rg_world *w) {
 /* The order in which contacts are treated: level by level up from the ground (Guendelman
    §8.1), mixed within a level by a seeded shuffle (Guendelman §6) so that no contact is always
    first. */
-static void rg__solver_build_order(rg_world *w) {
+static void rg__prepare_order(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, l, count = (int)stbds_arrlen(s->manifolds), levels = s->level_count;
     stbds_arrsetlen(s->level_start, levels + 1);
@@ -6079,7 +6117,7 @@ static void rg__solver_build_order(rg_world *w) {
     for (l = 0; l < levels; ++l) {
         int begin = s->level_start[l], end = s->level_start[l + 1];
         for (i = end - 1; i > begin; --i) {
-            int j = begin + (int)(rg__solver_random(s) % (uint64_t)(i - begin + 1));
+            int j = begin + (int)(rg__prepare_random(s) % (uint64_t)(i - begin + 1));
             int t = s->order[i];
             s->order[i] = s->order[j];
             s->order[j] = t;
@@ -6087,37 +6125,39 @@ static void rg__solver_build_order(rg_world *w) {
     }
 }
 
-static void rg__solver_prepare(rg_world *w, rg_real threshold) {
+static void rg__prepare(rg_world *w, rg_real threshold) {
     w->solver.narrow = w->def.contact_tolerance;
-    rg__solver_gather_bodies(w);
-    rg__solver_build_points(w, threshold);
-    rg__solver_build_levels(w);
-    rg__solver_build_order(w);
+    rg__prepare_gather_bodies(w);
+    rg__prepare_points(w, threshold);
+    rg__prepare_levels(w);
+    rg__prepare_order(w);
     w->solver.ready = 1;
 }
 
-/* ---- collisions (Bender §3.1) ---- */
+/* =============================================================================================
+   >>collision: collisions with the velocities of the step's start (Bender §3.1, Guendelman §7)
+   ============================================================================================= */
 
 /* One visit of a colliding point: the impulse of eq. (1) that takes the relative normal velocity
    to its target, the sum clamped so the contact never pulls (eqs. 2-3), then friction.
    Returns the velocity error the visit found. */
 static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real error = p->target - rg__solver_speed(A, B, m->n, p->ran, p->rbn), residual = 0;
+    rg_real error = p->target - rg__impulse_speed(A, B, m->n, p->ran, p->rbn), residual = 0;
     if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
         rg_real next = p->pn + error * p->normal_mass, dp;
         if (next < 0) next = 0;
         dp = next - p->pn;
         p->pn = next;
         residual = rg__fabs(dp) / p->normal_mass;
-        rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
+        rg__impulse_push(A, B, m->n, p->wan, p->wbn, dp, p->toi);
     }
-    if (rg__solver_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
-        rg_real u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
-        rg_real u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2), d1, d2;
-        rg__solver_friction(p, m->static_friction, m->dynamic_friction, u1, u2, u1, u2, &d1, &d2);
+    if (rg__impulse_has_friction(m) && (p->pn > 0 || p->pt1 != 0 || p->pt2 != 0)) {
+        rg_real u1 = rg__impulse_speed(A, B, m->t1, p->ra1, p->rb1);
+        rg_real u2 = rg__impulse_speed(A, B, m->t2, p->ra2, p->rb2), d1, d2;
+        rg__impulse_friction(p, m->static_friction, m->dynamic_friction, u1, u2, u1, u2, &d1, &d2);
         if (p->stick) residual = rg__max_real(residual, rg__sqrt(u1 * u1 + u2 * u2));
-        rg__solver_push_tangent(A, B, m, p, d1, d2, p->toi);
+        rg__impulse_push_tangent(A, B, m, p, d1, d2, p->toi);
     }
     return residual;
 }
@@ -6126,7 +6166,7 @@ static rg_real rg__collision_visit(rg__solver *s, const rg__solver_manifold *m, 
    (gravity along the normal). The velocity update adds g h before positions move by v h, so a
    falling body's positions run half a step ahead of its velocities: from the step's start the
    gap closes as (s + a h/2) t + a t^2 / 2. Returns h when it does not close in the step. */
-static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) {
+static rg_real rg__collision_time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) {
     rg_real b = s + a * h * (rg_real)0.5, disc = b * b + 2 * a * gap, t;
     if (!(gap > 0)) return 0;
     if (!(disc >= 0) || !(b + rg__sqrt(disc) > 0)) return h;
@@ -6140,10 +6180,10 @@ static rg_real rg__time_of_impact(rg_real gap, rg_real s, rg_real a, rg_real h) 
    of impact and the target of Newton's law, -e times the approach speed at impact. With the
    gravity gained until then (s + a (h/2 + toi)) and the velocity update still to come, the
    target velocity before that update is e s + (1 + e) a (h/2 + toi); with the position offset
-   -dv toi of rg__solver_push the body then leaves the surface at the moment of impact with e
+   -dv toi of rg__impulse_push the body then leaves the surface at the moment of impact with e
    times the speed it arrived with. The wave lists manifold and point. Returns the fastest
    approach. The first wave, with the velocities of the step's start, looks only at the
-   manifolds rg__solver_build_points found approaching that fast. */
+   manifolds rg__prepare_points found approaching that fast. */
 static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real threshold, int wave) {
     rg__solver *s = &w->solver;
     int i, j, count = (int)stbds_arrlen(s->manifolds);
@@ -6162,11 +6202,11 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
         gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
-            rg_real un = rg__solver_speed(A, B, m->n, p->ran, p->rbn);
+            rg_real un = rg__impulse_speed(A, B, m->n, p->ran, p->rbn);
             rg_real gap = -p->depth, toi;
             if (!(-un >= threshold) || p->normal_mass <= 0) continue;
             if (gap > 0 && !(gap < -(un + gravity_n * h) * h)) continue;
-            toi = rg__time_of_impact(gap, -un, -gravity_n, h);
+            toi = rg__collision_time_of_impact(gap, -un, -gravity_n, h);
             toi = rg__max_real(toi, rg__max_real(A->toi, B->toi));
             p->toi = rg__min_real(toi, h);
             p->target = -m->restitution * un -
@@ -6189,13 +6229,13 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
    are left alone unless they approach again. Momentum so travels along a row of touching bodies
    one impact after the other, as in Bender's office toy. The loop ends when no point collides or
    after collision_iterations sweeps. */
-static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
+static void rg__collision_resolve(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real floor_speed = (rg_real)0.01 * w->def.contact_tolerance / h;
     rg_real threshold = rg__sqrt(2 * rg_v3_length(w->def.gravity) * w->def.contact_tolerance);
     int sweeps = 0, wave = 0, cap = w->def.collision_iterations;
     if (threshold < floor_speed) threshold = floor_speed;
-    rg__solver_prepare(w, threshold);
+    rg__prepare(w, threshold);
     while (sweeps < cap) {
         rg_real fastest = rg__collision_gather_wave(w, h, threshold, wave);
         rg_real tolerance = rg__max_real(rg__max_real(floor_speed, RG__COLLISION_RELATIVE_TOLERANCE * fastest),
@@ -6224,28 +6264,32 @@ static void rg__solver_resolve_collisions(rg_world *w, rg_real h) {
         ++wave;
     }
     w->stats.collision_iterations = sweeps;
-    rg__solver_scatter_velocities(w);
+    rg__prepare_scatter_velocities(w);
 }
+
+/* =============================================================================================
+   >>predict: where contact points will be after the step: offsets, arms' turns
+   ============================================================================================= */
 
 /* The rotation of each body's offset dr, once for the contact stage and the first-order pass's
    prediction (dr changes only in the collisions before and in that pass's moves after). */
-static void rg__solver_offset_turns(rg__solver *s) {
+static void rg__predict_offset_turns(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->bodies);
     for (i = 0; i < n; ++i) {
         rg__solver_body *sb = &s->bodies[i];
         sb->offset_turns = rg_v3_length_squared(sb->dr) > RG__LINEAR_TURN * RG__LINEAR_TURN;
         if (sb->offset_turns) {
-            sb->offset_turn = rg__turn_of(sb->dr);
-            sb->offset_curvature = rg__curvature_of(&sb->offset_turn);
+            sb->offset_turn = rg__integrate_turn_of(sb->dr);
+            sb->offset_curvature = rg__integrate_curvature_of(&sb->offset_turn);
         }
     }
 }
 
 /* R(dr) r - r: the move of an arm by the body's offset turn. */
-static rg_vec3 rg__solver_offset_rotation(const rg__solver_body *body, rg_vec3 r) {
-    if (body->offset_turns) return rg__turn_apply(&body->offset_turn, r);
+static rg_vec3 rg__predict_offset_rotation(const rg__solver_body *body, rg_vec3 r) {
+    if (body->offset_turns) return rg__integrate_turn_apply(&body->offset_turn, r);
     if (body->dr.x == 0 && body->dr.y == 0 && body->dr.z == 0) return rg_v3(0, 0, 0);
-    return rg__rotation_change(body->dr, r);
+    return rg__integrate_rotation_change(body->dr, r);
 }
 
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
@@ -6253,11 +6297,11 @@ static rg_vec3 rg__solver_offset_rotation(const rg__solver_body *body, rg_vec3 r
    tangential part: projecting -depth n on t1 and t2 would give only its rounding (1e-8 of the
    depth in float), which the drifts divide by h (two full-depth boxes on each other in a step
    of 1e-44 s got drifts of 5e36 m/s and NaN velocities, fuzz_world). */
-static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
+static void rg__predict_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
                                     rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 d = rg_v3_sub(rg_v3_add(A->dx, rg__solver_offset_rotation(A, p->ra)),
-                          rg_v3_add(B->dx, rg__solver_offset_rotation(B, p->rb)));
+    rg_vec3 d = rg_v3_sub(rg_v3_add(A->dx, rg__predict_offset_rotation(A, p->ra)),
+                          rg_v3_add(B->dx, rg__predict_offset_rotation(B, p->rb)));
     rg_real share = rg__min_real(1, h * RG__PUSHOUT_RATE);
     p->base_n = rg_v3_dot(d, m->n) - p->depth;
     p->base_1 = rg_v3_dot(d, m->t1);
@@ -6273,14 +6317,10 @@ static void rg__solver_contact_base(rg__solver *s, const rg__solver_manifold *m,
     p->drift_2 = p->base_2 / h;
 }
 
-/* ---- first-order separation (Guendelman §11) ---- */
-
-/* ---- resting contacts (Bender §3.2) ---- */
-
 /* Does the pair turn so little in this step that the arms' turn is linear in w h to within
    5e-6 of their length? Then the prediction is base + h u (exact to that) and costs a few dot
    products; otherwise the arms and the normal are turned exactly. */
-static inline int rg__solver_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+static inline int rg__predict_turns(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real limit = RG__LINEAR_TURN * RG__LINEAR_TURN;
     return rg_v3_length_squared(rg_v3_madd(A->dr, A->w, h)) > limit ||
@@ -6288,12 +6328,12 @@ static inline int rg__solver_turns(const rg__solver *s, const rg__solver_manifol
 }
 
 /* Row `row` of m dotted with v: m v's component, without copying m. */
-static rg_real rg__mat3_row_dot(const rg_mat3 *m, int row, rg_vec3 v) {
+static rg_real rg__predict_row_dot(const rg_mat3 *m, int row, rg_vec3 v) {
     return m->m[row][0] * v.x + m->m[row][1] * v.y + m->m[row][2] * v.z;
 }
 
 /* Starts a sweep: bodies' curvatures from before are stale. */
-static void rg__solver_start_sweep(rg__solver *s) {
+static void rg__predict_start_sweep(rg__solver *s) {
     if (++s->sweep == 0) s->sweep = 1;
 }
 
@@ -6301,10 +6341,10 @@ static void rg__solver_start_sweep(rg__solver *s) {
    alone (already in the base). The velocities of the body's first visit in a sweep give it for
    the whole sweep: the curvature is of second order in w h, so the impulses of a sweep change
    it by second order only, and a body's four or so manifolds share one Rodrigues' rotation. */
-static const rg_mat3 *rg__solver_body_curvature(const rg__solver *s, rg__solver_body *body, rg_real h) {
+static const rg_mat3 *rg__predict_body_curvature(const rg__solver *s, rg__solver_body *body, rg_real h) {
     if (body->curvature_sweep != s->sweep) {
-        rg__turn turn = rg__turn_of(rg_v3_madd(body->dr, body->w, h));
-        body->curvature = rg__curvature_of(&turn);
+        rg__turn turn = rg__integrate_turn_of(rg_v3_madd(body->dr, body->w, h));
+        body->curvature = rg__integrate_curvature_of(&turn);
         if (body->offset_turns) body->curvature = rg_mat3_add(body->curvature, rg_mat3_scale(body->offset_curvature, -1));
         body->curvature_sweep = s->sweep;
     }
@@ -6318,20 +6358,783 @@ static const rg_mat3 *rg__solver_body_curvature(const rg__solver *s, rg__solver_
    the body whose face it is, which the narrow phase does not say, and turning it with the other
    one (or half with each) predicts penetration that is not there for pairs that slide fast
    while turning (measured: energy gained in free collisions). */
-static void rg__solver_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
+static void rg__predict_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
                                        const rg__solver_point *p, rg_real *bn, rg_real *b1, rg_real *b2) {
-    rg_vec3 d = rg_v3(rg__mat3_row_dot(ca, 0, p->ra) - rg__mat3_row_dot(cb, 0, p->rb),
-                      rg__mat3_row_dot(ca, 1, p->ra) - rg__mat3_row_dot(cb, 1, p->rb),
-                      rg__mat3_row_dot(ca, 2, p->ra) - rg__mat3_row_dot(cb, 2, p->rb));
+    rg_vec3 d = rg_v3(rg__predict_row_dot(ca, 0, p->ra) - rg__predict_row_dot(cb, 0, p->rb),
+                      rg__predict_row_dot(ca, 1, p->ra) - rg__predict_row_dot(cb, 1, p->rb),
+                      rg__predict_row_dot(ca, 2, p->ra) - rg__predict_row_dot(cb, 2, p->rb));
     *bn = rg_v3_dot(d, m->n);
     *b1 = rg_v3_dot(d, m->t1);
     *b2 = rg_v3_dot(d, m->t2);
 }
 
+/* =============================================================================================
+   >>island: islands of touching bodies, for the energy limits of warm start and shock propagation
+   ============================================================================================= */
+
+/* The islands of the contact graph: bodies joined by manifolds between two dynamic bodies
+   (union-find with path halving, the smaller index the root). Fills s->island with each body's
+   root. */
+static int rg__island_root(int *parent, int i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static void rg__island_build(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
+    stbds_arrsetlen(s->island, n);
+    for (i = 0; i < n; ++i) s->island[i] = i;
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        int ra, rb;
+        if (!s->bodies[m->a].dynamic || !s->bodies[m->b].dynamic) continue;
+        ra = rg__island_root(s->island, m->a);
+        rb = rg__island_root(s->island, m->b);
+        if (ra < rb) s->island[rb] = ra;
+        else if (rb < ra) s->island[ra] = rb;
+    }
+    for (i = 0; i < n; ++i) s->island[i] = rg__island_root(s->island, i);
+}
+
+static int rg__island_of_manifold(const rg__solver *s, const rg__solver_manifold *m) {
+    return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
+}
+
+/* A dynamic body keeps the part `scale` of the change of its velocities since they were v0, w0:
+   v0 + scale (v - v0). */
+static void rg__island_body_keep_change(rg__solver_body *sb, rg_vec3 v0, rg_vec3 w0, rg_real scale) {
+    if (!sb->dynamic || scale == 1) return;
+    sb->v = rg_v3_madd(v0, rg_v3_sub(sb->v, v0), scale);
+    sb->w = rg_v3_madd(w0, rg_v3_sub(sb->w, w0), scale);
+}
+
+/* The points' impulses to match: each point of an island with scale s (island_sums[3 root])
+   keeps carry + s (p - carry) of them. At the warm start the carried impulses are still zero
+   (rg__prepare_points clears the points), so the warm start's are scaled by s; after shock
+   propagation the carry is the contact sweeps', and only shock's part is scaled. */
+static void rg__island_keep_impulses(rg__solver *s) {
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        rg_real scale = s->island_sums[3 * rg__island_of_manifold(s, m)];
+        if (scale == 1) continue;
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &s->points[m->first + k];
+            p->pn = p->carry_n + scale * (p->pn - p->carry_n);
+            p->pt1 = p->carry_t1 + scale * (p->pt1 - p->carry_t1);
+            p->pt2 = p->carry_t2 + scale * (p->pt2 - p->carry_t2);
+        }
+    }
+}
+
+/* =============================================================================================
+   >>warm: warm start: last step's impulses carried to this step, limited per island
+   ============================================================================================= */
+
+/* Warm starting a manifold from last step's: its resultant, spread over this step's points. On a
+   flat patch the split of a resultant among the points is free (no motion of rigid bodies
+   depends on it): four corners can carry a load evenly or all on one corner. Gauss-Seidel drifts
+   in that freedom, and warm starting point by point would accumulate the drift until a corner
+   carries everything and the others nothing, leaving no friction there; and where faces lie
+   exactly on each other the narrow phase's points (and their ids) change from step to step while
+   the same load rests there. So what is carried is the resultant of last step's contact impulses
+   about the patch's centre (normal force and its two moments, tangential force and twist), and
+   it is spread the least-squares way: normal impulses affine in the point's position in the
+   patch, friction uniform plus a pure twist. */
+typedef struct rg__patch_load {
+    rg_real N, Mx, Mz, F1, F2, T;
+} rg__patch_load;
+
+/* Impulses are forces times the step: a step of another length carries last step's in
+   proportion. After a step more than RG__WARM_MAX_RATIO times shorter than this one, what it
+   applied says little about this step's forces (a tiny step's impulses are mostly rounding)
+   and the contacts start cold. */
+static rg_real rg__warm_ratio(const rg_world *w) {
+    rg_real ratio;
+    if (!(w->previous_step_dt > 0)) return 1;
+    ratio = w->step_dt / w->previous_step_dt;
+    return ratio <= RG__WARM_MAX_RATIO ? ratio : 0;
+}
+
+/* Where last step's points are now. They lay on b's surface; b has moved since by about v h and
+   turned by w h (the velocities it started this step with), and the points with it. Returns 0
+   when one of them lies more than RG__WARM_REACH hull radii from b's centre of mass: it is no
+   point of b, so last step's load is not this contact's and the manifold starts cold. A point of
+   b lies within one radius; the carry's linear turn and the first-order pass's offsets (not in
+   the carry) move it out a little: at most 1.12 radii in rain and funnel, 1.66 for cubes pushed
+   out of half their width (test_world_pairs_query). Beyond 2 were only points that b did not
+   carry: b placed elsewhere by rg_body_set_transform (18 to 25 radii in the broad phase's
+   teleport tests), float rounding 1e13 m out (9e8 radii), and a cube placed into a slab after a
+   kinematic slab at 1e15 m/s had sent it off at 6e12 m/s and 1.3e14 rad/s (fuzz_world): carried
+   by 1e11 m and a linear turn of 2e12 rad, its points gave the load's moments arms of 1e11 m,
+   the spread friction impulses of 3e29 N s against a normal one of 9e17, and the warm start
+   sent the cube to 4e19 m/s and 2e27 rad/s, and NaN in the first sweep. */
+static int rg__warm_carried_points(const rg__pair_manifold *previous, const rg__solver_body *B,
+                                     const rg__body *body_b, rg_real h, rg_vec3 *now) {
+    rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
+    int j;
+    for (j = 0; j < previous->count; ++j) {
+        const rg__contact_point *q = &previous->points[j];
+        now[j] = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
+        if (!rg__narrowphase_point_near_body(body_b, now[j], RG__WARM_REACH)) return 0;
+    }
+    return 1;
+}
+
+/* The resultant of last step's impulses about this step's patch centre c, in this step's frame,
+   from where its points are now (rg__warm_carried_points). The impulses scale by step_ratio
+   (above). */
+static rg__patch_load rg__warm_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
+                                               const rg_vec3 *now, rg_vec3 c, rg_real step_ratio) {
+    rg__patch_load load;
+    int j;
+    memset(&load, 0, sizeof load);
+    for (j = 0; j < previous->count; ++j) {
+        const rg__contact_point *q = &previous->points[j];
+        rg_vec3 r = rg_v3_sub(now[j], c);
+        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
+        rg_real f1 = step_ratio * rg_v3_dot(q->friction_impulse, m->t1);
+        rg_real f2 = step_ratio * rg_v3_dot(q->friction_impulse, m->t2), N = step_ratio * q->normal_impulse;
+        load.N += N;
+        load.Mx += N * x;
+        load.Mz += N * z;
+        load.F1 += f1;
+        load.F2 += f2;
+        load.T += x * f2 - z * f1;
+    }
+    return load;
+}
+
+/* Spreads a resultant about c, the centre of where[], over the points where[] of the manifold's
+   points that[] (see above); friction kept in the cone of mu_s. */
+static void rg__warm_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
+                                   const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], mx = 0, mz = 0;
+    rg_real normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
+    rg_real beta = 0, gamma = 0, twist = 0;
+    rg__patch_moments mo;
+    int i;
+    for (i = 0; i < n; ++i) {
+        rg_vec3 r = rg_v3_sub(where[i], c);
+        x[i] = rg_v3_dot(r, m->t1);
+        z[i] = rg_v3_dot(r, m->t2);
+        mx += x[i];
+        mz += z[i];
+    }
+    /* centred exactly, so that the moments' shares sum to zero whatever the rounding of c */
+    for (i = 0; i < n; ++i) {
+        x[i] -= mx / (rg_real)n;
+        z[i] -= mz / (rg_real)n;
+    }
+    mo = rg__impulse_patch_moments_of(x, z, n);
+    /* a patch narrower than `narrow` is a point: it carries force, no moments */
+    if (mo.trace > (rg_real)n * narrow * narrow) {
+        twist = load.T / mo.trace;
+        if (mo.det > RG__LINE_PATCH * mo.trace * mo.trace) {
+            beta = (mo.szz * load.Mx - mo.sxz * load.Mz) / mo.det;
+            gamma = (mo.sxx * load.Mz - mo.sxz * load.Mx) / mo.det;
+        } else {
+            /* the points lie on a line: only the moment about its perpendicular is carried */
+            rg_real e1 = mo.sxx >= mo.szz ? mo.sxx : mo.sxz, e2 = mo.sxx >= mo.szz ? mo.sxz : mo.szz;
+            rg_real length = rg__sqrt(e1 * e1 + e2 * e2);
+            rg_real sss = 0, ms;
+            if (length > 0) {
+                e1 /= length;
+                e2 /= length;
+                for (i = 0; i < n; ++i) sss += (x[i] * e1 + z[i] * e2) * (x[i] * e1 + z[i] * e2);
+                ms = load.Mx * e1 + load.Mz * e2;
+                if (sss > (rg_real)n * narrow * narrow) {
+                    beta = ms / sss * e1;
+                    gamma = ms / sss * e2;
+                }
+            }
+        }
+    }
+    {
+        /* a centre of pressure outside this patch (points changed, the load moved) is pulled in
+           until no point would pull: the force is kept, the moments shrink */
+        rg_real share = load.N / (rg_real)n, scale = 1;
+        for (i = 0; i < n; ++i) {
+            rg_real moment = beta * x[i] + gamma * z[i];
+            if (share + moment * scale < 0) scale = moment < 0 ? share / -moment : 0;
+        }
+        beta *= scale;
+        gamma *= scale;
+    }
+    for (i = 0; i < n; ++i) normal[i] = points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
+    if (load.N > 0 && rg__impulse_spread_friction(normal, x, z, n, load.F1, load.F2, load.T, narrow, f1, f2) >= 0) {
+        for (i = 0; i < n; ++i) {
+            points[that[i]].pt1 = f1[i];
+            points[that[i]].pt2 = f2[i];
+        }
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        points[that[i]].pt1 = load.F1 / (rg_real)n - twist * z[i];
+        points[that[i]].pt2 = load.F2 / (rg_real)n + twist * x[i];
+    }
+}
+
+/* p . u: a point's impulses times the relative velocities along them, for the bodies' current
+   velocities. */
+static rg_real rg__warm_point_power(const rg__solver *s, const rg__solver_manifold *m, const rg__solver_point *p) {
+    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    return p->pn * rg__impulse_speed(A, B, m->n, p->ran, p->rbn) + p->pt1 * rg__impulse_speed(A, B, m->t1, p->ra1, p->rb1) +
+           p->pt2 * rg__impulse_speed(A, B, m->t2, p->ra2, p->rb2);
+}
+
+/* Adds a manifold's p . u0, for the velocities before the warm start, to its island's sums[0]
+   and p . t to sums[1] (see below); called for every manifold in turn, once its points have
+   their warm-start impulses. */
+static void rg__warm_island_power(rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    rg_real *sums = &s->island_sums[3 * rg__island_of_manifold(s, m)];
+    rg_real power = 0, target = 0;
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        const rg__solver_point *p = &s->points[m->first + k];
+        power += rg__warm_point_power(s, m, p);
+        target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
+    }
+    sums[0] += power;
+    sums[1] += target;
+}
+
+/* Adds p.(u1 - u0) = p^T A p to each island's sums[2]: twice the kinetic energy of the velocity
+   change the warm start made, which only dynamic bodies have (dw^T I dw in the body's frame). */
+static void rg__warm_island_curvature(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < n; ++i) {
+        const rg__solver_body *sb = &s->bodies[i];
+        const rg__body *body = &w->bodies[i];
+        rg_vec3 dv, dw;
+        if (!sb->dynamic) continue;
+        dv = rg_v3_sub(sb->v, body->linear_velocity);
+        dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(sb->w, body->angular_velocity));
+        s->island_sums[3 * s->island[i] + 2] +=
+            body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, rg_mat3_mul_v3(body->inertia_local, dw));
+    }
+}
+
+/* The warm start is only the sweeps' first iterate. Without friction a contact sweep is
+   projected Gauss-Seidel (Bender eqs. 2-3 and 8) on f(p) = KE(v(p)) - p . t, t the relative
+   velocities that bring the points to their floors, and every visit lowers f; last step's
+   impulses are a good first iterate while loads change slowly. After an impact they are not:
+   the sweeps that absorbed it carry impulses tens of times the resting loads, and re-applied to
+   bodies that no longer press together they push them apart with energy the capped sweeps and
+   shock propagation do not take back (the 1 000 000-step soak, step 267 860: a plank flung up by
+   a landing in the step before got 12.6 J from its warm start, 4.3 J of which stayed). Sweeps
+   that start from a p with f(p) <= f(0) end no higher than from a cold start; so an island whose
+   warm start p would raise f above a cold start's takes it only as far as it lowers f: with u0
+   and u1 the points' velocities before and after all of it, f(s p) = s p.(u0 - t) +
+   s^2 p.(u1 - u0) / 2 is positive at s = 1 exactly when -p.(u0 - t) < p.(u1 - u0) / 2, and then
+   least at s = -p.(u0 - t) / p.(u1 - u0), below 1/2 (0 if it only raises f). A warm start that
+   lowers f is kept whole: a resting pile's lies a little past its minimum (s = 0.94 to 0.996 in
+   the pyramid scene), and cut to it the pyramid's top drifted 1.2 mm in 10 s instead of 0.5.
+   Scaling the impulses keeps them in their cones and the velocities' change is linear in them,
+   so the scaled start is exact. sums[3 r] holds p.u0, sums[3 r + 1] p.t and sums[3 r + 2]
+   p.(u1 - u0) of the island with root r. */
+static void rg__warm_limit(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->bodies);
+    rg__warm_island_curvature(w);
+    for (i = 0; i < n; ++i) {
+        rg_real *sums = &s->island_sums[3 * i];
+        rg_real slope = sums[0] - sums[1], curvature = sums[2];
+        /* from here on sums[0] is the island's scale; an island whose sums overflowed (a warm
+           start of absurd impulses) starts cold instead of taking all of it */
+        if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
+        else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
+    }
+    for (i = 0; i < n; ++i)
+        rg__island_body_keep_change(&s->bodies[i], w->bodies[i].linear_velocity, w->bodies[i].angular_velocity,
+                                    s->island_sums[3 * s->island[i]]);
+    rg__island_keep_impulses(s);
+}
+
+/* Applies the points' warm-start impulses, each island's limited as above (its sums[0] and
+   sums[1] added up by rg__contact_start). */
+static void rg__warm_apply(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, k, count = (int)stbds_arrlen(s->manifolds);
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        for (k = 0; k < m->count; ++k) {
+            const rg__solver_point *p = &s->points[m->first + k];
+            rg__impulse_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
+            rg__impulse_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
+        }
+    }
+    rg__warm_limit(w);
+}
+
+/* =============================================================================================
+   >>contact: resting contacts: sweeps of manifold visits (Bender §3.2, Guendelman §8.1)
+   ============================================================================================= */
+
+/* The relative velocity of a patch's points (a's less b's) as the patch's motion. With
+   v = v_a - v_b, w = w_a - w_b and the arms of the patch's centre, the point at (x, z) in the
+   patch, whose arms lie alpha and beta along n from the centre's, moves
+     along n:  un - x (w . t2) + z (w . t1),
+     along t1: u1 - z (w . n) + alpha (w_a . t2) - beta (w_b . t2),
+     along t2: u2 + x (w . n) - alpha (w_a . t1) + beta (w_b . t1),
+   since a point on a is its point on b less depth n, so the two arms' offsets from the centre
+   differ along n only (and t1 x n = -t2, t2 x n = t1, n x t1 = t2). This is Bender's u_rel of
+   every point exactly, for a few dot products per patch instead of three per point. The
+   tangential parts are computed only when `tangential` is set. */
+typedef struct rg__patch_motion {
+    rg_real un, u1, u2;           /* the centre's relative velocity along n, t1 and t2 */
+    rg_real a1, a2, b1, b2;       /* w_a . t1, w_a . t2, w_b . t1, w_b . t2 */
+    rg_real spin;                 /* w . n */
+} rg__patch_motion;
+
+static inline rg__patch_motion rg__contact_patch_motion_of(const rg__solver_body *A, const rg__solver_body *B,
+                                                   const rg__solver_manifold *m, int tangential) {
+    rg__patch_motion u;
+    rg_vec3 v = rg_v3_sub(A->v, B->v);
+    u.un = rg_v3_dot(v, m->n) + rg_v3_dot(A->w, m->patch_ran) - rg_v3_dot(B->w, m->patch_rbn);
+    u.a1 = rg_v3_dot(A->w, m->t1);
+    u.a2 = rg_v3_dot(A->w, m->t2);
+    u.b1 = rg_v3_dot(B->w, m->t1);
+    u.b2 = rg_v3_dot(B->w, m->t2);
+    u.u1 = u.u2 = u.spin = 0;
+    if (tangential) {
+        u.u1 = rg_v3_dot(v, m->t1) + rg_v3_dot(A->w, m->patch_ra1) - rg_v3_dot(B->w, m->patch_rb1);
+        u.u2 = rg_v3_dot(v, m->t2) + rg_v3_dot(A->w, m->patch_ra2) - rg_v3_dot(B->w, m->patch_rb2);
+        u.spin = rg_v3_dot(rg_v3_sub(A->w, B->w), m->n);
+    }
+    return u;
+}
+
+/* The patch motion (e_c + g1 x + g2 z, as (e_c, g1, g2)) that fits velocities `rate` of the
+   patch's points best (least squares); returns whether it meets every point within
+   RG__CONTACT_EXIT_FRACTION of the tolerance, as a velocity over the step h. */
+static int rg__contact_patch_fit(const rg__solver *s, const rg__solver_manifold *m, const rg__solver_point *points,
+                         const rg_real *rate, rg_real h, rg_vec3 *fit) {
+    rg_real e = 0, ex = 0, ez = 0, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
+    int j;
+    for (j = 0; j < m->count; ++j) {
+        e += rate[j];
+        ex += rate[j] * points[j].patch_x;
+        ez += rate[j] * points[j].patch_z;
+    }
+    *fit = rg_v3(e / (rg_real)m->count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
+    for (j = 0; j < m->count; ++j)
+        if (!(rg__fabs(rate[j] - (fit->x + fit->y * points[j].patch_x + fit->z * points[j].patch_z)) <= misfit)) return 0;
+    return 1;
+}
+
+/* A patch's fit of its points' rest_rate, for the contact stage (the rates stay the same
+   through it; only the arms' curvature of a turning pair adds to them, rg__contact_visit_patch). */
+static void rg__contact_rate_fit(const rg__solver *s, rg__solver_manifold *m, rg_real h) {
+    const rg__solver_point *points = &s->points[m->first];
+    rg_real rate[RG_MANIFOLD_MAX];
+    int j;
+    if (!m->patch) return;
+    for (j = 0; j < m->count; ++j) rate[j] = points[j].rest_rate;
+    m->rate_fits = rg__contact_patch_fit(s, m, points, rate, h, &m->rate_fit);
+}
+
+/* The normal part of a visit to a patch (rg__impulse_patch_shape): the points' errors, the
+   velocities by which each misses its least separation, are fitted by the patch's motion
+   (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
+   Bender's eq. (8) for all its points at once. An error is the point's rate (rest_rate, less
+   the arms' curvature over h for a turning pair) less its velocity, and the velocities are the
+   patch's motion exactly (rg__contact_patch_motion_of): so the fit is the rates' fit less that motion,
+   and it misses the points as the rates' fit does. The new resultant is spread affinely over
+   the points (the least-norm split). If the fit misses a point by more than
+   RG__CONTACT_EXIT_FRACTION of the tolerance, or a point would then pull (the patch is lifting
+   at an edge), the visit falls back to point-by-point impulses, whose clamps (eqs. 2-3) decide
+   which points keep touching.
+   Returns 0 for that fall-back. */
+static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg__solver_point *points = &s->points[m->first];
+    rg_real load[RG_MANIFOLD_MAX], count = (rg_real)m->count, N = 0, Mx = 0, Mz = 0, bx, bz;
+    rg__patch_motion u = rg__contact_patch_motion_of(A, B, m, 0);
+    rg_vec3 fit = m->rate_fit, change;
+    int j, pressing = 0;
+    if (cn) {
+        rg_real rate[RG_MANIFOLD_MAX];
+        for (j = 0; j < m->count; ++j) rate[j] = points[j].rest_rate - cn[j] / h;
+        if (!rg__contact_patch_fit(s, m, points, rate, h, &fit)) return 0;
+    } else if (!m->rate_fits) {
+        return 0;
+    }
+    /* less the motion: its slopes across the patch are -(w . t2) and w . t1 */
+    fit = rg_v3(fit.x - u.un, fit.y - (u.b2 - u.a2), fit.z - (u.a1 - u.b1));
+    for (j = 0; j < m->count; ++j) {
+        const rg__solver_point *p = &points[j];
+        if (fit.x + fit.y * p->patch_x + fit.z * p->patch_z > 0) pressing = 1;
+        N += p->pn;
+        Mx += p->pn * p->patch_x;
+        Mz += p->pn * p->patch_z;
+    }
+    if (!pressing && !(N > 0)) return 1;
+    change = rg_mat3_mul_v3(m->patch_mass, fit);
+    N += change.x;
+    Mx += change.y;
+    Mz += change.z;
+    bx = m->patch_sxx * Mx + m->patch_sxz * Mz;
+    bz = m->patch_sxz * Mx + m->patch_szz * Mz;
+    for (j = 0; j < m->count; ++j) {
+        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
+        if (!(load[j] >= 0)) return 0;
+    }
+    for (j = 0; j < m->count; ++j) {
+        rg__solver_point *p = &points[j];
+        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
+        p->pn = load[j];
+    }
+    rg__impulse_push_resultant(A, B, rg_v3_scale(m->n, change.x), change, m->patch_wa, m->patch_wb);
+    return 1;
+}
+
+/* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
+   velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place too, a drift of
+   the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
+   like the normals', and is spread over the points by their normal impulses. If a point's share
+   leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
+   stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
+static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
+                                            rg_real h, rg_real *worst) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg__solver_point *points = &s->points[m->first];
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
+    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg__patch_motion u = rg__contact_patch_motion_of(A, B, m, 1);
+    rg_vec3 fit, change, force;
+    int j;
+    for (j = 0; j < m->count; ++j) {
+        const rg__solver_point *p = &points[j];
+        rg_real e1 = p->drift_1 + u.u1 - p->patch_z * u.spin + p->patch_an * u.a2 - p->patch_bn * u.b2;
+        rg_real e2 = p->drift_2 + u.u2 + p->patch_x * u.spin - p->patch_an * u.a1 + p->patch_bn * u.b1;
+        if (c1) {
+            e1 += c1[j] / h;
+            e2 += c2[j] / h;
+        }
+        x[j] = p->patch_x;
+        z[j] = p->patch_z;
+        normal[j] = p->pn;
+        E1 += e1;
+        E2 += e2;
+        Et += x[j] * e2 - z[j] * e1;
+        F1 += p->pt1;
+        F2 += p->pt2;
+        T += x[j] * p->pt2 - z[j] * p->pt1;
+        drift = rg__max_real(drift, e1 * e1 + e2 * e2);
+    }
+    fit = rg_v3(E1 / count, E2 / count, Et / m->patch_r2);
+    change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
+    if (rg__impulse_spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
+        return 0;
+    for (j = 0; j < m->count; ++j) {
+        rg_real mu = points[j].stick ? m->static_friction : m->dynamic_friction;
+        if (!(f1[j] * f1[j] + f2[j] * f2[j] <= mu * mu * normal[j] * normal[j])) return 0;
+    }
+    for (j = 0; j < m->count; ++j) {
+        points[j].pt1 = f1[j];
+        points[j].pt2 = f2[j];
+        points[j].stick = 1;
+    }
+    *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
+    force = rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y));
+    rg__impulse_push_resultant(A, B, force, change, m->patch_fa, m->patch_fb);
+    return 1;
+}
+
+/* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
+   will be after the step with the current velocities; the impulse of eq. (8) removes the
+   predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
+   as in eqs. (2)-(3), so a gap may close but never pulls; a patch takes it for all its points
+   at once (rg__contact_visit_patch). Normal parts of all points first, then friction: static
+   friction removes the predicted tangential drift d_t, dynamic friction acts on the sliding
+   velocity; doing the normals first keeps friction from fighting the turning
+   the first normal impulses cause before the others balance it. Then rolling and spinning
+   friction. Returns the largest error found, as a length. */
+static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg_real curvature_n[RG_MANIFOLD_MAX], curvature_1[RG_MANIFOLD_MAX], curvature_2[RG_MANIFOLD_MAX], worst = 0;
+    rg_real *cn = NULL, *c1 = NULL, *c2 = NULL; /* the arms' curvature, for a pair that turns */
+    int j;
+    if (rg__predict_turns(s, m, h)) {
+        const rg_mat3 *ca = rg__predict_body_curvature(s, A, h), *cb = rg__predict_body_curvature(s, B, h);
+        cn = curvature_n;
+        c1 = curvature_1;
+        c2 = curvature_2;
+        for (j = 0; j < m->count; ++j) rg__predict_turn_correction(m, ca, cb, &s->points[m->first + j], &cn[j], &c1[j], &c2[j]);
+    }
+    if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            /* the velocity by which the point misses its least separation */
+            rg_real error = p->rest_rate - rg__impulse_speed(A, B, m->n, p->ran, p->rbn);
+            if (cn) error -= cn[j] / h;
+            if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
+                rg_real next = p->pn + error * p->normal_mass, dp; /* eq. (8) */
+                if (next < 0) next = 0;
+                dp = next - p->pn;
+                p->pn = next;
+                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
+                rg__impulse_push(A, B, m->n, p->wan, p->wbn, dp, 0);
+            }
+        }
+    }
+    if (rg__impulse_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, c1, c2, h, &worst)))
+        for (j = 0; j < m->count; ++j) {
+            rg__solver_point *p = &s->points[m->first + j];
+            rg_real u1, u2, e1, e2, d1, d2;
+            if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
+            u1 = rg__impulse_speed(A, B, m->t1, p->ra1, p->rb1);
+            u2 = rg__impulse_speed(A, B, m->t2, p->ra2, p->rb2);
+            e1 = p->drift_1 + u1; /* the predicted drift d_t, as a velocity */
+            e2 = p->drift_2 + u2;
+            if (c1) {
+                e1 += c1[j] / h;
+                e2 += c2[j] / h;
+            }
+            rg__impulse_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
+            if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
+            rg__impulse_push_tangent(A, B, m, p, d1, d2, 0);
+        }
+    rg__impulse_rolling(s, m);
+    return worst;
+}
+
+/* Sweeps visit the manifolds in their shuffled order, so each visit's manifold, points and
+   bodies are somewhere else in memory (a 100-row pyramid's solver data is 25 MB): the data of
+   the visit RG__VISIT_AHEAD places ahead is fetched while this one computes, its manifold's
+   header twice as far ahead, since reading where its points and bodies lie needs it. */
+#ifndef RG__VISIT_AHEAD
+#define RG__VISIT_AHEAD 2
+#endif
+/* The bytes from `from` to `to` (past the end), one cache line at a time. */
+static void rg__contact_prefetch_range(const char *from, const char *to) {
+    for (; from < to; from += 64) RG__PREFETCH(from);
+    RG__PREFETCH(to - 1);
+}
+
+/* A visit reads a manifold's header up to the K shares, a patch's points only up to ran (the
+   rest serves the points' own visits) and the bodies up to their velocities at the start. */
+static void rg__contact_prefetch_header(const rg__solver *s, int order_index) {
+    const char *m = (const char *)&s->manifolds[s->order[order_index]];
+    rg__contact_prefetch_range(m, m + offsetof(rg__solver_manifold, patch_share_a));
+}
+
+static void rg__contact_prefetch_visit(const rg__solver *s, int order_index) {
+    const rg__solver_manifold *m = &s->manifolds[s->order[order_index]];
+    const char *a = (const char *)&s->bodies[m->a], *b = (const char *)&s->bodies[m->b];
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        const char *p = (const char *)&s->points[m->first + k];
+        rg__contact_prefetch_range(p, p + (m->patch ? offsetof(rg__solver_point, ran) : sizeof(rg__solver_point)));
+    }
+    rg__contact_prefetch_range(a, a + offsetof(rg__solver_body, v0));
+    rg__contact_prefetch_range(b, b + offsetof(rg__solver_body, v0));
+}
+
+/* Visits order[i] with the data of the visits ahead on its way; `step` is +1 or -1 and
+   order[stop] the first index not to touch. */
+static rg_real rg__contact_visit_ordered(rg__solver *s, int i, int step, int stop, rg_real h) {
+    int near = i + step * RG__VISIT_AHEAD, far = i + 2 * step * RG__VISIT_AHEAD;
+    if (step > 0 ? far < stop : far > stop) rg__contact_prefetch_header(s, far);
+    if (step > 0 ? near < stop : near > stop) rg__contact_prefetch_visit(s, near);
+    return rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h);
+}
+
+/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down;
+   returns the largest error found. */
+static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
+    rg_real worst = 0;
+    int i;
+    rg__predict_start_sweep(s);
+    if (downwards)
+        for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, -1, begin - 1, h));
+    else
+        for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, 1, end, h));
+    return worst;
+}
+
+/* The start of the contact stage: each point's prediction base and mark, and (if
+   warm_starting) last step's contact impulses, spread as above and applied before the first
+   sweep, each island's as far as it lowers the sweeps' objective (above). */
+static void rg__contact_start(rg_world *w) {
+    rg__solver *s = &w->solver;
+    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
+    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0, n = (int)stbds_arrlen(s->bodies);
+    /* the islands serve the warm start's limit and shock propagation's (rg__shock_limit_energy) */
+    rg__island_build(s);
+    if (w->def.warm_starting) {
+        /* the islands' sums are added up as the manifolds get their loads, while their points
+           are at hand */
+        stbds_arrsetlen(s->island_sums, 3 * n);
+        for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
+    }
+    for (i = 0; i < count; ++i) {
+        const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
+        rg__solver_manifold *m = &s->manifolds[i];
+        rg__solver_point *points = &s->points[m->first];
+        const rg__pair_manifold *previous;
+        rg_vec3 where[RG_MANIFOLD_MAX], now[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
+        int that[RG_MANIFOLD_MAX], touching = 0;
+        m->spin = m->roll1 = m->roll2 = 0;
+        for (k = 0; k < m->count; ++k) {
+            rg__solver_point *p = &points[k];
+            rg__predict_base(s, m, p, slop, w->step_dt);
+            p->pn = p->pt1 = p->pt2 = 0;
+            p->stick = p->stuck_at_start;
+            /* only points that touch take a load: speculative ones, with a gap, start from zero */
+            if (p->depth >= -slop) {
+                where[touching] = p->on_b;
+                that[touching++] = k;
+                c = rg_v3_add(c, p->on_b);
+            }
+        }
+        rg__contact_rate_fit(s, m, w->step_dt);
+        if (!w->def.warm_starting) continue;
+        previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
+                       ? &w->narrowphase.previous[pm->previous]
+                       : NULL;
+        /* the same contact: a face turned away (another face, an edge) is a different load, and
+           so is one whose points b did not carry here */
+        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT &&
+            rg__warm_carried_points(previous, &s->bodies[m->b], &w->bodies[m->b], w->step_dt, now)) {
+            c = rg_v3_scale(c, 1 / (rg_real)touching);
+            rg__warm_spread_load(m, points, that, touching, where, c,
+                                   rg__warm_previous_load(previous, m, now, c, rg__warm_ratio(w)),
+                                   w->def.contact_tolerance);
+            warm = 1;
+        }
+        rg__warm_island_power(s, m, w->step_dt);
+    }
+    if (warm) rg__warm_apply(w);
+}
+
+/* =============================================================================================
+   >>shock: shock propagation: levels frozen from the ground up (Guendelman §8.2)
+   ============================================================================================= */
+
+/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
+   everything below it at infinite mass until it converges (at most shock_iterations times
+   RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
+   a level left moving up lifts all above it, so it is swept whole until converged (visiting
+   each manifold several times in a row instead converged a cube resting on two others so
+   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). A 100-row
+   pyramid's levels keep converging up to about 10 sweeps: with 8 at most, 2 to 22 of its 5050
+   cubes fell within 200 steps (world seeds 1-3), with 10 at most 0, 0 and 4; with 6, 213 to
+   260. In `funnel` most levels run to the cap: a cube pressed sideways between two finished
+   levels gains the same normal impulse every sweep (0.05 N s), which no sweep resolves; ending
+   a level after three sweeps in a row whose change above the tolerance did not shrink cut
+   funnel's visits by a quarter, but let 109 of large-pyramid's cubes fall. Skipping a level's
+   manifolds whose bodies no visit changed by more than the tolerance in this sweep or the last
+   saved rain 12% of its visits and cost the 20-row pyramid 17%: the polish it skips is what
+   lets the next step's contact sweeps end early. */
+static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
+    rg__solver *s = &w->solver;
+    int level, i, sweeps = 0;
+    for (level = 1; level < s->level_count; ++level) {
+        int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
+        rg_real previous = 0;
+        if (begin == end) continue;
+        for (i = begin; i < end; ++i) {
+            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            if (s->bodies[m->a].level < level) rg__prepare_body_freeze(&s->bodies[m->a]);
+            if (s->bodies[m->b].level < level) rg__prepare_body_freeze(&s->bodies[m->b]);
+        }
+        for (i = begin; i < end; ++i) rg__impulse_manifold_jacobians(s, &s->manifolds[s->order[i]]);
+        for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
+            rg_real worst;
+            ++sweeps;
+            worst = rg__contact_sweep(s, begin, end, h, 0);
+            if (worst <= tolerance ||
+                (sweep >= RG__SHOCK_STALL_AFTER && worst > RG__SHOCK_STALL * previous && worst <= RG__SHOCK_STALL_BELOW * w->def.contact_tolerance))
+                break;
+            previous = worst;
+        }
+    }
+    return sweeps;
+}
+
+/* Shock propagation gives a level's bodies the impulses that fit them to the frozen level
+   below, but not the reactions: where a frozen body moves, what its neighbours above gain is
+   not taken from it. A see-saw tipping under a 10 kg cube lifted the 1 kg cube on its other end
+   with the plank's motion at every step, and its energy grew by up to 0.64 J a step, 4 J in 20
+   steps (Guendelman §8.2 accepts the artifact; an engine should not create energy). So after
+   shock propagation each island keeps only as much of the velocity change dv it made as leaves
+   its kinetic energy no higher than before it, plus what pushing out of the slop may take
+   (bodies at RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE): with v0 the velocities before,
+   KE(v0 + s dv) = KE(v0) + s B + s^2 C, B = sum m v0.dv + w0.I dw, C = sum (m |dv|^2 + dw.I dw)
+   / 2, and s is the root of s B + s^2 C = slack when s = 1 would exceed it. Islands touching a
+   kinematic body are left alone: it is an energy source, whose push shock propagation carries
+   up. A resting pile is never limited (large-pyramid's 200 steps: no island at world seeds 1 to 6). */
+static void rg__shock_keep_start(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies);
+    stbds_arrsetlen(s->shock_start_v, n);
+    stbds_arrsetlen(s->shock_start_w, n);
+    for (i = 0; i < n; ++i) {
+        s->shock_start_v[i] = s->bodies[i].v;
+        s->shock_start_w[i] = s->bodies[i].w;
+    }
+}
+
+/* The part s in [0, 1] of shock propagation's change an island keeps (above), from its B, C
+   and slack (negative for an island that is not limited). */
+static rg_real rg__shock_energy_scale(rg_real B, rg_real C, rg_real slack) {
+    rg_real root, scale;
+    if (slack < 0 || !(B + C > slack)) return 1;
+    root = rg__sqrt(B * B + 4 * C * slack);
+    /* the positive root of C s^2 + B s - slack, in the form without cancellation */
+    scale = B < 0 ? (root - B) / (2 * C) : 2 * slack / (B + root);
+    return scale < 1 ? (scale > 0 ? scale : 0) : 1;
+}
+
+static void rg__shock_limit_energy(rg_world *w, rg_real slack_speed) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), limited = 0;
+    stbds_arrsetlen(s->island_sums, 3 * n);
+    for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        if (w->bodies[m->a].type == RG_BODY_KINEMATIC || w->bodies[m->b].type == RG_BODY_KINEMATIC)
+            s->island_sums[3 * rg__island_of_manifold(s, m) + 2] = -1;
+    }
+    for (i = 0; i < n; ++i) {
+        const rg__body *body = &w->bodies[i];
+        rg_real *sums = &s->island_sums[3 * s->island[i]];
+        rg_vec3 v0 = s->shock_start_v[i], dv = rg_v3_sub(s->bodies[i].v, v0), w0, dw, Idw;
+        if (!s->bodies[i].dynamic || sums[2] < 0) continue;
+        w0 = rg_quat_rotate_inverse(body->orientation, s->shock_start_w[i]);
+        dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(s->bodies[i].w, s->shock_start_w[i]));
+        Idw = rg_mat3_mul_v3(body->inertia_local, dw);
+        sums[0] += body->mass * rg_v3_dot(v0, dv) + rg_v3_dot(w0, Idw);
+        sums[1] += (body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, Idw)) / 2;
+        sums[2] += body->mass * slack_speed * slack_speed / 2;
+    }
+    for (i = 0; i < n; ++i) {
+        rg_real *sums = &s->island_sums[3 * i];
+        /* from here on sums[0] is the island's scale */
+        sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
+        if (sums[0] < 1) limited = 1;
+    }
+    if (!limited) return;
+    for (i = 0; i < n; ++i)
+        rg__island_body_keep_change(&s->bodies[i], s->shock_start_v[i], s->shock_start_w[i],
+                                    s->island_sums[3 * s->island[i]]);
+    /* the report says what was applied: the sweeps' impulses and the kept part of shock's */
+    rg__island_keep_impulses(s);
+}
+
+/* =============================================================================================
+   >>separate: the first-order pass: positions apart, velocities untouched (Guendelman §11)
+   ============================================================================================= */
+
 /* The first-order pass's bookkeeping: each manifold's place in `order`, where each place's
    points go among the copies, and each dynamic body's list of its manifolds' places (a counting
    sort on the bodies). */
-static void rg__solver_separation_places(rg__solver *s) {
+static void rg__separate_places(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), total = 0;
     int *start;
     stbds_arrsetlen(s->separation_active, count);
@@ -6368,12 +7171,12 @@ static void rg__solver_separation_places(rg__solver *s) {
 
 /* The manifold at `place` of `order` can have work from now on: its copy, with its points'
    masses for the moving bodies. */
-static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slop) {
+static void rg__separate_activate(rg__solver *s, int place, rg_real slop) {
     rg__solver_manifold *m = &s->manifolds[s->order[place]];
     rg__separation_pair *pair = &s->separation_pairs[place];
     int j;
     s->separation_active[place] = 1;
-    rg__solver_points_masses(s, m);
+    rg__impulse_points_masses(s, m);
     pair->a = m->a;
     pair->b = m->b;
     pair->n = m->n;
@@ -6391,11 +7194,11 @@ static void rg__solver_separation_activate(rg__solver *s, int place, rg_real slo
 }
 
 /* A body starts moving in the first-order pass: its manifolds can have work from now on. */
-static void rg__solver_body_pushed(rg__solver *s, int body, rg_real slop) {
+static void rg__separate_body_pushed(rg__solver *s, int body, rg_real slop) {
     int e;
     s->bodies[body].pushed = 1;
     for (e = s->body_pairs_start[body]; e < s->body_pairs_start[body + 1]; ++e)
-        if (!s->separation_active[s->body_pairs[e]]) rg__solver_separation_activate(s, s->body_pairs[e], slop);
+        if (!s->separation_active[s->body_pairs[e]]) rg__separate_activate(s, s->body_pairs[e], slop);
 }
 
 /* The first-order pass runs after the velocities are final, on where the contact points will
@@ -6407,26 +7210,26 @@ static void rg__solver_body_pushed(rg__solver *s, int body, rg_real slop) {
    to the slop, so that a body pushed out of one neighbour is not pushed into another. The pass
    works on the moves themselves (pseudo-velocity times h, impulses times h): a depth over h
    would overflow for the shortest steps (a cube 0.5 m deep, a step of 1e-37 s). */
-static void rg__solver_separate(rg_world *w, rg_real h) {
+static void rg__separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
     int i, j, sweep, count = (int)stbds_arrlen(s->manifolds), any = 0, n = (int)stbds_arrlen(s->bodies);
-    rg__solver_start_sweep(s);
+    rg__predict_start_sweep(s);
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-        int turning = rg__solver_turns(s, m, h);
+        int turning = rg__predict_turns(s, m, h);
         const rg_mat3 *ca = NULL, *cb = NULL;
         if (turning) {
-            ca = rg__solver_body_curvature(s, A, h);
-            cb = rg__solver_body_curvature(s, B, h);
+            ca = rg__predict_body_curvature(s, A, h);
+            cb = rg__predict_body_curvature(s, B, h);
         }
         m->deep = 0;
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             rg_real cn = 0, c1, c2;
-            if (turning) rg__solver_turn_correction(m, ca, cb, p, &cn, &c1, &c2);
-            p->gap = p->base_n + h * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + cn;
+            if (turning) rg__predict_turn_correction(m, ca, cb, p, &cn, &c1, &c2);
+            p->gap = p->base_n + h * rg__impulse_speed(A, B, m->n, p->ran, p->rbn) + cn;
             if (-p->gap > slop) any = m->deep = 1;
         }
     }
@@ -6441,9 +7244,9 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     }
     /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of its
        points has an impulse yet, and none needs one. The sweeps visit the others, in `order`. */
-    rg__solver_separation_places(s);
+    rg__separate_places(s);
     for (i = 0; i < count; ++i)
-        if (s->manifolds[i].deep) rg__solver_separation_activate(s, s->separation_place[i], slop);
+        if (s->manifolds[i].deep) rg__separate_activate(s, s->separation_place[i], slop);
     /* Gauss-Seidel carries a push one contact further per sweep, and in `funnel` columns of
        cubes pressed against a plate are longer chains than contact_iterations: with 10 sweeps
        a step the heap's resting contacts were 2 to 3 mm deep through the last second (world
@@ -6474,8 +7277,8 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
                 B->pv = rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
                 B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
-                if (A->dynamic && !A->pushed) rg__solver_body_pushed(s, pair->a, slop);
-                if (B->dynamic && !B->pushed) rg__solver_body_pushed(s, pair->b, slop);
+                if (A->dynamic && !A->pushed) rg__separate_body_pushed(s, pair->a, slop);
+                if (B->dynamic && !B->pushed) rg__separate_body_pushed(s, pair->b, slop);
             }
         }
         if (worst <= RG__CONTACT_EXIT_FRACTION * w->def.contact_tolerance) break;
@@ -6487,715 +7290,13 @@ static void rg__solver_separate(rg_world *w, rg_real h) {
     }
 }
 
-/* A friction resultant (F1, F2 and the twist T about the patch's centre) split over points at
-   (x, z) about that centre that carry the normal impulses `normal`: in proportion to each
-   point's normal share (so that the points' cones hold when the resultant fits the patch's),
-   plus a twist about the centre of pressure p making up the rest: with s = r - p, sum share s = 0
-   keeps the force, and the twist about the centre is p x F + tau sum share |s|^2. A load on a
-   spot narrower than `narrow` cannot twist: then only the force is spread, and the twist it
-   could not carry is returned (-1 when no point carries a load). */
-static inline rg_real rg__spread_friction(const rg_real *normal, const rg_real *x, const rg_real *z, int n,
-                                          rg_real F1, rg_real F2, rg_real T, rg_real narrow, rg_real *f1,
-                                          rg_real *f2) {
-    rg_real sum = 0, px = 0, pz = 0, r2 = 0, tau = 0, twist, share[RG_MANIFOLD_MAX];
-    int i;
-    for (i = 0; i < n; ++i) sum += normal[i];
-    if (!(sum > 0)) return -1;
-    for (i = 0; i < n; ++i) {
-        share[i] = normal[i] / sum;
-        px += share[i] * x[i];
-        pz += share[i] * z[i];
-    }
-    for (i = 0; i < n; ++i) {
-        rg_real sx = x[i] - px, sz = z[i] - pz;
-        r2 += share[i] * (sx * sx + sz * sz);
-    }
-    twist = T - (px * F2 - pz * F1);
-    if (r2 > narrow * narrow) tau = twist / r2;
-    for (i = 0; i < n; ++i) {
-        f1[i] = share[i] * (F1 - tau * (z[i] - pz));
-        f2[i] = share[i] * (F2 + tau * (x[i] - px));
-    }
-    return r2 > narrow * narrow ? 0 : rg__fabs(twist);
-}
-
-/* The relative velocity of a patch's points (a's less b's) as the patch's motion. With
-   v = v_a - v_b, w = w_a - w_b and the arms of the patch's centre, the point at (x, z) in the
-   patch, whose arms lie alpha and beta along n from the centre's, moves
-     along n:  un - x (w . t2) + z (w . t1),
-     along t1: u1 - z (w . n) + alpha (w_a . t2) - beta (w_b . t2),
-     along t2: u2 + x (w . n) - alpha (w_a . t1) + beta (w_b . t1),
-   since a point on a is its point on b less depth n, so the two arms' offsets from the centre
-   differ along n only (and t1 x n = -t2, t2 x n = t1, n x t1 = t2). This is Bender's u_rel of
-   every point exactly, for a few dot products per patch instead of three per point. The
-   tangential parts are computed only when `tangential` is set. */
-typedef struct rg__patch_motion {
-    rg_real un, u1, u2;           /* the centre's relative velocity along n, t1 and t2 */
-    rg_real a1, a2, b1, b2;       /* w_a . t1, w_a . t2, w_b . t1, w_b . t2 */
-    rg_real spin;                 /* w . n */
-} rg__patch_motion;
-
-static inline rg__patch_motion rg__patch_motion_of(const rg__solver_body *A, const rg__solver_body *B,
-                                                   const rg__solver_manifold *m, int tangential) {
-    rg__patch_motion u;
-    rg_vec3 v = rg_v3_sub(A->v, B->v);
-    u.un = rg_v3_dot(v, m->n) + rg_v3_dot(A->w, m->patch_ran) - rg_v3_dot(B->w, m->patch_rbn);
-    u.a1 = rg_v3_dot(A->w, m->t1);
-    u.a2 = rg_v3_dot(A->w, m->t2);
-    u.b1 = rg_v3_dot(B->w, m->t1);
-    u.b2 = rg_v3_dot(B->w, m->t2);
-    u.u1 = u.u2 = u.spin = 0;
-    if (tangential) {
-        u.u1 = rg_v3_dot(v, m->t1) + rg_v3_dot(A->w, m->patch_ra1) - rg_v3_dot(B->w, m->patch_rb1);
-        u.u2 = rg_v3_dot(v, m->t2) + rg_v3_dot(A->w, m->patch_ra2) - rg_v3_dot(B->w, m->patch_rb2);
-        u.spin = rg_v3_dot(rg_v3_sub(A->w, B->w), m->n);
-    }
-    return u;
-}
-
-/* The patch motion (e_c + g1 x + g2 z, as (e_c, g1, g2)) that fits velocities `rate` of the
-   patch's points best (least squares); returns whether it meets every point within
-   RG__CONTACT_EXIT_FRACTION of the tolerance, as a velocity over the step h. */
-static int rg__patch_fit(const rg__solver *s, const rg__solver_manifold *m, const rg__solver_point *points,
-                         const rg_real *rate, rg_real h, rg_vec3 *fit) {
-    rg_real e = 0, ex = 0, ez = 0, misfit = RG__CONTACT_EXIT_FRACTION * s->narrow / h;
-    int j;
-    for (j = 0; j < m->count; ++j) {
-        e += rate[j];
-        ex += rate[j] * points[j].patch_x;
-        ez += rate[j] * points[j].patch_z;
-    }
-    *fit = rg_v3(e / (rg_real)m->count, m->patch_sxx * ex + m->patch_sxz * ez, m->patch_sxz * ex + m->patch_szz * ez);
-    for (j = 0; j < m->count; ++j)
-        if (!(rg__fabs(rate[j] - (fit->x + fit->y * points[j].patch_x + fit->z * points[j].patch_z)) <= misfit)) return 0;
-    return 1;
-}
-
-/* A patch's fit of its points' rest_rate, for the contact stage (the rates stay the same
-   through it; only the arms' curvature of a turning pair adds to them, rg__contact_visit_patch). */
-static void rg__solver_rate_fit(const rg__solver *s, rg__solver_manifold *m, rg_real h) {
-    const rg__solver_point *points = &s->points[m->first];
-    rg_real rate[RG_MANIFOLD_MAX];
-    int j;
-    if (!m->patch) return;
-    for (j = 0; j < m->count; ++j) rate[j] = points[j].rest_rate;
-    m->rate_fits = rg__patch_fit(s, m, points, rate, h, &m->rate_fit);
-}
-
-/* The normal part of a visit to a patch (rg__solver_patch_shape): the points' errors, the
-   velocities by which each misses its least separation, are fitted by the patch's motion
-   (least squares: e_c + g1 x + g2 z), and the resultant that gives the patch that motion solves
-   Bender's eq. (8) for all its points at once. An error is the point's rate (rest_rate, less
-   the arms' curvature over h for a turning pair) less its velocity, and the velocities are the
-   patch's motion exactly (rg__patch_motion_of): so the fit is the rates' fit less that motion,
-   and it misses the points as the rates' fit does. The new resultant is spread affinely over
-   the points (the least-norm split). If the fit misses a point by more than
-   RG__CONTACT_EXIT_FRACTION of the tolerance, or a point would then pull (the patch is lifting
-   at an edge), the visit falls back to point-by-point impulses, whose clamps (eqs. 2-3) decide
-   which points keep touching.
-   Returns 0 for that fall-back. */
-static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
-    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg__solver_point *points = &s->points[m->first];
-    rg_real load[RG_MANIFOLD_MAX], count = (rg_real)m->count, N = 0, Mx = 0, Mz = 0, bx, bz;
-    rg__patch_motion u = rg__patch_motion_of(A, B, m, 0);
-    rg_vec3 fit = m->rate_fit, change;
-    int j, pressing = 0;
-    if (cn) {
-        rg_real rate[RG_MANIFOLD_MAX];
-        for (j = 0; j < m->count; ++j) rate[j] = points[j].rest_rate - cn[j] / h;
-        if (!rg__patch_fit(s, m, points, rate, h, &fit)) return 0;
-    } else if (!m->rate_fits) {
-        return 0;
-    }
-    /* less the motion: its slopes across the patch are -(w . t2) and w . t1 */
-    fit = rg_v3(fit.x - u.un, fit.y - (u.b2 - u.a2), fit.z - (u.a1 - u.b1));
-    for (j = 0; j < m->count; ++j) {
-        const rg__solver_point *p = &points[j];
-        if (fit.x + fit.y * p->patch_x + fit.z * p->patch_z > 0) pressing = 1;
-        N += p->pn;
-        Mx += p->pn * p->patch_x;
-        Mz += p->pn * p->patch_z;
-    }
-    if (!pressing && !(N > 0)) return 1;
-    change = rg_mat3_mul_v3(m->patch_mass, fit);
-    N += change.x;
-    Mx += change.y;
-    Mz += change.z;
-    bx = m->patch_sxx * Mx + m->patch_sxz * Mz;
-    bz = m->patch_sxz * Mx + m->patch_szz * Mz;
-    for (j = 0; j < m->count; ++j) {
-        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
-        if (!(load[j] >= 0)) return 0;
-    }
-    for (j = 0; j < m->count; ++j) {
-        rg__solver_point *p = &points[j];
-        if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
-        p->pn = load[j];
-    }
-    rg__solver_push_resultant(A, B, rg_v3_scale(m->n, change.x), change, m->patch_wa, m->patch_wb);
-    return 1;
-}
-
-/* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
-   velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place too, a drift of
-   the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
-   like the normals', and is spread over the points by their normal impulses. If a point's share
-   leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
-   stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
-static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
-                                            rg_real h, rg_real *worst) {
-    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg__solver_point *points = &s->points[m->first];
-    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
-    rg__patch_motion u = rg__patch_motion_of(A, B, m, 1);
-    rg_vec3 fit, change, force;
-    int j;
-    for (j = 0; j < m->count; ++j) {
-        const rg__solver_point *p = &points[j];
-        rg_real e1 = p->drift_1 + u.u1 - p->patch_z * u.spin + p->patch_an * u.a2 - p->patch_bn * u.b2;
-        rg_real e2 = p->drift_2 + u.u2 + p->patch_x * u.spin - p->patch_an * u.a1 + p->patch_bn * u.b1;
-        if (c1) {
-            e1 += c1[j] / h;
-            e2 += c2[j] / h;
-        }
-        x[j] = p->patch_x;
-        z[j] = p->patch_z;
-        normal[j] = p->pn;
-        E1 += e1;
-        E2 += e2;
-        Et += x[j] * e2 - z[j] * e1;
-        F1 += p->pt1;
-        F2 += p->pt2;
-        T += x[j] * p->pt2 - z[j] * p->pt1;
-        drift = rg__max_real(drift, e1 * e1 + e2 * e2);
-    }
-    fit = rg_v3(E1 / count, E2 / count, Et / m->patch_r2);
-    change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
-    if (rg__spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
-        return 0;
-    for (j = 0; j < m->count; ++j) {
-        rg_real mu = points[j].stick ? m->static_friction : m->dynamic_friction;
-        if (!(f1[j] * f1[j] + f2[j] * f2[j] <= mu * mu * normal[j] * normal[j])) return 0;
-    }
-    for (j = 0; j < m->count; ++j) {
-        points[j].pt1 = f1[j];
-        points[j].pt2 = f2[j];
-        points[j].stick = 1;
-    }
-    *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
-    force = rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y));
-    rg__solver_push_resultant(A, B, force, change, m->patch_fa, m->patch_fb);
-    return 1;
-}
-
-/* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
-   will be after the step with the current velocities; the impulse of eq. (8) removes the
-   predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
-   as in eqs. (2)-(3), so a gap may close but never pulls; a patch takes it for all its points
-   at once (rg__contact_visit_patch). Normal parts of all points first, then friction: static
-   friction removes the predicted tangential drift d_t, dynamic friction acts on the sliding
-   velocity; doing the normals first keeps friction from fighting the turning
-   the first normal impulses cause before the others balance it. Then rolling and spinning
-   friction. Returns the largest error found, as a length. */
-static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m, rg_real h) {
-    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real curvature_n[RG_MANIFOLD_MAX], curvature_1[RG_MANIFOLD_MAX], curvature_2[RG_MANIFOLD_MAX], worst = 0;
-    rg_real *cn = NULL, *c1 = NULL, *c2 = NULL; /* the arms' curvature, for a pair that turns */
-    int j;
-    if (rg__solver_turns(s, m, h)) {
-        const rg_mat3 *ca = rg__solver_body_curvature(s, A, h), *cb = rg__solver_body_curvature(s, B, h);
-        cn = curvature_n;
-        c1 = curvature_1;
-        c2 = curvature_2;
-        for (j = 0; j < m->count; ++j) rg__solver_turn_correction(m, ca, cb, &s->points[m->first + j], &cn[j], &c1[j], &c2[j]);
-    }
-    if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
-        for (j = 0; j < m->count; ++j) {
-            rg__solver_point *p = &s->points[m->first + j];
-            /* the velocity by which the point misses its least separation */
-            rg_real error = p->rest_rate - rg__solver_speed(A, B, m->n, p->ran, p->rbn);
-            if (cn) error -= cn[j] / h;
-            if ((error > 0 || p->pn > 0) && p->normal_mass > 0) {
-                rg_real next = p->pn + error * p->normal_mass, dp; /* eq. (8) */
-                if (next < 0) next = 0;
-                dp = next - p->pn;
-                p->pn = next;
-                worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass * h);
-                rg__solver_push(A, B, m->n, p->wan, p->wbn, dp, 0);
-            }
-        }
-    }
-    if (rg__solver_has_friction(m) && !(m->patch && rg__contact_visit_patch_friction(s, m, c1, c2, h, &worst)))
-        for (j = 0; j < m->count; ++j) {
-            rg__solver_point *p = &s->points[m->first + j];
-            rg_real u1, u2, e1, e2, d1, d2;
-            if (!(p->pn > 0) && p->pt1 == 0 && p->pt2 == 0) continue;
-            u1 = rg__solver_speed(A, B, m->t1, p->ra1, p->rb1);
-            u2 = rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-            e1 = p->drift_1 + u1; /* the predicted drift d_t, as a velocity */
-            e2 = p->drift_2 + u2;
-            if (c1) {
-                e1 += c1[j] / h;
-                e2 += c2[j] / h;
-            }
-            rg__solver_friction(p, m->static_friction, m->dynamic_friction, e1, e2, u1, u2, &d1, &d2);
-            if (p->stick) worst = rg__max_real(worst, rg__sqrt(e1 * e1 + e2 * e2) * h);
-            rg__solver_push_tangent(A, B, m, p, d1, d2, 0);
-        }
-    rg__solver_rolling(s, m);
-    return worst;
-}
-
-/* Sweeps visit the manifolds in their shuffled order, so each visit's manifold, points and
-   bodies are somewhere else in memory (a 100-row pyramid's solver data is 25 MB): the data of
-   the visit RG__VISIT_AHEAD places ahead is fetched while this one computes, its manifold's
-   header twice as far ahead, since reading where its points and bodies lie needs it. */
-#ifndef RG__VISIT_AHEAD
-#define RG__VISIT_AHEAD 2
-#endif
-/* The bytes from `from` to `to` (past the end), one cache line at a time. */
-static void rg__prefetch_range(const char *from, const char *to) {
-    for (; from < to; from += 64) RG__PREFETCH(from);
-    RG__PREFETCH(to - 1);
-}
-
-/* A visit reads a manifold's header up to the K shares, a patch's points only up to ran (the
-   rest serves the points' own visits) and the bodies up to their velocities at the start. */
-static void rg__solver_prefetch_header(const rg__solver *s, int order_index) {
-    const char *m = (const char *)&s->manifolds[s->order[order_index]];
-    rg__prefetch_range(m, m + offsetof(rg__solver_manifold, patch_share_a));
-}
-
-static void rg__solver_prefetch_visit(const rg__solver *s, int order_index) {
-    const rg__solver_manifold *m = &s->manifolds[s->order[order_index]];
-    const char *a = (const char *)&s->bodies[m->a], *b = (const char *)&s->bodies[m->b];
-    int k;
-    for (k = 0; k < m->count; ++k) {
-        const char *p = (const char *)&s->points[m->first + k];
-        rg__prefetch_range(p, p + (m->patch ? offsetof(rg__solver_point, ran) : sizeof(rg__solver_point)));
-    }
-    rg__prefetch_range(a, a + offsetof(rg__solver_body, v0));
-    rg__prefetch_range(b, b + offsetof(rg__solver_body, v0));
-}
-
-/* Visits order[i] with the data of the visits ahead on its way; `step` is +1 or -1 and
-   order[stop] the first index not to touch. */
-static rg_real rg__contact_visit_ordered(rg__solver *s, int i, int step, int stop, rg_real h) {
-    int near = i + step * RG__VISIT_AHEAD, far = i + 2 * step * RG__VISIT_AHEAD;
-    if (step > 0 ? far < stop : far > stop) rg__solver_prefetch_header(s, far);
-    if (step > 0 ? near < stop : near > stop) rg__solver_prefetch_visit(s, near);
-    return rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h);
-}
-
-/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down;
-   returns the largest error found. */
-static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
-    rg_real worst = 0;
-    int i;
-    rg__solver_start_sweep(s);
-    if (downwards)
-        for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, -1, begin - 1, h));
-    else
-        for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, 1, end, h));
-    return worst;
-}
-
-/* Warm starting a manifold from last step's: its resultant, spread over this step's points. On a
-   flat patch the split of a resultant among the points is free (no motion of rigid bodies
-   depends on it): four corners can carry a load evenly or all on one corner. Gauss-Seidel drifts
-   in that freedom, and warm starting point by point would accumulate the drift until a corner
-   carries everything and the others nothing, leaving no friction there; and where faces lie
-   exactly on each other the narrow phase's points (and their ids) change from step to step while
-   the same load rests there. So what is carried is the resultant of last step's contact impulses
-   about the patch's centre (normal force and its two moments, tangential force and twist), and
-   it is spread the least-squares way: normal impulses affine in the point's position in the
-   patch, friction uniform plus a pure twist. */
-typedef struct rg__patch_load {
-    rg_real N, Mx, Mz, F1, F2, T;
-} rg__patch_load;
-
-/* Impulses are forces times the step: a step of another length carries last step's in
-   proportion. After a step more than RG__WARM_MAX_RATIO times shorter than this one, what it
-   applied says little about this step's forces (a tiny step's impulses are mostly rounding)
-   and the contacts start cold. */
-static rg_real rg__solver_warm_ratio(const rg_world *w) {
-    rg_real ratio;
-    if (!(w->previous_step_dt > 0)) return 1;
-    ratio = w->step_dt / w->previous_step_dt;
-    return ratio <= RG__WARM_MAX_RATIO ? ratio : 0;
-}
-
-/* Where last step's points are now. They lay on b's surface; b has moved since by about v h and
-   turned by w h (the velocities it started this step with), and the points with it. Returns 0
-   when one of them lies more than RG__WARM_REACH hull radii from b's centre of mass: it is no
-   point of b, so last step's load is not this contact's and the manifold starts cold. A point of
-   b lies within one radius; the carry's linear turn and the first-order pass's offsets (not in
-   the carry) move it out a little: at most 1.12 radii in rain and funnel, 1.66 for cubes pushed
-   out of half their width (test_world_pairs_query). Beyond 2 were only points that b did not
-   carry: b placed elsewhere by rg_body_set_transform (18 to 25 radii in the broad phase's
-   teleport tests), float rounding 1e13 m out (9e8 radii), and a cube placed into a slab after a
-   kinematic slab at 1e15 m/s had sent it off at 6e12 m/s and 1.3e14 rad/s (fuzz_world): carried
-   by 1e11 m and a linear turn of 2e12 rad, its points gave the load's moments arms of 1e11 m,
-   the spread friction impulses of 3e29 N s against a normal one of 9e17, and the warm start
-   sent the cube to 4e19 m/s and 2e27 rad/s, and NaN in the first sweep. */
-static int rg__solver_carried_points(const rg__pair_manifold *previous, const rg__solver_body *B,
-                                     const rg__body *body_b, rg_real h, rg_vec3 *now) {
-    rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
-    int j;
-    for (j = 0; j < previous->count; ++j) {
-        const rg__contact_point *q = &previous->points[j];
-        now[j] = rg_v3_add(rg_v3_add(q->point, move), rg_v3_cross(turn, rg_v3_sub(q->point, body_b->com)));
-        if (!rg__point_near_body(body_b, now[j], RG__WARM_REACH)) return 0;
-    }
-    return 1;
-}
-
-/* The resultant of last step's impulses about this step's patch centre c, in this step's frame,
-   from where its points are now (rg__solver_carried_points). The impulses scale by step_ratio
-   (above). */
-static rg__patch_load rg__solver_previous_load(const rg__pair_manifold *previous, const rg__solver_manifold *m,
-                                               const rg_vec3 *now, rg_vec3 c, rg_real step_ratio) {
-    rg__patch_load load;
-    int j;
-    memset(&load, 0, sizeof load);
-    for (j = 0; j < previous->count; ++j) {
-        const rg__contact_point *q = &previous->points[j];
-        rg_vec3 r = rg_v3_sub(now[j], c);
-        rg_real x = rg_v3_dot(r, m->t1), z = rg_v3_dot(r, m->t2);
-        rg_real f1 = step_ratio * rg_v3_dot(q->friction_impulse, m->t1);
-        rg_real f2 = step_ratio * rg_v3_dot(q->friction_impulse, m->t2), N = step_ratio * q->normal_impulse;
-        load.N += N;
-        load.Mx += N * x;
-        load.Mz += N * z;
-        load.F1 += f1;
-        load.F2 += f2;
-        load.T += x * f2 - z * f1;
-    }
-    return load;
-}
-
-/* Spreads a resultant about c, the centre of where[], over the points where[] of the manifold's
-   points that[] (see above); friction kept in the cone of mu_s. */
-static void rg__solver_spread_load(const rg__solver_manifold *m, rg__solver_point *points, const int *that, int n,
-                                   const rg_vec3 *where, rg_vec3 c, rg__patch_load load, rg_real narrow) {
-    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], mx = 0, mz = 0;
-    rg_real normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real beta = 0, gamma = 0, twist = 0;
-    rg__patch_moments mo;
-    int i;
-    for (i = 0; i < n; ++i) {
-        rg_vec3 r = rg_v3_sub(where[i], c);
-        x[i] = rg_v3_dot(r, m->t1);
-        z[i] = rg_v3_dot(r, m->t2);
-        mx += x[i];
-        mz += z[i];
-    }
-    /* centred exactly, so that the moments' shares sum to zero whatever the rounding of c */
-    for (i = 0; i < n; ++i) {
-        x[i] -= mx / (rg_real)n;
-        z[i] -= mz / (rg_real)n;
-    }
-    mo = rg__patch_moments_of(x, z, n);
-    /* a patch narrower than `narrow` is a point: it carries force, no moments */
-    if (mo.trace > (rg_real)n * narrow * narrow) {
-        twist = load.T / mo.trace;
-        if (mo.det > RG__LINE_PATCH * mo.trace * mo.trace) {
-            beta = (mo.szz * load.Mx - mo.sxz * load.Mz) / mo.det;
-            gamma = (mo.sxx * load.Mz - mo.sxz * load.Mx) / mo.det;
-        } else {
-            /* the points lie on a line: only the moment about its perpendicular is carried */
-            rg_real e1 = mo.sxx >= mo.szz ? mo.sxx : mo.sxz, e2 = mo.sxx >= mo.szz ? mo.sxz : mo.szz;
-            rg_real length = rg__sqrt(e1 * e1 + e2 * e2);
-            rg_real sss = 0, ms;
-            if (length > 0) {
-                e1 /= length;
-                e2 /= length;
-                for (i = 0; i < n; ++i) sss += (x[i] * e1 + z[i] * e2) * (x[i] * e1 + z[i] * e2);
-                ms = load.Mx * e1 + load.Mz * e2;
-                if (sss > (rg_real)n * narrow * narrow) {
-                    beta = ms / sss * e1;
-                    gamma = ms / sss * e2;
-                }
-            }
-        }
-    }
-    {
-        /* a centre of pressure outside this patch (points changed, the load moved) is pulled in
-           until no point would pull: the force is kept, the moments shrink */
-        rg_real share = load.N / (rg_real)n, scale = 1;
-        for (i = 0; i < n; ++i) {
-            rg_real moment = beta * x[i] + gamma * z[i];
-            if (share + moment * scale < 0) scale = moment < 0 ? share / -moment : 0;
-        }
-        beta *= scale;
-        gamma *= scale;
-    }
-    for (i = 0; i < n; ++i) normal[i] = points[that[i]].pn = rg__max_real(load.N / (rg_real)n + beta * x[i] + gamma * z[i], 0);
-    if (load.N > 0 && rg__spread_friction(normal, x, z, n, load.F1, load.F2, load.T, narrow, f1, f2) >= 0) {
-        for (i = 0; i < n; ++i) {
-            points[that[i]].pt1 = f1[i];
-            points[that[i]].pt2 = f2[i];
-        }
-        return;
-    }
-    for (i = 0; i < n; ++i) {
-        points[that[i]].pt1 = load.F1 / (rg_real)n - twist * z[i];
-        points[that[i]].pt2 = load.F2 / (rg_real)n + twist * x[i];
-    }
-}
-
-/* The islands of the contact graph: bodies joined by manifolds between two dynamic bodies
-   (union-find with path halving, the smaller index the root). Fills s->island with each body's
-   root. */
-static int rg__solver_island_root(int *parent, int i) {
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    return i;
-}
-
-static void rg__solver_build_islands(rg__solver *s) {
-    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
-    stbds_arrsetlen(s->island, n);
-    for (i = 0; i < n; ++i) s->island[i] = i;
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        int ra, rb;
-        if (!s->bodies[m->a].dynamic || !s->bodies[m->b].dynamic) continue;
-        ra = rg__solver_island_root(s->island, m->a);
-        rb = rg__solver_island_root(s->island, m->b);
-        if (ra < rb) s->island[rb] = ra;
-        else if (rb < ra) s->island[ra] = rb;
-    }
-    for (i = 0; i < n; ++i) s->island[i] = rg__solver_island_root(s->island, i);
-}
-
-/* p . u: a point's impulses times the relative velocities along them, for the bodies' current
-   velocities. */
-static rg_real rg__solver_point_power(const rg__solver *s, const rg__solver_manifold *m, const rg__solver_point *p) {
-    const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    return p->pn * rg__solver_speed(A, B, m->n, p->ran, p->rbn) + p->pt1 * rg__solver_speed(A, B, m->t1, p->ra1, p->rb1) +
-           p->pt2 * rg__solver_speed(A, B, m->t2, p->ra2, p->rb2);
-}
-
-static int rg__solver_manifold_island(const rg__solver *s, const rg__solver_manifold *m) {
-    return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
-}
-
-/* Adds a manifold's p . u0, for the velocities before the warm start, to its island's sums[0]
-   and p . t to sums[1] (see below); called for every manifold in turn, once its points have
-   their warm-start impulses. */
-static void rg__solver_island_power(rg__solver *s, const rg__solver_manifold *m, rg_real h) {
-    rg_real *sums = &s->island_sums[3 * rg__solver_manifold_island(s, m)];
-    rg_real power = 0, target = 0;
-    int k;
-    for (k = 0; k < m->count; ++k) {
-        const rg__solver_point *p = &s->points[m->first + k];
-        power += rg__solver_point_power(s, m, p);
-        target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
-    }
-    sums[0] += power;
-    sums[1] += target;
-}
-
-/* Adds p.(u1 - u0) = p^T A p to each island's sums[2]: twice the kinetic energy of the velocity
-   change the warm start made, which only dynamic bodies have (dw^T I dw in the body's frame). */
-static void rg__solver_island_curvature(rg_world *w) {
-    rg__solver *s = &w->solver;
-    int i, n = (int)stbds_arrlen(s->bodies);
-    for (i = 0; i < n; ++i) {
-        const rg__solver_body *sb = &s->bodies[i];
-        const rg__body *body = &w->bodies[i];
-        rg_vec3 dv, dw;
-        if (!sb->dynamic) continue;
-        dv = rg_v3_sub(sb->v, body->linear_velocity);
-        dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(sb->w, body->angular_velocity));
-        s->island_sums[3 * s->island[i] + 2] +=
-            body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, rg_mat3_mul_v3(body->inertia_local, dw));
-    }
-}
-
-/* A dynamic body keeps the part `scale` of the change of its velocities since they were v0, w0:
-   v0 + scale (v - v0). */
-static void rg__solver_body_keep_change(rg__solver_body *sb, rg_vec3 v0, rg_vec3 w0, rg_real scale) {
-    if (!sb->dynamic || scale == 1) return;
-    sb->v = rg_v3_madd(v0, rg_v3_sub(sb->v, v0), scale);
-    sb->w = rg_v3_madd(w0, rg_v3_sub(sb->w, w0), scale);
-}
-
-/* The points' impulses to match: each point of an island with scale s (island_sums[3 root])
-   keeps carry + s (p - carry) of them. At the warm start the carried impulses are still zero
-   (rg__solver_build_points clears the points), so the warm start's are scaled by s; after shock
-   propagation the carry is the contact sweeps', and only shock's part is scaled. */
-static void rg__solver_keep_island_impulses(rg__solver *s) {
-    int i, k, count = (int)stbds_arrlen(s->manifolds);
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        rg_real scale = s->island_sums[3 * rg__solver_manifold_island(s, m)];
-        if (scale == 1) continue;
-        for (k = 0; k < m->count; ++k) {
-            rg__solver_point *p = &s->points[m->first + k];
-            p->pn = p->carry_n + scale * (p->pn - p->carry_n);
-            p->pt1 = p->carry_t1 + scale * (p->pt1 - p->carry_t1);
-            p->pt2 = p->carry_t2 + scale * (p->pt2 - p->carry_t2);
-        }
-    }
-}
-
-/* The warm start is only the sweeps' first iterate. Without friction a contact sweep is
-   projected Gauss-Seidel (Bender eqs. 2-3 and 8) on f(p) = KE(v(p)) - p . t, t the relative
-   velocities that bring the points to their floors, and every visit lowers f; last step's
-   impulses are a good first iterate while loads change slowly. After an impact they are not:
-   the sweeps that absorbed it carry impulses tens of times the resting loads, and re-applied to
-   bodies that no longer press together they push them apart with energy the capped sweeps and
-   shock propagation do not take back (the 1 000 000-step soak, step 267 860: a plank flung up by
-   a landing in the step before got 12.6 J from its warm start, 4.3 J of which stayed). Sweeps
-   that start from a p with f(p) <= f(0) end no higher than from a cold start; so an island whose
-   warm start p would raise f above a cold start's takes it only as far as it lowers f: with u0
-   and u1 the points' velocities before and after all of it, f(s p) = s p.(u0 - t) +
-   s^2 p.(u1 - u0) / 2 is positive at s = 1 exactly when -p.(u0 - t) < p.(u1 - u0) / 2, and then
-   least at s = -p.(u0 - t) / p.(u1 - u0), below 1/2 (0 if it only raises f). A warm start that
-   lowers f is kept whole: a resting pile's lies a little past its minimum (s = 0.94 to 0.996 in
-   the pyramid scene), and cut to it the pyramid's top drifted 1.2 mm in 10 s instead of 0.5.
-   Scaling the impulses keeps them in their cones and the velocities' change is linear in them,
-   so the scaled start is exact. sums[3 r] holds p.u0, sums[3 r + 1] p.t and sums[3 r + 2]
-   p.(u1 - u0) of the island with root r. */
-static void rg__solver_limit_warm_start(rg_world *w) {
-    rg__solver *s = &w->solver;
-    int i, n = (int)stbds_arrlen(s->bodies);
-    rg__solver_island_curvature(w);
-    for (i = 0; i < n; ++i) {
-        rg_real *sums = &s->island_sums[3 * i];
-        rg_real slope = sums[0] - sums[1], curvature = sums[2];
-        /* from here on sums[0] is the island's scale; an island whose sums overflowed (a warm
-           start of absurd impulses) starts cold instead of taking all of it */
-        if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
-        else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
-    }
-    for (i = 0; i < n; ++i)
-        rg__solver_body_keep_change(&s->bodies[i], w->bodies[i].linear_velocity, w->bodies[i].angular_velocity,
-                                    s->island_sums[3 * s->island[i]]);
-    rg__solver_keep_island_impulses(s);
-}
-
-/* Applies the points' warm-start impulses, each island's limited as above (its sums[0] and
-   sums[1] added up by rg__solver_start_contacts). */
-static void rg__solver_apply_warm_start(rg_world *w) {
-    rg__solver *s = &w->solver;
-    int i, k, count = (int)stbds_arrlen(s->manifolds);
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        for (k = 0; k < m->count; ++k) {
-            const rg__solver_point *p = &s->points[m->first + k];
-            rg__solver_push(&s->bodies[m->a], &s->bodies[m->b], m->n, p->wan, p->wbn, p->pn, 0);
-            rg__solver_push_tangent(&s->bodies[m->a], &s->bodies[m->b], m, p, p->pt1, p->pt2, 0);
-        }
-    }
-    rg__solver_limit_warm_start(w);
-}
-
-/* The start of the contact stage: each point's prediction base and mark, and (if
-   warm_starting) last step's contact impulses, spread as above and applied before the first
-   sweep, each island's as far as it lowers the sweeps' objective (above). */
-static void rg__solver_start_contacts(rg_world *w) {
-    rg__solver *s = &w->solver;
-    rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0, n = (int)stbds_arrlen(s->bodies);
-    /* the islands serve the warm start's limit and shock propagation's (rg__solver_limit_shock_energy) */
-    rg__solver_build_islands(s);
-    if (w->def.warm_starting) {
-        /* the islands' sums are added up as the manifolds get their loads, while their points
-           are at hand */
-        stbds_arrsetlen(s->island_sums, 3 * n);
-        for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
-    }
-    for (i = 0; i < count; ++i) {
-        const rg__pair_manifold *pm = &w->narrowphase.manifolds[i];
-        rg__solver_manifold *m = &s->manifolds[i];
-        rg__solver_point *points = &s->points[m->first];
-        const rg__pair_manifold *previous;
-        rg_vec3 where[RG_MANIFOLD_MAX], now[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
-        int that[RG_MANIFOLD_MAX], touching = 0;
-        m->spin = m->roll1 = m->roll2 = 0;
-        for (k = 0; k < m->count; ++k) {
-            rg__solver_point *p = &points[k];
-            rg__solver_contact_base(s, m, p, slop, w->step_dt);
-            p->pn = p->pt1 = p->pt2 = 0;
-            p->stick = p->stuck_at_start;
-            /* only points that touch take a load: speculative ones, with a gap, start from zero */
-            if (p->depth >= -slop) {
-                where[touching] = p->on_b;
-                that[touching++] = k;
-                c = rg_v3_add(c, p->on_b);
-            }
-        }
-        rg__solver_rate_fit(s, m, w->step_dt);
-        if (!w->def.warm_starting) continue;
-        previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
-                       ? &w->narrowphase.previous[pm->previous]
-                       : NULL;
-        /* the same contact: a face turned away (another face, an edge) is a different load, and
-           so is one whose points b did not carry here */
-        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT &&
-            rg__solver_carried_points(previous, &s->bodies[m->b], &w->bodies[m->b], w->step_dt, now)) {
-            c = rg_v3_scale(c, 1 / (rg_real)touching);
-            rg__solver_spread_load(m, points, that, touching, where, c,
-                                   rg__solver_previous_load(previous, m, now, c, rg__solver_warm_ratio(w)),
-                                   w->def.contact_tolerance);
-            warm = 1;
-        }
-        rg__solver_island_power(s, m, w->step_dt);
-    }
-    if (warm) rg__solver_apply_warm_start(w);
-}
-
-/* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
-   everything below it at infinite mass until it converges (at most shock_iterations times
-   RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
-   a level left moving up lifts all above it, so it is swept whole until converged (visiting
-   each manifold several times in a row instead converged a cube resting on two others so
-   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). A 100-row
-   pyramid's levels keep converging up to about 10 sweeps: with 8 at most, 2 to 22 of its 5050
-   cubes fell within 200 steps (world seeds 1-3), with 10 at most 0, 0 and 4; with 6, 213 to
-   260. In `funnel` most levels run to the cap: a cube pressed sideways between two finished
-   levels gains the same normal impulse every sweep (0.05 N s), which no sweep resolves; ending
-   a level after three sweeps in a row whose change above the tolerance did not shrink cut
-   funnel's visits by a quarter, but let 109 of large-pyramid's cubes fall. Skipping a level's
-   manifolds whose bodies no visit changed by more than the tolerance in this sweep or the last
-   saved rain 12% of its visits and cost the 20-row pyramid 17%: the polish it skips is what
-   lets the next step's contact sweeps end early. */
-static int rg__solver_shock(rg_world *w, rg_real h, rg_real tolerance) {
-    rg__solver *s = &w->solver;
-    int level, i, sweeps = 0;
-    for (level = 1; level < s->level_count; ++level) {
-        int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
-        rg_real previous = 0;
-        if (begin == end) continue;
-        for (i = begin; i < end; ++i) {
-            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
-            if (s->bodies[m->a].level < level) rg__solver_body_freeze(&s->bodies[m->a]);
-            if (s->bodies[m->b].level < level) rg__solver_body_freeze(&s->bodies[m->b]);
-        }
-        for (i = begin; i < end; ++i) rg__solver_manifold_jacobians(s, &s->manifolds[s->order[i]]);
-        for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
-            rg_real worst;
-            ++sweeps;
-            worst = rg__contact_sweep(s, begin, end, h, 0);
-            if (worst <= tolerance ||
-                (sweep >= RG__SHOCK_STALL_AFTER && worst > RG__SHOCK_STALL * previous && worst <= RG__SHOCK_STALL_BELOW * w->def.contact_tolerance))
-                break;
-            previous = worst;
-        }
-    }
-    return sweeps;
-}
+/* =============================================================================================
+   >>step: the contact stage's driver, and what a step carries on and reports
+   ============================================================================================= */
 
 /* What the narrow phase carries to the next step (the contact sweeps' impulses, for warm
    starting) and what rg_world_contacts reports (everything applied in the step). */
-static void rg__solver_store_impulses(rg_world *w) {
+static void rg__step_store_impulses(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, k, count = (int)stbds_arrlen(s->manifolds);
     rg_contact *c;
@@ -7224,84 +7325,15 @@ static void rg__solver_store_impulses(rg_world *w) {
     }
 }
 
-/* Shock propagation gives a level's bodies the impulses that fit them to the frozen level
-   below, but not the reactions: where a frozen body moves, what its neighbours above gain is
-   not taken from it. A see-saw tipping under a 10 kg cube lifted the 1 kg cube on its other end
-   with the plank's motion at every step, and its energy grew by up to 0.64 J a step, 4 J in 20
-   steps (Guendelman §8.2 accepts the artifact; an engine should not create energy). So after
-   shock propagation each island keeps only as much of the velocity change dv it made as leaves
-   its kinetic energy no higher than before it, plus what pushing out of the slop may take
-   (bodies at RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE): with v0 the velocities before,
-   KE(v0 + s dv) = KE(v0) + s B + s^2 C, B = sum m v0.dv + w0.I dw, C = sum (m |dv|^2 + dw.I dw)
-   / 2, and s is the root of s B + s^2 C = slack when s = 1 would exceed it. Islands touching a
-   kinematic body are left alone: it is an energy source, whose push shock propagation carries
-   up. A resting pile is never limited (large-pyramid's 200 steps: no island at world seeds 1 to 6). */
-static void rg__solver_keep_shock_start(rg__solver *s) {
-    int i, n = (int)stbds_arrlen(s->bodies);
-    stbds_arrsetlen(s->shock_start_v, n);
-    stbds_arrsetlen(s->shock_start_w, n);
-    for (i = 0; i < n; ++i) {
-        s->shock_start_v[i] = s->bodies[i].v;
-        s->shock_start_w[i] = s->bodies[i].w;
-    }
-}
-
-/* The part s in [0, 1] of shock propagation's change an island keeps (above), from its B, C
-   and slack (negative for an island that is not limited). */
-static rg_real rg__shock_energy_scale(rg_real B, rg_real C, rg_real slack) {
-    rg_real root, scale;
-    if (slack < 0 || !(B + C > slack)) return 1;
-    root = rg__sqrt(B * B + 4 * C * slack);
-    /* the positive root of C s^2 + B s - slack, in the form without cancellation */
-    scale = B < 0 ? (root - B) / (2 * C) : 2 * slack / (B + root);
-    return scale < 1 ? (scale > 0 ? scale : 0) : 1;
-}
-
-static void rg__solver_limit_shock_energy(rg_world *w, rg_real slack_speed) {
-    rg__solver *s = &w->solver;
-    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), limited = 0;
-    stbds_arrsetlen(s->island_sums, 3 * n);
-    for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
-    for (i = 0; i < count; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[i];
-        if (w->bodies[m->a].type == RG_BODY_KINEMATIC || w->bodies[m->b].type == RG_BODY_KINEMATIC)
-            s->island_sums[3 * rg__solver_manifold_island(s, m) + 2] = -1;
-    }
-    for (i = 0; i < n; ++i) {
-        const rg__body *body = &w->bodies[i];
-        rg_real *sums = &s->island_sums[3 * s->island[i]];
-        rg_vec3 v0 = s->shock_start_v[i], dv = rg_v3_sub(s->bodies[i].v, v0), w0, dw, Idw;
-        if (!s->bodies[i].dynamic || sums[2] < 0) continue;
-        w0 = rg_quat_rotate_inverse(body->orientation, s->shock_start_w[i]);
-        dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(s->bodies[i].w, s->shock_start_w[i]));
-        Idw = rg_mat3_mul_v3(body->inertia_local, dw);
-        sums[0] += body->mass * rg_v3_dot(v0, dv) + rg_v3_dot(w0, Idw);
-        sums[1] += (body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, Idw)) / 2;
-        sums[2] += body->mass * slack_speed * slack_speed / 2;
-    }
-    for (i = 0; i < n; ++i) {
-        rg_real *sums = &s->island_sums[3 * i];
-        /* from here on sums[0] is the island's scale */
-        sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
-        if (sums[0] < 1) limited = 1;
-    }
-    if (!limited) return;
-    for (i = 0; i < n; ++i)
-        rg__solver_body_keep_change(&s->bodies[i], s->shock_start_v[i], s->shock_start_w[i],
-                                    s->island_sums[3 * s->island[i]]);
-    /* the report says what was applied: the sweeps' impulses and the kept part of shock's */
-    rg__solver_keep_island_impulses(s);
-}
-
 /* Bender §3.2 and Guendelman §8: the contact stage, after the velocity update. */
-static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
+static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real tolerance = w->def.contact_tolerance, best = 0;
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
-    rg__solver_gather_velocities(w);
-    rg__solver_offset_turns(s);
-    rg__solver_start_contacts(w);
+    rg__prepare_gather_velocities(w);
+    rg__predict_offset_turns(s);
+    rg__contact_start(w);
     /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
        the weight of what lies on top reaches the bottom as fast as support reaches the top.
        Sweeps that no longer shrink a large error stop early: in a tall structure Gauss-Seidel
@@ -7337,19 +7369,19 @@ static void rg__solver_resolve_contacts(rg_world *w, rg_real h) {
         RG__PROFILE_BEGIN(shock);
         w->stats.shock_iterations = 0;
         if (w->def.shock_iterations > 0 && count > 0) {
-            rg__solver_keep_shock_start(s);
-            w->stats.shock_iterations = rg__solver_shock(w, h, RG__SHOCK_EXIT_FRACTION * tolerance);
-            rg__solver_limit_shock_energy(w, RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE);
+            rg__shock_keep_start(s);
+            w->stats.shock_iterations = rg__shock_propagate(w, h, RG__SHOCK_EXIT_FRACTION * tolerance);
+            rg__shock_limit_energy(w, RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE);
         }
         w->stats.contact_levels = count > 0 ? s->level_count - 1 : 0;
-        rg__solver_scatter_velocities(w);
-        if (count > 0) rg__solver_separate(w, h);
-        rg__solver_store_impulses(w);
+        rg__prepare_scatter_velocities(w);
+        if (count > 0) rg__separate(w, h);
+        rg__step_store_impulses(w);
         RG__PROFILE_END(shock);
     }
 }
 
-static int rg__solver_contacts(const rg_world *w, rg_contact *out, int capacity) {
+static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
     int i, n = (int)stbds_arrlen(w->solver.report), total = 0;
     for (i = 0; i < n; ++i) {
         const rg_contact *c = &w->solver.report[i];
@@ -7392,13 +7424,13 @@ RIGID_API rg_world_def rg_world_default_def(void) {
 #define RG__MAX_ITERATIONS 1000000
 #define RG__MAX_ENERGY ((rg_real)1e30)
 
-static int rg__iterations_are_valid(int n) { return n >= 0 && n <= RG__MAX_ITERATIONS; }
+static int rg__world_iterations_are_valid(int n) { return n >= 0 && n <= RG__MAX_ITERATIONS; }
 
 static int rg__world_def_is_valid(const rg_world_def *def) {
     return def && def->cookie == RG__WORLD_COOKIE && rg__v3_is_sane(def->gravity) &&
-           rg__iterations_are_valid(def->collision_iterations) &&
-           rg__iterations_are_valid(def->contact_iterations) &&
-           rg__iterations_are_valid(def->shock_iterations) && rg__is_sane_real(def->contact_tolerance) &&
+           rg__world_iterations_are_valid(def->collision_iterations) &&
+           rg__world_iterations_are_valid(def->contact_iterations) &&
+           rg__world_iterations_are_valid(def->shock_iterations) && rg__is_sane_real(def->contact_tolerance) &&
            def->contact_tolerance >= 0 && rg__is_sane_real(def->contact_margin) && def->contact_margin >= 0;
 }
 
@@ -7454,7 +7486,7 @@ RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     }
     {
         RG__PROFILE_BEGIN(collision);
-        rg__solver_resolve_collisions(w, dt);
+        rg__collision_resolve(w, dt);
         RG__PROFILE_END(collision);
     }
     {
@@ -7462,7 +7494,7 @@ RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
         rg__integrate_velocities(w, dt);
         RG__PROFILE_END(integration);
     }
-    rg__solver_resolve_contacts(w, dt); /* times itself: contact and shock */
+    rg__step_resolve_contacts(w, dt); /* times itself: contact and shock */
     {
         RG__PROFILE_BEGIN(integration);
         rg__integrate_positions(w, dt);
@@ -7476,6 +7508,25 @@ RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
     return RG_OK;
 }
 
+RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity) {
+    if (!w) return 0;
+    if (!out || capacity < 0) capacity = 0;   /* count only */
+    return rg__step_contacts(w, out, capacity);
+}
+
+RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w) {
+    rg_world_stats stats;
+    memset(&stats, 0, sizeof stats);
+    if (!w) return stats;
+    stats = w->stats;
+    stats.body_count = w->body_count;
+    return stats;
+}
+
+/* =============================================================================================
+   >>body: bodies: creation, state, forces and impulses, by id
+   ============================================================================================= */
+
 RIGID_API rg_body_def rg_body_default_def(void) {
     rg_body_def def;
     memset(&def, 0, sizeof def);
@@ -7488,10 +7539,10 @@ RIGID_API rg_body_def rg_body_default_def(void) {
     return def;
 }
 
-static int rg__quat_is_usable(rg_quat q) {
+static int rg__body_quat_is_usable(rg_quat q) {
     return rg_quat_is_finite(q) && (q.x != 0 || q.y != 0 || q.z != 0 || q.w != 0);
 }
-static int rg__coefficient_is_valid(rg_real c) { return rg__is_sane_real(c) && c >= 0; }
+static int rg__body_coefficient_is_valid(rg_real c) { return rg__is_sane_real(c) && c >= 0; }
 
 /* Everything in a body def that can be checked without its mass properties. */
 static int rg__body_def_is_valid(const rg_body_def *def) {
@@ -7499,14 +7550,14 @@ static int rg__body_def_is_valid(const rg_body_def *def) {
     if (def->type != RG_BODY_STATIC && def->type != RG_BODY_KINEMATIC && def->type != RG_BODY_DYNAMIC)
         return 0;
     if (def->type == RG_BODY_DYNAMIC && !def->hull) return 0;
-    if (!rg__v3_is_sane(def->position) || !rg__quat_is_usable(def->orientation) ||
+    if (!rg__v3_is_sane(def->position) || !rg__body_quat_is_usable(def->orientation) ||
         !rg__v3_is_sane(def->linear_velocity) || !rg__v3_is_sane(def->angular_velocity))
         return 0;
-    if (!rg__coefficient_is_valid(def->density) || !rg__coefficient_is_valid(def->mass)) return 0;
+    if (!rg__body_coefficient_is_valid(def->density) || !rg__body_coefficient_is_valid(def->mass)) return 0;
     if (def->type == RG_BODY_DYNAMIC && !(def->density > 0) && !(def->mass > 0)) return 0;
     if (!rg__is_finite_real(def->restitution) || def->restitution < 0 || def->restitution > 1) return 0;
-    return rg__coefficient_is_valid(def->static_friction) && rg__coefficient_is_valid(def->dynamic_friction) &&
-           rg__coefficient_is_valid(def->rolling_friction) && rg__coefficient_is_valid(def->spinning_friction);
+    return rg__body_coefficient_is_valid(def->static_friction) && rg__body_coefficient_is_valid(def->dynamic_friction) &&
+           rg__body_coefficient_is_valid(def->rolling_friction) && rg__body_coefficient_is_valid(def->spinning_friction);
 }
 
 static rg__body *rg__world_body(const rg_world *w, rg_body_id id) {
@@ -7544,7 +7595,7 @@ static int rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) 
 
 /* Velocities a body may be given: sane components and, for a dynamic body, a kinetic energy
    below RG__MAX_ENERGY. An overflow inside the check fails it too. */
-static int rg__velocities_are_valid(const rg__body *body, rg_vec3 v, rg_vec3 omega) {
+static int rg__body_velocities_are_valid(const rg__body *body, rg_vec3 v, rg_vec3 omega) {
     rg_vec3 omega_local;
     if (!rg__v3_is_sane(v) || !rg__v3_is_sane(omega)) return 0;
     if (body->type != RG_BODY_DYNAMIC) return 1;
@@ -7564,12 +7615,12 @@ static int rg__body_from_def(const rg_body_def *def, rg__body *body) {
     local_com = def->hull ? def->hull->centroid : rg_v3(0, 0, 0);
     body->com = rg_v3_add(def->position, rg_quat_rotate(body->orientation, local_com));
     if (!rg__body_set_mass_properties(body, def)) return 0;
-    if (!rg__velocities_are_valid(body, def->linear_velocity, def->angular_velocity)) return 0;
+    if (!rg__body_velocities_are_valid(body, def->linear_velocity, def->angular_velocity)) return 0;
     if (def->type != RG_BODY_STATIC) {
         body->linear_velocity = def->linear_velocity;
         body->angular_velocity = def->angular_velocity;
     }
-    rg__body_update_world_inertia(body);
+    rg__integrate_world_inertia(body);
     body->restitution = def->restitution;
     body->static_friction = def->static_friction;
     body->dynamic_friction = def->dynamic_friction;
@@ -7724,11 +7775,11 @@ static rg_result rg__body_for_update(rg_world *w, rg_body_id id, int arguments_o
 
 RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 position, rg_quat orientation) {
     rg__body *body;
-    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(position) && rg__quat_is_usable(orientation), &body);
+    rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(position) && rg__body_quat_is_usable(orientation), &body);
     if (r != RG_OK) return r;
     body->orientation = rg_quat_normalize(orientation);
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
-    rg__body_update_world_inertia(body);
+    rg__integrate_world_inertia(body);
     rg__broadphase_body_moved(w, (int)id.index);
     return RG_OK;
 }
@@ -7736,7 +7787,7 @@ RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_v
     rg__body *body;
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(v), &body);
     if (r != RG_OK) return r;
-    if (!rg__velocities_are_valid(body, v, body->angular_velocity)) return RG_ERR_INVALID_ARGUMENT;
+    if (!rg__body_velocities_are_valid(body, v, body->angular_velocity)) return RG_ERR_INVALID_ARGUMENT;
     if (body->type != RG_BODY_STATIC) body->linear_velocity = v;
     return RG_OK;
 }
@@ -7744,7 +7795,7 @@ RIGID_API rg_result rg_body_set_angular_velocity(rg_world *w, rg_body_id id, rg_
     rg__body *body;
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(omega), &body);
     if (r != RG_OK) return r;
-    if (!rg__velocities_are_valid(body, body->linear_velocity, omega)) return RG_ERR_INVALID_ARGUMENT;
+    if (!rg__body_velocities_are_valid(body, body->linear_velocity, omega)) return RG_ERR_INVALID_ARGUMENT;
     if (body->type != RG_BODY_STATIC) body->angular_velocity = omega;
     return RG_OK;
 }
@@ -7763,7 +7814,7 @@ RIGID_API rg_result rg_body_apply_impulse(rg_world *w, rg_body_id id, rg_vec3 im
     v = rg_v3_madd(body->linear_velocity, impulse, body->inv_mass);
     omega = rg_v3_add(body->angular_velocity,
         rg_mat3_mul_v3(body->inv_inertia_world, rg_v3_cross(rg_v3_sub(world_point, body->com), impulse)));
-    if (!rg__velocities_are_valid(body, v, omega)) return RG_ERR_INVALID_ARGUMENT;
+    if (!rg__body_velocities_are_valid(body, v, omega)) return RG_ERR_INVALID_ARGUMENT;
     body->linear_velocity = v;
     body->angular_velocity = omega;
     return RG_OK;
@@ -7774,7 +7825,7 @@ static rg_result rg__body_accumulate(rg__body *body, rg_vec3 force, rg_vec3 torq
     rg_vec3 f = rg_v3_add(body->force, force), t = rg_v3_add(body->torque, torque);
     rg_vec3 v = rg_v3_madd(body->linear_velocity, f, body->inv_mass * RG__MAX_TIME_STEP);
     rg_vec3 omega = rg_v3_madd(body->angular_velocity, rg_mat3_mul_v3(body->inv_inertia_world, t), RG__MAX_TIME_STEP);
-    if (!rg__v3_is_sane(f) || !rg__v3_is_sane(t) || !rg__velocities_are_valid(body, v, omega))
+    if (!rg__v3_is_sane(f) || !rg__v3_is_sane(t) || !rg__body_velocities_are_valid(body, v, omega))
         return RG_ERR_INVALID_ARGUMENT;
     body->force = f;
     body->torque = t;
@@ -7791,21 +7842,6 @@ RIGID_API rg_result rg_body_apply_torque(rg_world *w, rg_body_id id, rg_vec3 tor
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(torque), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
     return rg__body_accumulate(body, rg_v3(0, 0, 0), torque);
-}
-
-RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    if (!w) return 0;
-    if (!out || capacity < 0) capacity = 0;   /* count only */
-    return rg__solver_contacts(w, out, capacity);
-}
-
-RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w) {
-    rg_world_stats stats;
-    memset(&stats, 0, sizeof stats);
-    if (!w) return stats;
-    stats = w->stats;
-    stats.body_count = w->body_count;
-    return stats;
 }
 
 #if defined(__clang__)

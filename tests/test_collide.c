@@ -776,7 +776,7 @@ static double box_reach(const posed_box *b, const double n[3]) {
            b->h[2] * fabs(dot3(n, b->axis[2]));
 }
 
-/* The sine below which rg__query_edges and the box query treat two edges as parallel
+/* The sine below which rg__collide_query_edges and the box query treat two edges as parallel
    (RG__PARALLEL_SINE in rigid.h): their cross product is no candidate axis. */
 #ifdef RIGID_DOUBLE
 #define BOX_PARALLEL_SINE 1.5e-8

@@ -482,7 +482,7 @@ static void test_collide_hulls_bad_input(void) {
 
 /* Positions beyond the 1e15 magnitude limit: no contact, no crash. Two unit boxes at x = +FLT_MAX
    and -FLT_MAX (finite input whose difference overflows) used to make a reference face index
-   of -1 in rg__face_contact, which read faces[-1] and asked stb_ds for gigabytes. At the limit
+   of -1 in rg__collide_face_contact, which read faces[-1] and asked stb_ds for gigabytes. At the limit
    the result is a count in range with finite points. */
 static void test_collide_far_apart_does_not_crash(void) {
     rg_hull *box = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
@@ -1577,7 +1577,7 @@ static void seesaw_hit(double drop_mass, double drop_speed, int steps, double *w
    step's warm start, and 10 sweeps and shock propagation left 0.89 J of it (the 1 000 000-step
    soak found the same at step 267 860: 4.3 J in a pile). An island whose warm start would raise
    the sweeps' objective above a cold start's now takes it only as far as it lowers it
-   (rg__solver_limit_warm_start). */
+   (rg__warm_limit). */
 static void test_warm_start_after_impact_creates_no_energy(void) {
     double gain = 0, worst;
     int at = 0;
@@ -1591,7 +1591,7 @@ static void test_warm_start_after_impact_creates_no_energy(void) {
    light one. Shock propagation froze the plank and fitted the light cube to its motion without
    slowing the plank, and the scene gained up to 0.64 J (10 kg) and 0.82 J (20 kg) a step for
    some 20 steps; each island now keeps only as much of shock propagation's change as adds no
-   kinetic energy (rg__solver_limit_shock_energy). */
+   kinetic energy (rg__shock_limit_energy). */
 static void test_shock_propagation_creates_no_energy(void) {
     static const double masses[] = {10, 20};
     int k;

@@ -90,7 +90,7 @@ static void compute_all_boxes(rg_world *w, rg_real dt, rg__sap_box **boxes) {
     for (i = 0; i < n; ++i) {
         rg__body *body = &w->bodies[i];
         rg__sap_box *b = &(*boxes)[i];
-        rg__body_compute_aabb(body, w->def.contact_margin, dt);
+        rg__broadphase_body_box(body, w->def.contact_margin, dt);
         b->lo[0] = body->aabb_min.x; b->lo[1] = body->aabb_min.y; b->lo[2] = body->aabb_min.z;
         b->hi[0] = body->aabb_max.x; b->hi[1] = body->aabb_max.y; b->hi[2] = body->aabb_max.z;
     }
@@ -117,7 +117,7 @@ static int plain_sap_pairs(plain_sap *s, rg_world *w, rg_real dt) {
         s->endpoints[n + i].tag = 8 * i + RG__SAP_END;
     }
     m = 2 * n;
-    rg__sort_endpoints(&s->endpoints, &s->scratch, &s->radix_keys, &s->radix_scratch, m);
+    rg__broadphase_sort_endpoints(&s->endpoints, &s->scratch, &s->radix_keys, &s->radix_scratch, m);
     stbds_arrsetlen(s->sorted, n);
     stbds_arrsetlen(s->bodies, n);
     for (i = j = 0; i < m; ++i) {
@@ -128,9 +128,9 @@ static int plain_sap_pairs(plain_sap *s, rg_world *w, rg_real dt) {
     stbds_arrsetlen(s->keys, 0);
     for (i = 0; i < n; ++i)
         for (j = i + 1; j < n && s->sorted[j].lo[0] <= s->sorted[i].hi[0]; ++j)
-            if (rg__sap_boxes_overlap(&s->sorted[i], &s->sorted[j]))
+            if (rg__broadphase_boxes_overlap(&s->sorted[i], &s->sorted[j]))
                 stbds_arrput(s->keys, rg__sap_pair_key(s->bodies[i], s->bodies[j]));
-    rg__sort_keys(&s->keys, &s->key_scratch, (int)stbds_arrlen(s->keys));
+    rg__broadphase_sort_keys(&s->keys, &s->key_scratch, (int)stbds_arrlen(s->keys));
     return (int)stbds_arrlen(s->keys);
 }
 
@@ -140,7 +140,7 @@ static int brute_force_pairs(rg_world *w, rg_real dt, rg__sap_box **boxes, uint6
     stbds_arrsetlen(*keys, 0);
     for (i = 0; i < n; ++i)
         for (j = i + 1; j < n; ++j)
-            if (rg__sap_boxes_overlap(&(*boxes)[i], &(*boxes)[j])) stbds_arrput(*keys, rg__sap_pair_key(i, j));
+            if (rg__broadphase_boxes_overlap(&(*boxes)[i], &(*boxes)[j])) stbds_arrput(*keys, rg__sap_pair_key(i, j));
     return (int)stbds_arrlen(*keys);
 }
 
@@ -187,7 +187,7 @@ static bench_result bench_scene(const scene *sc, int n, rg_hull *cube) {
     r.rebuilt_steps = w->stats.broadphase_rebuilds - rebuilds;
     r.exchanges = exchanges / steps;
     r.pairs = w->stats.pair_count;
-    r.budget = (double)rg__sap_exchange_budget(&w->broadphase, n);
+    r.budget = (double)rg__broadphase_exchange_budget(&w->broadphase, n);
     for (i = 0; i < repeats; ++i) {
         t = now_seconds();
         compute_all_boxes(w, dt, &brute_boxes);
@@ -278,7 +278,7 @@ static void bench_teleports(const scene *sc, int n, double share, rg_hull *cube)
     }
     printf("%7d cubes, %5.1f%% teleported per step: %8.3f ms/step, %9.0f exchanges/step (budget %lld), "
            "%d of %d steps rebuilt\n", n, share * 100, elapsed / steps * 1e3, exchanges / steps,
-           (long long)rg__sap_exchange_budget(&w->broadphase, n), w->stats.broadphase_rebuilds - rebuilds, steps);
+           (long long)rg__broadphase_exchange_budget(&w->broadphase, n), w->stats.broadphase_rebuilds - rebuilds, steps);
     rg_world_destroy(w);
 }
 

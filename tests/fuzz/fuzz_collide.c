@@ -10,7 +10,7 @@
      - once rg_collide_hulls is implemented (it finds the contact of two overlapping unit
        cubes), hulls whose inscribed spheres overlap have a contact with positive depth.
    (Finite positions whose difference overflowed, two unit boxes at x = +FLT_MAX and -FLT_MAX,
-   used to crash rg__face_contact; see test_collide_far_apart_does_not_crash.)
+   used to crash rg__collide_face_contact; see test_collide_far_apart_does_not_crash.)
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
