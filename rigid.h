@@ -1164,10 +1164,10 @@ static rg_mat3 rg__mat3_divide(rg_mat3 m, rg_real s) {
         for (j = 0; j < 3; ++j) m.m[i][j] /= s;
     return m;
 }
-/* The determinant of a matrix with entries near 1e13 overflows a float and one with entries
-   near 1e-13 underflows (the inertia of a 200 m or a 1 mm body), though the inverse exists:
-   when the determinant is outside the safe range the matrix is divided by its largest entry
-   first, m^-1 = (m/s)^-1 / s. Valid input keeps the plain path and its exact results. */
+/* Whether a determinant is in [RG__REAL_MIN / RG__EPSILON, RG__REAL_MAX], where the plain
+   cofactor inverse and Cramer's rule are safe. The determinant of a matrix with entries near 1e13
+   overflows a float and one with entries near 1e-13 underflows (the inertia of a 200 m or a 1 mm
+   body), though the inverse exists. */
 static int rg__determinant_in_range(rg_real det) {
     return rg__fabs(det) >= RG__REAL_MIN / RG__EPSILON && rg__fabs(det) <= RG__REAL_MAX;
 }
@@ -1183,6 +1183,9 @@ static int rg__mat3_inverse_by_cofactors(rg_mat3 m, int plain_path, rg_mat3 *inv
     inv->m[2][0] = r2.x; inv->m[2][1] = r2.y; inv->m[2][2] = r2.z;
     return rg__mat3_is_finite(*inv);
 }
+/* The plain cofactor inverse; when the determinant is outside the safe range the matrix is
+   divided by its largest entry first, m^-1 = (m/s)^-1 / s. Valid input keeps the plain path and
+   its exact results; a singular or non-finite matrix gives zero. */
 RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
     rg_mat3 inv, zero;
     rg_real largest;
@@ -1380,9 +1383,8 @@ static void rg__hull_add_face_to_mass_integrals(rg__mass_integrals *t, const dou
 
 /* Twice the area vector of the triangle a, b, c (outward for counter-clockwise corners): the
    cross product of the edges at the corner opposite the longest edge, in double. Its rounding
-   is then epsilon times the product of the two shorter edges. At another corner, or by Newell's
-   sums, a needle's face (10^5 long, 8 wide) has terms of 10^5 x 10^5: a normal 1e-12 off, and
-   the far end 1e-7 off its own plane, above the convexity tolerance in double. */
+   is then epsilon times the product of the two shorter edges, not of the longest one: a needle's
+   face keeps its far end within the convexity tolerance of its own plane. */
 static void rg__hull_triangle_area_vector(const double a[3], const double b[3], const double c[3],
                                      double out[3]) {
     double edge[3][3], length2[3];  /* edge k runs from corner k to the next one */
@@ -1407,6 +1409,8 @@ static void rg__hull_triangle_area_vector(const double a[3], const double b[3], 
     out[2] = u[0] * v[1] - u[1] * v[0];
 }
 
+/* A hull's volume at most this fraction of its triangles' cone sizes is rounding: none
+   (rg__hull_compute_mass_properties). */
 #ifndef RG__HULL_VOLUME_LEFT
 #define RG__HULL_VOLUME_LEFT 1e-14
 #endif
@@ -1438,11 +1442,10 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
             points[i][2] = v.z - origin[2];
         }
         /* Mirtich's face integrals hold for a plane polygon; a face is plane only to the
-           convexity tolerance (1000 epsilon of the extent), which in a thin hull is more than
-           its thickness (fuzz_hull: a float box with five corners collapsed to its centre got
-           5.86e-5 where the fan of its faces encloses 2.93e-5). So each face is taken as the
-           fan of triangles from its first corner, each plane by construction: the volume is
-           then exactly that of the triangulated surface, whatever the faces' bend. */
+           convexity tolerance (1000 epsilon of the extent), which in a thin hull can be more
+           than its thickness. So each face is taken as the fan of triangles from its first
+           corner, each plane by construction: the volume is exactly that of the triangulated
+           surface, whatever the faces' bend. */
         for (i = 1; i + 1 < face->count; ++i) {
             double triangle[3][3];
             rg__hull_triangle_area_vector(points[0], points[i], points[i + 1], n);
@@ -1462,11 +1465,10 @@ static int rg__hull_compute_mass_properties(rg_hull *hull) {
     RIGID_FREE(points, NULL);
     /* The volume is the signed sum of the triangles' cones from the origin, each a triple product
        of corners of size |p0| |p1| |p2|, rounded to about a double epsilon of that. A volume
-       within RG__HULL_VOLUME_LEFT of `scale` is rounding, not volume (fuzz_hull: a float needle
-       3.9e-3 long and 1e-17 wide came out at 1.8e-25, 10^10 times its true volume, with its
-       centroid outside its box), and the hull has none. A hull with a volume the thickness test
-       accepts stays far above it: the ratio is about its thickness over its extent, over the
-       number of its faces' triangles. */
+       within RG__HULL_VOLUME_LEFT of `scale` is rounding, not volume (its centroid can lie
+       outside its bounding box), and the hull has none, so it is refused as degenerate. A hull
+       with a volume the thickness test accepts stays far above it: the ratio is about its
+       thickness over its extent, over the number of its faces' triangles. */
     if (!(fabs(t.volume) > RG__HULL_VOLUME_LEFT * scale)) t.volume = 0;
     for (i = 0; i < 3; ++i) {
         t.first[i] /= 2;
@@ -1666,8 +1668,7 @@ RIGID_API rg_hull *rg_hull_create_polyhedron(const rg_vec3 *vertices, int vertex
        between 0.19 and 1 times the least width w of a convex body: V <= w A / 2 (the projection
        along the thinnest direction covers at most half the surface), V >= r A / 3 (cones from
        the centre of the inscribed ball, radius r) and r >= w / (2 sqrt 3) (Steinhagen). So a
-       slab and a needle are measured alike; V against extent^3 called a needle 10^4 times
-       longer than wide flat. (An overflowing float volume is refused below.) */
+       slab and a needle are measured alike. (An overflowing float volume is refused below.) */
     if (!(hull->volume > 0) || !(2 * (double)hull->volume / area > 1e-9 * (double)extent)) {
         rg_hull_destroy(hull);
         rg__set_result(result, RG_ERR_DEGENERATE);
