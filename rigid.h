@@ -2085,12 +2085,35 @@ static void rg__qh_partition(rg__quickhull *qh, int p, const int *faces, int fac
     }
 }
 
+/* The first of the points farthest from the line through a along `axis` (axis_length its
+   length), or with axis_length 0 from the plane through a with unit normal `axis`; `fallback`
+   when there are none. The distance goes to *distance (-1 for none). */
+static int rg__qh_farthest_point(const rg__quickhull *qh, const double a[3], const double axis[3],
+                                 double axis_length, int fallback, double *distance) {
+    double p[3], d[3], c[3], best = -1;
+    int i, index = fallback;
+    for (i = 0; i < qh->count; ++i) {
+        double x;
+        rg__qh_point(qh, i, p);
+        rg__qh_sub(p, a, d);
+        if (axis_length > 0) {
+            rg__qh_cross(axis, d, c);
+            x = sqrt(rg__qh_dot(c, c)) / axis_length;
+        } else {
+            x = fabs(rg__qh_dot(axis, d));
+        }
+        if (x > best) { best = x; index = i; }
+    }
+    *distance = best;
+    return index;
+}
+
 /* The initial tetrahedron: the two furthest apart of the six axis-extreme points, the point
    furthest from their line, the point furthest from the plane of those three. A cloud whose
    extent stays within the tolerance in some direction has no volume. */
 static int rg__qh_initial_simplex(rg__quickhull *qh) {
     int extreme[6], corner[4], faces[4], i, j, k, n = qh->count;
-    double a[3], b[3], p[3], ab[3], d[3], c[3], normal[3], best, length;
+    double a[3], b[3], p[3], ab[3], d[3], normal[3], best, length;
     static const int face_corners[4][3] = {{0, 1, 2}, {1, 0, 3}, {2, 1, 3}, {0, 2, 3}};
     for (k = 0; k < 6; ++k) extreme[k] = 0;
     for (i = 1; i < n; ++i) {
@@ -2122,31 +2145,14 @@ static int rg__qh_initial_simplex(rg__quickhull *qh) {
     rg__qh_point(qh, corner[1], b);
     rg__qh_sub(b, a, ab);
     length = sqrt(rg__qh_dot(ab, ab));
-    best = -1;
-    corner[2] = corner[0];
-    for (i = 0; i < n; ++i) {
-        double distance;
-        rg__qh_point(qh, i, p);
-        rg__qh_sub(p, a, d);
-        rg__qh_cross(ab, d, c);
-        distance = sqrt(rg__qh_dot(c, c)) / length;
-        if (distance > best) { best = distance; corner[2] = i; }
-    }
+    corner[2] = rg__qh_farthest_point(qh, a, ab, length, corner[0], &best);
     if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* collinear */
     rg__qh_point(qh, corner[2], p);
     rg__qh_sub(p, a, d);
     rg__qh_cross(ab, d, normal);
     length = sqrt(rg__qh_dot(normal, normal));
     for (k = 0; k < 3; ++k) normal[k] /= length;
-    best = -1;
-    corner[3] = corner[0];
-    for (i = 0; i < n; ++i) {
-        double height;
-        rg__qh_point(qh, i, p);
-        rg__qh_sub(p, a, d);
-        height = fabs(rg__qh_dot(normal, d));
-        if (height > best) { best = height; corner[3] = i; }
-    }
+    corner[3] = rg__qh_farthest_point(qh, a, normal, 0, corner[0], &best);
     if (!(best > qh->tolerance)) return RG__QH_DEGENERATE;  /* coplanar */
     rg__qh_point(qh, corner[3], p);
     rg__qh_sub(p, a, d);
