@@ -2932,19 +2932,20 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 
 /* A face whose normal lies within about 2 degrees (cosine above this) of the best axis, an edge
    pair's, also qualifies when its clipped manifold reaches the same depth. Two nearly parallel
-   faces that overlap only in part (a box resting across the rim of a plate, tilted 0.1 degree)
+   faces that overlap only in part (a box resting across the rim of a slightly tilted plate)
    have their least overlap along the cross product of the two rim edges: the face axes count
-   the parts that hang over (a 16 m plate tilted 0.1 degree under the box, 17 mm), the edge
-   axis only the crossing. The edge contact is then one point, about which the box turns into
-   the plate (5 mm in one step, in the funnel); the faces clipped against each other give the
-   area that touches, and their deepest point is that crossing (its depth along the face normal
-   is the edges' over the cosine). */
+   the parts that hang over, the edge axis only the crossing. The edge contact is then one
+   point, about which the box turns into the plate (funnel: 5 mm in one step); the faces
+   clipped against each other give the area that touches, and their deepest point is that
+   crossing (its depth along the face normal is the edges' over the cosine). */
 #define RG__ALIGNED_COSINE ((rg_real)0.9994)
 #define RG__ALIGNED_ROUNDING ((rg_real)1e-5)    /* of the smaller hull's radius */
 
 /* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
 #define RG__CLIP_STACK 32
 
+/* Hull A's frame seen from hull B's frame, x_b = R x_a + p: R = rot_b^-1 rot_a and
+   p = rot_b^-1 (pos_a - pos_b). */
 static rg__relative_pose rg__collide_relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
                                               rg_quat rot_b) {
     rg__relative_pose t;
@@ -3200,10 +3201,10 @@ static int rg__collide_edge_pair_separation(const rg__edge_frame *frame, rg_vec3
 /* The gap between the hulls' extents along a unit n of B's frame (from A towards B), from the
    vertices that support them: a separation every axis may claim. An edge pair's separation
    along its axis n is taken only when this confirms it: the edges support the hulls along n
-   only as far as their Gauss-map test holds, and a hull small beside the other's coordinates
-   (a centimetre box a kilometre off B's origin) has its vertices in B's frame rounded past its
-   own size, its edge directions then disagree with its face normals, and a pair that passed the
-   test can face the wrong way (a separation as large as the overlap). */
+   only as far as their Gauss-map test holds, and a hull small beside its distance from B's
+   origin has its vertices in B's frame rounded by more than its own size; its edge directions
+   then disagree with its face normals, and a pair that passed the test can face the wrong way
+   (a separation as large as the overlap). */
 static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n) {
     int on_a = rg__collide_hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, n)), on_b = rg__collide_hull_support(b, rg_v3_neg(n));
     return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__collide_a_vertex_in_b(a, t, on_a)));
@@ -3211,11 +3212,11 @@ static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b
 
 /* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
-   rg__collide_support_separation) can claim more, as much as the overlap. When s says the hulls are
-   apart, the gap must say so too (the full search and the witness alike); within the margin,
-   the gap must reach s but for `tolerance`. Unchecked there, a pair claiming a separation the
-   hulls lack made overlapping hulls look apart: no manifold, or one without a positive depth
-   (a 0.4 mm hull inside a 1 km one, margin 577 m). */
+   rg__collide_support_separation) can claim more, as much as the overlap. Invariant: an edge
+   axis never reports more separation than the hulls' supports along it show. When s says the
+   hulls are apart, the gap must say so too (the full search and the witness alike); within the
+   margin, the gap must reach s but for `tolerance`. Otherwise overlapping hulls could look
+   apart: no manifold, or one without a positive depth. */
 static int rg__collide_edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
                                          rg_real s, rg_real margin, rg_real tolerance) {
     rg_real gap = rg__collide_support_separation(a, b, t, n);
@@ -3387,7 +3388,8 @@ static int rg__collide_box_edge_axis(const rg_hull *h, int e) {
 
 /* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
    evaluated with the same functions and the same values as in the full search, so a witness
-   that holds gives exactly the answer the full search would. */
+   that holds gives exactly the answer the full search would. A witness naming a feature the
+   hulls do not have (an index out of range) does not hold. */
 static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                  const rg__witness *witness, rg_real margin) {
     int support;
@@ -3434,6 +3436,7 @@ static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, con
     }
 }
 
+/* Records the axis in the witness, if there is one. */
 static void rg__collide_witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
     if (!witness) return;
     witness->kind = kind;
@@ -3962,6 +3965,7 @@ static rg__body_pair rg__broadphase_pair_from_key(uint64_t key) {
     return pair;
 }
 
+/* An endpoint's tag: 8 * body + 4 * static + 2 * dynamic + is_end (rg__sap_endpoint). */
 static int rg__broadphase_tag(const rg__sap_proxy *p, int body, int is_end) {
     return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
 }
@@ -4102,11 +4106,11 @@ static int rg__broadphase_box_still_fits(const rg__sap_box *fat, const rg__sap_b
    order stays total. The sweep's box of a body that moves is the tight box grown by
    RG__SAP_FATTENING of the hull's radius, and (when `sticky`) it stays as long as it still fits
    the tight one (Bullet's and Box2D's fat boxes): resting bodies then keep their endpoints, where
-   recomputed ones would reorder ties (a pyramid's row shares its bounds, and float noise shuffled
-   them every step, more exchanges than a rebuild: 600 rebuilds in its 600 steps, and 561 in
-   rain's). The fattening is small: boxes grown across the gaps of a crowd interleave with their
-   neighbours' and every move costs more exchanges (a drifting crowd of cubes 1.1 m apart took
-   13 790 at its second step with 0.05 of the radius, 8145 with 0.005, 8062 with none). */
+   recomputed ones would reorder ties (pyramid: a row shares its bounds, and rounding noise
+   reordered them every step, more exchanges than a rebuild). The fattening is small: boxes
+   grown across the gaps of a crowd interleave with their neighbours' and every move costs more
+   exchanges (drifting crowd of cubes 1.1 m apart: 0.05 of the radius costs 1.7 times the
+   exchanges of 0.005). */
 static void rg__broadphase_compute_box(rg_world *w, int index, rg_real dt, int sticky) {
     rg__body *body = &w->bodies[index];
     rg__sap_box *box = &w->broadphase.bounds[index].now, *tight = &w->broadphase.tight[index];
@@ -4616,6 +4620,8 @@ static void rg__broadphase_list_tight_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->pairs, kept);
 }
 
+/* The broad phase of a step: the incremental pass, or a rebuild when it gives up, then the
+   pairs handed on to the narrow phase and the step's statistics. */
 static void rg__broadphase_update(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->exchanges = 0;
@@ -4678,7 +4684,9 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    (Baraff §7.1), in pair order. A pair's cache entry lives in a hash map keyed by the pair as
    long as the broad phase reports the pair; it holds the witness and where the pair's manifold
    of the last step is, so that points whose feature id reappears inherit the impulses the
-   solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
+   solver accumulated in them (warm starting). It also keeps the pair's last computed manifold:
+   a pair that has hardly moved relative to itself reuses it without a collision
+   (rg__narrowphase_reuse_manifold). Nothing allocates once the pairs are stable. */
 
 static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
@@ -4844,6 +4852,8 @@ static void rg__narrowphase_keep_manifold(rg__kept_manifold *kept, const rg_mani
     }
 }
 
+/* The kept manifold's points into the body frames (on_a into a's, on_b and the normal into
+   b's), once. */
 static void rg__narrowphase_kept_manifold_in_body_frames(rg__kept_manifold *kept) {
     int k;
     if (kept->in_body_frames) return;
@@ -4857,11 +4867,11 @@ static void rg__narrowphase_kept_manifold_in_body_frames(rg__kept_manifold *kept
 
 /* The kept manifold in the current poses, if the pair has moved relative to itself by less than
    `reach` since it was computed and the margin has not grown by more than `reach` either (a
-   larger one could take in points the kept manifold left out: with a margin of 20 mm those are
-   speculative points 20 mm away, and a move of up to `reach` is already let shift the kept
-   points' gaps; the margin follows the bodies' speeds, whose jitter at rest made 38% of a
-   resting 100-row pyramid's pairs collide again for nothing); points beyond the current margin
-   are dropped. Returns the count, or -1 when the pair must be collided again. */
+   larger one could take in points the kept manifold left out, about a margin away; growth up
+   to `reach` is allowed since a move of up to `reach` already shifts the kept points' gaps that
+   much). The margin follows the bodies' speeds, whose jitter at rest would otherwise recollide
+   resting pairs for nothing (100-row pyramid: 38% of its pairs). Points beyond the current
+   margin are dropped. Returns the count, or -1 when the pair must be collided again. */
 static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
     rg_vec3 position;
@@ -4890,8 +4900,8 @@ static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach
 }
 
 /* Hull radii from a body's centre of mass within which a point of a manifold is taken to lie on
-   the body: a hull's points lie within one (1.0002 at most in the scenes of scenes.md, kept
-   manifolds' points having moved a little with their pair); the rest is for rounding. */
+   the body: a hull's points lie within one (a kept manifold's a little beyond, having moved
+   with their pair); the rest is for rounding. */
 #ifndef RG__ON_BODY_REACH
 #define RG__ON_BODY_REACH ((rg_real)2)
 #endif
@@ -4904,12 +4914,11 @@ static int rg__narrowphase_point_near_body(const rg__body *body, rg_vec3 point, 
 }
 
 /* Do the manifold's points lie on both bodies: each point on b, and the point on a the solver
-   takes (the point on b less depth n)? Only rounding makes them miss. Two 1 m cubes 1.5e13 m apart
-   and closing at 5e14 m/s were within their speculative margin (fuzz_world): in b's frame a's
-   vertices lay 1e13 m out, where float rounds to 1e6 m, the clipping made b's whole face the
-   contact, and its points moved by the gap along n landed 5e12 m off a; arms that long gave
-   infinite errors and then NaN velocities. Such a pair gets no contact: at that distance the
-   step cannot tell where the cubes would meet. */
+   takes (the point on b less depth n)? Invariant: every point of a manifold lies within
+   RG__ON_BODY_REACH hull radii of each body's centre of mass, otherwise the pair gets no
+   contact this step. Only rounding makes them miss (hulls far apart in b's frame, within a
+   huge speculative margin): rounding then hides where the hulls would meet, and such points
+   would give the solver lever arms far longer than the bodies, overflowing to NaN velocities. */
 static int rg__narrowphase_manifold_on_bodies(const rg_manifold *m, int count, const rg__body *a, const rg__body *b) {
     int k;
     for (k = 0; k < count; ++k) {
@@ -4921,6 +4930,9 @@ static int rg__narrowphase_manifold_on_bodies(const rg_manifold *m, int count, c
     return 1;
 }
 
+/* The narrow phase of a step: each broad-phase pair reuses its kept manifold or is collided
+   again (witness first), its manifold is checked to lie on both bodies, and points take the
+   impulses of last step's points with the same feature id. */
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
@@ -4994,7 +5006,7 @@ static void rg__narrowphase_update(rg_world *w) {
             m->points[k].feature = result.features[k];
         }
         rg__narrowphase_warm_start(m, previous);
-        m->previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
+        m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
         contacts += count;
     }
     rg__narrowphase_forget_stale_pairs(np);
