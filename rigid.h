@@ -5031,7 +5031,7 @@ static void rg__narrowphase_update(rg_world *w) {
    - A manifold whose points span a face (a patch) has its normal impulses, and its static
      friction, solved as one resultant about the patch's centre: Bender's eq. (1) for the
      resultant is a 3x3 system, exact where point-by-point sweeps converge slowly on coplanar
-     points (a 20-cube stack: 39 shock sweeps a step instead of 144, its top still after 10 s).
+     points (20-cube stack: 39 shock sweeps a step where point by point takes 144).
      Points that would pull or leave their cones fall back to point-by-point impulses.
    - Warm starting carries each manifold's resultant (not its points' impulses, which drift on a
      flat patch) to the next step and spreads it over the new points.
@@ -5172,13 +5172,8 @@ static rg_vec3 rg__integrate_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg
     return omega1;
 }
 
-/* The implicit midpoint rule on Euler's equations conserves the energy and |L| when solved;
-   Newton's iterations above converge from omega0 while the body turns by less than about a
-   radian in the step, and diverged beyond about 8 (a box at 693 rad/s gained 1900 times its
-   energy in 20 steps of 1/60 s). So the step is split into parts of at most
-   RG__GYROSCOPIC_TURN radians (up to RG__GYROSCOPIC_PARTS of them), and if an absurd spin still
-   leaves the parts too long, the result is scaled back to the energy it started with: the
-   gyroscopic term never adds energy. */
+/* The gyroscopic step's parts: at most RG__GYROSCOPIC_TURN radians of turn each, at most
+   RG__GYROSCOPIC_PARTS of them (rg__integrate_gyroscopic). */
 #ifndef RG__GYROSCOPIC_TURN
 #define RG__GYROSCOPIC_TURN ((rg_real)0.5)
 #endif
@@ -5199,6 +5194,14 @@ static rg_real rg__integrate_spin_energy(rg_mat3 inertia, rg_vec3 omega, rg_real
     return rg_v3_dot(omega, rg_mat3_mul_v3(inertia, omega));
 }
 
+/* The gyroscopic term over a step. The implicit midpoint rule on Euler's equations conserves
+   the energy and |L| when solved, but Newton's iterations (rg__integrate_gyroscopic_step)
+   converge from omega0 only while the body turns by less than about a radian in the step (box
+   turning 11.5 rad a step: they diverge). So the step is split into parts of at most RG__GYROSCOPIC_TURN
+   radians (up to RG__GYROSCOPIC_PARTS of them), and if an absurd spin still leaves the parts too
+   long, the result is scaled back to the energy it started with. Invariant: the gyroscopic term
+   never adds kinetic energy, also where w^T I w overflows rg_real (then the energies are
+   compared with w divided by w0's largest component). */
 static rg_vec3 rg__integrate_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
     rg_real turn = rg_v3_length(omega0) * h, energy0, energy1;
     rg_vec3 omega1 = omega0;
@@ -5212,8 +5215,8 @@ static rg_vec3 rg__integrate_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real
     energy0 = rg__integrate_spin_energy(inertia, omega0, 1);
     energy1 = rg__integrate_spin_energy(inertia, omega1, 1);
     if (!rg__is_finite_real(energy0 + energy1)) {
-        /* w^T I w of a spin of 3e14 rad/s overflows float, and inf <= inf let a gain of 2.7e5
-           through (fuzz_world): the energies compared with w divided by w0's largest part */
+        /* w^T I w overflowed, and inf <= inf would let any gain through: the energies are
+           compared with w divided by w0's largest component */
         rg_real largest = rg__max_abs3(omega0.x, omega0.y, omega0.z);
         energy0 = rg__integrate_spin_energy(inertia, omega0, largest);
         energy1 = rg__integrate_spin_energy(inertia, omega1, largest);
@@ -5245,6 +5248,7 @@ static void rg__integrate_velocities(rg_world *w, rg_real h) {
     }
 }
 
+/* A dynamic body's world inverse inertia R I^-1 R^T, for its orientation. */
 static void rg__integrate_world_inertia(rg__body *body) {
     if (body->type != RG_BODY_DYNAMIC) return;
     /* R (k 1) R^T = k 1: a spherical inertia is the same in every frame */
@@ -5279,11 +5283,10 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
     w->solver.ready = 0;
 }
 
-/* A turn beyond RG__TURN_LARGEST radians is taken modulo a full turn (the same rotation), so that
-   the products of rg__integrate_turn_of stay finite: a box of 48 mg struck by a kinematic slab spinning at
-   1e15 rad/s (fuzz_world) had a collision offset of 2e19 rad, whose square overflows float and
-   made the first-order pass NaN. The linear part theta x r that callers add with their own theta
-   no longer matches at such turns; nothing at 1e12 rad a step is physics, but it stays finite. */
+/* Invariant: a turn's products in rg__integrate_turn_of stay finite. A rotation vector longer
+   than RG__TURN_LARGEST radians, whose |theta|^2 could overflow rg_real, is taken modulo a full
+   turn (the same rotation). The linear part theta x r that callers add with their own theta no
+   longer matches at such turns; no step of physics turns 1e12 rad, but the result stays finite. */
 #ifndef RG__TURN_LARGEST
 #define RG__TURN_LARGEST ((rg_real)1e12)
 #endif
@@ -5318,6 +5321,7 @@ static rg__turn rg__integrate_turn_of(rg_vec3 theta) {
     return turn;
 }
 
+/* R(theta) r - r for an arm r, with the turn's coefficients from rg__integrate_turn_of. */
 static rg_vec3 rg__integrate_turn_apply(const rg__turn *turn, rg_vec3 r) {
     rg_vec3 c = rg_v3_cross(turn->theta, r);
     return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
@@ -5406,13 +5410,12 @@ static int rg__impulse_frozen_pair(const rg__solver *s, const rg__solver_manifol
     return (s->bodies[m->a].frozen ? 1 : 0) | (s->bodies[m->b].frozen ? 2 : 0);
 }
 
-/* A point's turns on one body, zero if one overflowed: far out (fuzz_world: gravity 1e15, bodies
-   1e13 m away, where float's rounding gave a contact an arm of 9e10 m) a feather's inverse
-   inertia (1e30) times such an arm exceeds rg_real, and inf times a zero impulse is NaN. The
-   point then pushes that body without turning it. One test of the nine components' sum serves
-   (it is inf or NaN when one of them is): turns whose sum overflows though each is finite
-   (above rg_real's largest / 9, per unit impulse) are rounding too and go the same way. Testing
-   each component took 3% of a step in the `stack` scene. */
+/* Invariant: a point's turns per unit impulse on one body are finite, or all three zero (then
+   the point pushes that body without turning it). A feather's inverse inertia times a long arm
+   can exceed rg_real, and inf times a zero impulse is NaN. One test of the nine components' sum
+   serves (it is inf or NaN when one of them is): turns whose sum overflows though each is finite
+   (above rg_real's largest / 9, per unit impulse) are rounding too and go the same way (stack:
+   testing each component costs 3% of a step). */
 static void rg__impulse_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) {
     rg_real sum = tn->x + tn->y + tn->z + t1->x + t1->y + t1->z + t2->x + t2->y + t2->z;
     if (rg__is_finite_real(sum)) return;
@@ -5489,9 +5492,7 @@ static void rg__impulse_point_jacobians(const rg__solver *s, const rg__solver_ma
     rg__impulse_point_inverse_masses(s, m, p);
 }
 
-/* The second moments of points at (x, z) about their centre (the coordinates given centred),
-   with their trace and determinant: a patch whose trace is below n narrow^2 is a point, one
-   whose determinant is below RG__LINE_PATCH trace^2 a line. */
+/* A patch whose second moments' determinant is below RG__LINE_PATCH trace^2 is a line. */
 #ifndef RG__LINE_PATCH
 #define RG__LINE_PATCH ((rg_real)1e-4)
 #endif
@@ -5499,6 +5500,9 @@ typedef struct rg__patch_moments {
     rg_real sxx, sxz, szz, trace, det;
 } rg__patch_moments;
 
+/* The second moments of points at (x, z) about their centre (the coordinates given centred),
+   with their trace and determinant: a patch whose trace is below n narrow^2 is a point, one
+   whose determinant is below RG__LINE_PATCH trace^2 a line. */
 static rg__patch_moments rg__impulse_patch_moments_of(const rg_real *x, const rg_real *z, int n) {
     rg__patch_moments mo;
     int i;
@@ -5519,10 +5523,10 @@ static rg__patch_moments rg__impulse_patch_moments_of(const rg_real *x, const rg
    in the patch about its centre, and the relative normal velocity at the point is affine in
    (x_i, z_i): u_i = u_c + s1 x_i + s2 z_i. So Bender's eq. (1), written for the resultant, is a
    3x3 system; its solution moves the patch at once, where point-by-point Gauss-Seidel converges
-   slowly on four coplanar points (each corner's impulse tilts the face the others then correct:
-   a 100-row pyramid's levels did not converge in 100 sweeps). Fills the points' places, the
-   inverse of their second moments and the cross products of the centre's arms; the mass is
-   rg__impulse_patch_mass's. */
+   slowly on four coplanar points (each corner's impulse tilts the face the others then correct;
+   100-row pyramid: point by point, its levels do not converge in 100 sweeps). Fills the points'
+   places, the inverse of their second moments and the cross products of the centre's arms; the
+   mass is rg__impulse_patch_mass's. */
 static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
     rg__solver_point *points = &s->points[m->first];
     rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
@@ -5663,21 +5667,6 @@ static void rg__impulse_manifold_jacobians(const rg__solver *s, rg__solver_manif
     rg__impulse_patch_mass(s, m);
 }
 
-/* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
-   tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
-   opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
-   that removes its error, its sum kept in the cone of mu_s (eq. 6): within one loop the points
-   of a face share the load only gradually, so a point that cannot hold alone saturates at the
-   cone instead of losing the mark; the mark is decided again at the next step from whether the
-   point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
-   direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
-   smaller: then that one, friction only decelerating, and static friction takes over (the mark
-   is set). Where the tangential mass is anisotropic (a corner far from the centre of mass), an
-   impulse against the sliding direction can turn the sliding around instead of slowing it, and
-   the next visit turns it back, each flip adding energy (a cube landing on a corner left
-   spinning 4 times faster); so the change of a sliding point's impulse is shortened to what
-   removes the most energy along it, never more: friction only dissipates. Writes the impulse to
-   apply to (d1, d2). */
 /* For a sliding point: the change d = P - pt of its friction impulse changes the energy by
    d.u + d^T K d / 2 (K the tangential mass matrix, the inverse of (i11 i12; i12 i22)). Where
    that is positive the change is scaled to s d with s = -d.u / d^T K d (no change when d.u >= 0),
@@ -5700,6 +5689,21 @@ static void rg__impulse_dissipative_friction(const rg__solver_point *p, rg_real 
     }
 }
 
+/* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
+   tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
+   opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
+   that removes its error, its sum kept in the cone of mu_s (eq. 6): within one loop the points
+   of a face share the load only gradually, so a point that cannot hold alone saturates at the
+   cone instead of losing the mark; the mark is decided again at the next step from whether the
+   point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
+   direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
+   smaller: then that one, friction only decelerating, and static friction takes over (the mark
+   is set). Where the tangential mass is anisotropic (a corner far from the centre of mass), an
+   impulse against the sliding direction can turn the sliding around instead of slowing it, and
+   the next visit turns it back, each flip adding energy (cube landing on a corner: spins 4 times
+   faster); so the change of a sliding point's impulse is shortened to what removes the most
+   energy along it, never more (rg__impulse_dissipative_friction): friction only dissipates.
+   Writes the impulse to apply to (d1, d2). */
 static inline void rg__impulse_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
                                        rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
     rg_real P1, P2, limit, length2;
@@ -5721,10 +5725,9 @@ static inline void rg__impulse_friction(rg__solver_point *p, rg_real mu_s, rg_re
             p->stick = 1;
         } else {
             rg_real speed = rg__sqrt(u1 * u1 + u2 * u2);
-            /* fuzz_world: under gravity 1e15 a speculative contact slid at 1e21 to 1e24 m/s, whose
-               squares overflow float, and its impulse limit (1e18) times that speed too; inf over
-               inf gave a NaN direction, and the frozen body's zero inverse mass times it a NaN
-               velocity. Then the length and the direction are taken without overflow. */
+            /* Invariant: the sliding direction u / |u| and the impulse along it are finite
+               where |u|^2, or the limit times u, overflows rg_real (inf / inf would give a NaN
+               direction): then |u| is taken without overflow and u / |u| before the product. */
             if (!(speed <= RG__REAL_MAX)) speed = rg_v3_length(rg_v3(u1, u2, 0));
             if (speed > 0) {
                 P1 = -limit * u1 / speed;
@@ -5771,8 +5774,8 @@ static void rg__impulse_rolling(rg__solver *s, rg__solver_manifold *m) {
         rg_vec3 wrel = rg_v3_sub(A->w, B->w);
         rg_vec3 kt1 = rg_mat3_mul_v3(k, m->t1), kt2 = rg_mat3_mul_v3(k, m->t2);
         rg_real k11 = rg_v3_dot(m->t1, kt1), k12 = rg_v3_dot(m->t1, kt2), k22 = rg_v3_dot(m->t2, kt2);
-        /* the 2x2 inverse of k divided by its trace: a feather's inverse inertia (1e30 for a
-           plank of 1e-30 kg, fuzz_world) squared in the determinant overflowed to NaN */
+        /* the 2x2 inverse of k divided by its trace, so that the determinant stays finite
+           where the square of a feather's inverse inertia would overflow rg_real */
         rg_real trace = k11 + k22, det;
         if (trace > 0) {
             k11 /= trace;
@@ -5838,6 +5841,7 @@ static inline rg_real rg__impulse_spread_friction(const rg_real *normal, const r
    >>prepare: the solver's bodies, contact points, contact graph, levels and order, once a step
    ============================================================================================= */
 
+/* The bodies' velocities into the solver's bodies. */
 static void rg__prepare_gather_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
@@ -5846,6 +5850,7 @@ static void rg__prepare_gather_velocities(rg_world *w) {
     }
 }
 
+/* The solver's velocities back to the live dynamic bodies. */
 static void rg__prepare_scatter_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
@@ -5863,6 +5868,8 @@ static void rg__prepare_body_freeze(rg__solver_body *sb) {
     sb->frozen = 1;
 }
 
+/* The solver's bodies, one per body slot: velocities of the step's start, and the inverse
+   masses, zero (frozen) for static, kinematic and free slots. */
 static void rg__prepare_gather_bodies(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(w->bodies);
@@ -5924,8 +5931,8 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
         m->spin = m->roll1 = m->roll2 = 0;
         s->approaching[i] = 0;
-        /* the manifold's points start zeroed, in one memset (one per point cost a quarter of
-           this function's time: a string store's start-up for 300 bytes) */
+        /* the manifold's points start zeroed, in one memset (a memset per point cost a
+           quarter of this function's time) */
         if (m->count > 0) memset(&s->points[total], 0, sizeof *s->points * (size_t)m->count);
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &s->points[total + k];
@@ -5955,8 +5962,8 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
     }
 }
 
+/* xorshift64*: a fixed sequence from the world's seed (rg__prepare_order seeds it). */
 static uint64_t rg__prepare_random(rg__solver *s) {
-    /* xorshift64*: a fixed sequence from the world's seed */
     s->random_state ^= s->random_state >> 12;
     s->random_state ^= s->random_state << 25;
     s->random_state ^= s->random_state >> 27;
@@ -6125,6 +6132,8 @@ static void rg__prepare_order(rg_world *w) {
     }
 }
 
+/* The solver's state for a step, before the collisions: bodies, points with their masses,
+   levels and order; `threshold` is the collisions' resting criterion (rg__collision_resolve). */
 static void rg__prepare(rg_world *w, rg_real threshold) {
     w->solver.narrow = w->def.contact_tolerance;
     rg__prepare_gather_bodies(w);
