@@ -5109,6 +5109,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
 #endif
 
+/* Frees the solver's arrays. */
 static void rg__solver_destroy(rg_world *w) {
     rg__solver *s = &w->solver;
     stbds_arrfree(s->bodies);
@@ -5285,8 +5286,8 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
 
 /* Invariant: a turn's products in rg__integrate_turn_of stay finite. A rotation vector longer
    than RG__TURN_LARGEST radians, whose |theta|^2 could overflow rg_real, is taken modulo a full
-   turn (the same rotation). The linear part theta x r that callers add with their own theta no
-   longer matches at such turns; no step of physics turns 1e12 rad, but the result stays finite. */
+   turn (the same rotation). The linear part theta x r that callers add with their own theta does
+   not match at such turns; no step of physics turns 1e12 rad, but the result stays finite. */
 #ifndef RG__TURN_LARGEST
 #define RG__TURN_LARGEST ((rg_real)1e12)
 #endif
@@ -5327,6 +5328,7 @@ static rg_vec3 rg__integrate_turn_apply(const rg__turn *turn, rg_vec3 r) {
     return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
 }
 
+/* R(theta) r - r for one arm r (rg__integrate_turn_of, then rg__integrate_turn_apply). */
 static rg_vec3 rg__integrate_rotation_change(rg_vec3 theta, rg_vec3 r) {
     rg__turn turn = rg__integrate_turn_of(theta);
     return rg__integrate_turn_apply(&turn, r);
