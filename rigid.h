@@ -2939,19 +2939,20 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 
 /* A face whose normal lies within about 2 degrees (cosine above this) of the best axis, an edge
    pair's, also qualifies when its clipped manifold reaches the same depth. Two nearly parallel
-   faces that overlap only in part (a box resting across the rim of a plate, tilted 0.1 degree)
+   faces that overlap only in part (a box resting across the rim of a slightly tilted plate)
    have their least overlap along the cross product of the two rim edges: the face axes count
-   the parts that hang over (a 16 m plate tilted 0.1 degree under the box, 17 mm), the edge
-   axis only the crossing. The edge contact is then one point, about which the box turns into
-   the plate (5 mm in one step, in the funnel); the faces clipped against each other give the
-   area that touches, and their deepest point is that crossing (its depth along the face normal
-   is the edges' over the cosine). */
+   the parts that hang over, the edge axis only the crossing. The edge contact is then one
+   point, about which the box turns into the plate (funnel: 5 mm in one step); the faces
+   clipped against each other give the area that touches, and their deepest point is that
+   crossing (its depth along the face normal is the edges' over the cosine). */
 #define RG__ALIGNED_COSINE ((rg_real)0.9994)
 #define RG__ALIGNED_ROUNDING ((rg_real)1e-5)    /* of the smaller hull's radius */
 
 /* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
 #define RG__CLIP_STACK 32
 
+/* Hull A's frame seen from hull B's frame, x_b = R x_a + p: R = rot_b^-1 rot_a and
+   p = rot_b^-1 (pos_a - pos_b). */
 static rg__relative_pose rg__collide_relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
                                               rg_quat rot_b) {
     rg__relative_pose t;
@@ -3207,10 +3208,10 @@ static int rg__collide_edge_pair_separation(const rg__edge_frame *frame, rg_vec3
 /* The gap between the hulls' extents along a unit n of B's frame (from A towards B), from the
    vertices that support them: a separation every axis may claim. An edge pair's separation
    along its axis n is taken only when this confirms it: the edges support the hulls along n
-   only as far as their Gauss-map test holds, and a hull small beside the other's coordinates
-   (a centimetre box a kilometre off B's origin) has its vertices in B's frame rounded past its
-   own size, its edge directions then disagree with its face normals, and a pair that passed the
-   test can face the wrong way (a separation as large as the overlap). */
+   only as far as their Gauss-map test holds, and a hull small beside its distance from B's
+   origin has its vertices in B's frame rounded by more than its own size; its edge directions
+   then disagree with its face normals, and a pair that passed the test can face the wrong way
+   (a separation as large as the overlap). */
 static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n) {
     int on_a = rg__collide_hull_support(a, rg_mat3_mul_v3(t->inverse_rotation, n)), on_b = rg__collide_hull_support(b, rg_v3_neg(n));
     return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__collide_a_vertex_in_b(a, t, on_a)));
@@ -3218,11 +3219,11 @@ static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b
 
 /* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
-   rg__collide_support_separation) can claim more, as much as the overlap. When s says the hulls are
-   apart, the gap must say so too (the full search and the witness alike); within the margin,
-   the gap must reach s but for `tolerance`. Unchecked there, a pair claiming a separation the
-   hulls lack made overlapping hulls look apart: no manifold, or one without a positive depth
-   (a 0.4 mm hull inside a 1 km one, margin 577 m). */
+   rg__collide_support_separation) can claim more, as much as the overlap. Invariant: an edge
+   axis never reports more separation than the hulls' supports along it show. When s says the
+   hulls are apart, the gap must say so too (the full search and the witness alike); within the
+   margin, the gap must reach s but for `tolerance`. Otherwise overlapping hulls could look
+   apart: no manifold, or one without a positive depth. */
 static int rg__collide_edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
                                          rg_real s, rg_real margin, rg_real tolerance) {
     rg_real gap = rg__collide_support_separation(a, b, t, n);
@@ -3394,7 +3395,8 @@ static int rg__collide_box_edge_axis(const rg_hull *h, int e) {
 
 /* Baraff §7.1: does the cached feature still separate the hulls by more than margin? It is
    evaluated with the same functions and the same values as in the full search, so a witness
-   that holds gives exactly the answer the full search would. */
+   that holds gives exactly the answer the full search would. A witness naming a feature the
+   hulls do not have (an index out of range) does not hold. */
 static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t,
                                  const rg__witness *witness, rg_real margin) {
     int support;
@@ -3441,6 +3443,7 @@ static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, con
     }
 }
 
+/* Records the axis in the witness, if there is one. */
 static void rg__collide_witness_set(rg__witness *witness, int kind, int feature_a, int feature_b) {
     if (!witness) return;
     witness->kind = kind;
@@ -3969,6 +3972,7 @@ static rg__body_pair rg__broadphase_pair_from_key(uint64_t key) {
     return pair;
 }
 
+/* An endpoint's tag: 8 * body + 4 * static + 2 * dynamic + is_end (rg__sap_endpoint). */
 static int rg__broadphase_tag(const rg__sap_proxy *p, int body, int is_end) {
     return 8 * body + (p->mover < 0 ? RG__SAP_STATIC : 0) + (p->dynamic ? RG__SAP_DYNAMIC : 0) + is_end;
 }
@@ -4109,11 +4113,11 @@ static int rg__broadphase_box_still_fits(const rg__sap_box *fat, const rg__sap_b
    order stays total. The sweep's box of a body that moves is the tight box grown by
    RG__SAP_FATTENING of the hull's radius, and (when `sticky`) it stays as long as it still fits
    the tight one (Bullet's and Box2D's fat boxes): resting bodies then keep their endpoints, where
-   recomputed ones would reorder ties (a pyramid's row shares its bounds, and float noise shuffled
-   them every step, more exchanges than a rebuild: 600 rebuilds in its 600 steps, and 561 in
-   rain's). The fattening is small: boxes grown across the gaps of a crowd interleave with their
-   neighbours' and every move costs more exchanges (a drifting crowd of cubes 1.1 m apart took
-   13 790 at its second step with 0.05 of the radius, 8145 with 0.005, 8062 with none). */
+   recomputed ones would reorder ties (pyramid: a row shares its bounds, and rounding noise
+   reordered them every step, more exchanges than a rebuild). The fattening is small: boxes
+   grown across the gaps of a crowd interleave with their neighbours' and every move costs more
+   exchanges (drifting crowd of cubes 1.1 m apart: 0.05 of the radius costs 1.7 times the
+   exchanges of 0.005). */
 static void rg__broadphase_compute_box(rg_world *w, int index, rg_real dt, int sticky) {
     rg__body *body = &w->bodies[index];
     rg__sap_box *box = &w->broadphase.bounds[index].now, *tight = &w->broadphase.tight[index];
@@ -4623,6 +4627,8 @@ static void rg__broadphase_list_tight_pairs(rg__broadphase *bp) {
     stbds_arrsetlen(bp->pairs, kept);
 }
 
+/* The broad phase of a step: the incremental pass, or a rebuild when it gives up, then the
+   pairs handed on to the narrow phase and the step's statistics. */
 static void rg__broadphase_update(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->exchanges = 0;
@@ -4685,7 +4691,9 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    (Baraff §7.1), in pair order. A pair's cache entry lives in a hash map keyed by the pair as
    long as the broad phase reports the pair; it holds the witness and where the pair's manifold
    of the last step is, so that points whose feature id reappears inherit the impulses the
-   solver accumulated in them (warm starting). Nothing allocates once the pairs are stable. */
+   solver accumulated in them (warm starting). It also keeps the pair's last computed manifold:
+   a pair that has hardly moved relative to itself reuses it without a collision
+   (rg__narrowphase_reuse_manifold). Nothing allocates once the pairs are stable. */
 
 static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
@@ -4851,6 +4859,8 @@ static void rg__narrowphase_keep_manifold(rg__kept_manifold *kept, const rg_mani
     }
 }
 
+/* The kept manifold's points into the body frames (on_a into a's, on_b and the normal into
+   b's), once. */
 static void rg__narrowphase_kept_manifold_in_body_frames(rg__kept_manifold *kept) {
     int k;
     if (kept->in_body_frames) return;
@@ -4864,11 +4874,11 @@ static void rg__narrowphase_kept_manifold_in_body_frames(rg__kept_manifold *kept
 
 /* The kept manifold in the current poses, if the pair has moved relative to itself by less than
    `reach` since it was computed and the margin has not grown by more than `reach` either (a
-   larger one could take in points the kept manifold left out: with a margin of 20 mm those are
-   speculative points 20 mm away, and a move of up to `reach` is already let shift the kept
-   points' gaps; the margin follows the bodies' speeds, whose jitter at rest made 38% of a
-   resting 100-row pyramid's pairs collide again for nothing); points beyond the current margin
-   are dropped. Returns the count, or -1 when the pair must be collided again. */
+   larger one could take in points the kept manifold left out, about a margin away; growth up
+   to `reach` is allowed since a move of up to `reach` already shifts the kept points' gaps that
+   much). The margin follows the bodies' speeds, whose jitter at rest would otherwise recollide
+   resting pairs for nothing (100-row pyramid: 38% of its pairs). Points beyond the current
+   margin are dropped. Returns the count, or -1 when the pair must be collided again. */
 static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach, rg_real margin, const rg__body *a,
                               rg_vec3 origin_a, const rg__body *b, rg_vec3 origin_b, rg_manifold *out) {
     rg_vec3 position;
@@ -4897,8 +4907,8 @@ static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach
 }
 
 /* Hull radii from a body's centre of mass within which a point of a manifold is taken to lie on
-   the body: a hull's points lie within one (1.0002 at most in the scenes of scenes.md, kept
-   manifolds' points having moved a little with their pair); the rest is for rounding. */
+   the body: a hull's points lie within one (a kept manifold's a little beyond, having moved
+   with their pair); the rest is for rounding. */
 #ifndef RG__ON_BODY_REACH
 #define RG__ON_BODY_REACH ((rg_real)2)
 #endif
@@ -4911,12 +4921,11 @@ static int rg__narrowphase_point_near_body(const rg__body *body, rg_vec3 point, 
 }
 
 /* Do the manifold's points lie on both bodies: each point on b, and the point on a the solver
-   takes (the point on b less depth n)? Only rounding makes them miss. Two 1 m cubes 1.5e13 m apart
-   and closing at 5e14 m/s were within their speculative margin (fuzz_world): in b's frame a's
-   vertices lay 1e13 m out, where float rounds to 1e6 m, the clipping made b's whole face the
-   contact, and its points moved by the gap along n landed 5e12 m off a; arms that long gave
-   infinite errors and then NaN velocities. Such a pair gets no contact: at that distance the
-   step cannot tell where the cubes would meet. */
+   takes (the point on b less depth n)? Invariant: every point of a manifold lies within
+   RG__ON_BODY_REACH hull radii of each body's centre of mass, otherwise the pair gets no
+   contact this step. Only rounding makes them miss (hulls far apart in b's frame, within a
+   huge speculative margin): rounding then hides where the hulls would meet, and such points
+   would give the solver lever arms far longer than the bodies, overflowing to NaN velocities. */
 static int rg__narrowphase_manifold_on_bodies(const rg_manifold *m, int count, const rg__body *a, const rg__body *b) {
     int k;
     for (k = 0; k < count; ++k) {
@@ -4928,6 +4937,9 @@ static int rg__narrowphase_manifold_on_bodies(const rg_manifold *m, int count, c
     return 1;
 }
 
+/* The narrow phase of a step: each broad-phase pair reuses its kept manifold or is collided
+   again (witness first), its manifold is checked to lie on both bodies, and points take the
+   impulses of last step's points with the same feature id. */
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
@@ -5001,7 +5013,7 @@ static void rg__narrowphase_update(rg_world *w) {
             m->points[k].feature = result.features[k];
         }
         rg__narrowphase_warm_start(m, previous);
-        m->previous = previous ? (int)(previous - np->previous) : -1; /* (solver) */
+        m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
         contacts += count;
     }
     rg__narrowphase_forget_stale_pairs(np);
@@ -5038,7 +5050,7 @@ static void rg__narrowphase_update(rg_world *w) {
    - A manifold whose points span a face (a patch) has its normal impulses, and its static
      friction, solved as one resultant about the patch's centre: Bender's eq. (1) for the
      resultant is a 3x3 system, exact where point-by-point sweeps converge slowly on coplanar
-     points (a 20-cube stack: 39 shock sweeps a step instead of 144, its top still after 10 s).
+     points (20-cube stack: 39 shock sweeps a step where point by point takes 144).
      Points that would pull or leave their cones fall back to point-by-point impulses.
    - Warm starting carries each manifold's resultant (not its points' impulses, which drift on a
      flat patch) to the next step and spreads it over the new points.
@@ -5116,6 +5128,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__LINEAR_TURN ((rg_real)0.003)          /* radians per step below which an arm's turn is linear to 5e-6 of its length */
 #endif
 
+/* Frees the solver's arrays. */
 static void rg__solver_destroy(rg_world *w) {
     rg__solver *s = &w->solver;
     stbds_arrfree(s->bodies);
@@ -5179,13 +5192,8 @@ static rg_vec3 rg__integrate_gyroscopic_step(rg_mat3 inertia, rg_vec3 omega0, rg
     return omega1;
 }
 
-/* The implicit midpoint rule on Euler's equations conserves the energy and |L| when solved;
-   Newton's iterations above converge from omega0 while the body turns by less than about a
-   radian in the step, and diverged beyond about 8 (a box at 693 rad/s gained 1900 times its
-   energy in 20 steps of 1/60 s). So the step is split into parts of at most
-   RG__GYROSCOPIC_TURN radians (up to RG__GYROSCOPIC_PARTS of them), and if an absurd spin still
-   leaves the parts too long, the result is scaled back to the energy it started with: the
-   gyroscopic term never adds energy. */
+/* The gyroscopic step's parts: at most RG__GYROSCOPIC_TURN radians of turn each, at most
+   RG__GYROSCOPIC_PARTS of them (rg__integrate_gyroscopic). */
 #ifndef RG__GYROSCOPIC_TURN
 #define RG__GYROSCOPIC_TURN ((rg_real)0.5)
 #endif
@@ -5206,6 +5214,14 @@ static rg_real rg__integrate_spin_energy(rg_mat3 inertia, rg_vec3 omega, rg_real
     return rg_v3_dot(omega, rg_mat3_mul_v3(inertia, omega));
 }
 
+/* The gyroscopic term over a step. The implicit midpoint rule on Euler's equations conserves
+   the energy and |L| when solved, but Newton's iterations (rg__integrate_gyroscopic_step)
+   converge from omega0 only while the body turns by less than about a radian in the step (box
+   turning 11.5 rad a step: they diverge). So the step is split into parts of at most RG__GYROSCOPIC_TURN
+   radians (up to RG__GYROSCOPIC_PARTS of them), and if an absurd spin still leaves the parts too
+   long, the result is scaled back to the energy it started with. Invariant: the gyroscopic term
+   never adds kinetic energy, also where w^T I w overflows rg_real (then the energies are
+   compared with w divided by w0's largest component). */
 static rg_vec3 rg__integrate_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real h) {
     rg_real turn = rg_v3_length(omega0) * h, energy0, energy1;
     rg_vec3 omega1 = omega0;
@@ -5219,8 +5235,8 @@ static rg_vec3 rg__integrate_gyroscopic(rg_mat3 inertia, rg_vec3 omega0, rg_real
     energy0 = rg__integrate_spin_energy(inertia, omega0, 1);
     energy1 = rg__integrate_spin_energy(inertia, omega1, 1);
     if (!rg__is_finite_real(energy0 + energy1)) {
-        /* w^T I w of a spin of 3e14 rad/s overflows float, and inf <= inf let a gain of 2.7e5
-           through (fuzz_world): the energies compared with w divided by w0's largest part */
+        /* w^T I w overflowed, and inf <= inf would let any gain through: the energies are
+           compared with w divided by w0's largest component */
         rg_real largest = rg__max_abs3(omega0.x, omega0.y, omega0.z);
         energy0 = rg__integrate_spin_energy(inertia, omega0, largest);
         energy1 = rg__integrate_spin_energy(inertia, omega1, largest);
@@ -5252,6 +5268,7 @@ static void rg__integrate_velocities(rg_world *w, rg_real h) {
     }
 }
 
+/* A dynamic body's world inverse inertia R I^-1 R^T, for its orientation. */
 static void rg__integrate_world_inertia(rg__body *body) {
     if (body->type != RG_BODY_DYNAMIC) return;
     /* R (k 1) R^T = k 1: a spherical inertia is the same in every frame */
@@ -5286,11 +5303,10 @@ static void rg__integrate_positions(rg_world *w, rg_real h) {
     w->solver.ready = 0;
 }
 
-/* A turn beyond RG__TURN_LARGEST radians is taken modulo a full turn (the same rotation), so that
-   the products of rg__integrate_turn_of stay finite: a box of 48 mg struck by a kinematic slab spinning at
-   1e15 rad/s (fuzz_world) had a collision offset of 2e19 rad, whose square overflows float and
-   made the first-order pass NaN. The linear part theta x r that callers add with their own theta
-   no longer matches at such turns; nothing at 1e12 rad a step is physics, but it stays finite. */
+/* Invariant: a turn's products in rg__integrate_turn_of stay finite. A rotation vector longer
+   than RG__TURN_LARGEST radians, whose |theta|^2 could overflow rg_real, is taken modulo a full
+   turn (the same rotation). The linear part theta x r that callers add with their own theta does
+   not match at such turns; no step of physics turns 1e12 rad, but the result stays finite. */
 #ifndef RG__TURN_LARGEST
 #define RG__TURN_LARGEST ((rg_real)1e12)
 #endif
@@ -5325,11 +5341,13 @@ static rg__turn rg__integrate_turn_of(rg_vec3 theta) {
     return turn;
 }
 
+/* R(theta) r - r for an arm r, with the turn's coefficients from rg__integrate_turn_of. */
 static rg_vec3 rg__integrate_turn_apply(const rg__turn *turn, rg_vec3 r) {
     rg_vec3 c = rg_v3_cross(turn->theta, r);
     return rg_v3_add(rg_v3_scale(c, turn->a), rg_v3_scale(rg_v3_cross(turn->theta, c), turn->b));
 }
 
+/* R(theta) r - r for one arm r (rg__integrate_turn_of, then rg__integrate_turn_apply). */
 static rg_vec3 rg__integrate_rotation_change(rg_vec3 theta, rg_vec3 r) {
     rg__turn turn = rg__integrate_turn_of(theta);
     return rg__integrate_turn_apply(&turn, r);
@@ -5413,13 +5431,12 @@ static int rg__impulse_frozen_pair(const rg__solver *s, const rg__solver_manifol
     return (s->bodies[m->a].frozen ? 1 : 0) | (s->bodies[m->b].frozen ? 2 : 0);
 }
 
-/* A point's turns on one body, zero if one overflowed: far out (fuzz_world: gravity 1e15, bodies
-   1e13 m away, where float's rounding gave a contact an arm of 9e10 m) a feather's inverse
-   inertia (1e30) times such an arm exceeds rg_real, and inf times a zero impulse is NaN. The
-   point then pushes that body without turning it. One test of the nine components' sum serves
-   (it is inf or NaN when one of them is): turns whose sum overflows though each is finite
-   (above rg_real's largest / 9, per unit impulse) are rounding too and go the same way. Testing
-   each component took 3% of a step in the `stack` scene. */
+/* Invariant: a point's turns per unit impulse on one body are finite, or all three zero (then
+   the point pushes that body without turning it). A feather's inverse inertia times a long arm
+   can exceed rg_real, and inf times a zero impulse is NaN. One test of the nine components' sum
+   serves (it is inf or NaN when one of them is): turns whose sum overflows though each is finite
+   (above rg_real's largest / 9, per unit impulse) are rounding too and go the same way (stack:
+   testing each component costs 3% of a step). */
 static void rg__impulse_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2) {
     rg_real sum = tn->x + tn->y + tn->z + t1->x + t1->y + t1->z + t2->x + t2->y + t2->z;
     if (rg__is_finite_real(sum)) return;
@@ -5496,9 +5513,7 @@ static void rg__impulse_point_jacobians(const rg__solver *s, const rg__solver_ma
     rg__impulse_point_inverse_masses(s, m, p);
 }
 
-/* The second moments of points at (x, z) about their centre (the coordinates given centred),
-   with their trace and determinant: a patch whose trace is below n narrow^2 is a point, one
-   whose determinant is below RG__LINE_PATCH trace^2 a line. */
+/* A patch whose second moments' determinant is below RG__LINE_PATCH trace^2 is a line. */
 #ifndef RG__LINE_PATCH
 #define RG__LINE_PATCH ((rg_real)1e-4)
 #endif
@@ -5506,6 +5521,9 @@ typedef struct rg__patch_moments {
     rg_real sxx, sxz, szz, trace, det;
 } rg__patch_moments;
 
+/* The second moments of points at (x, z) about their centre (the coordinates given centred),
+   with their trace and determinant: a patch whose trace is below n narrow^2 is a point, one
+   whose determinant is below RG__LINE_PATCH trace^2 a line. */
 static rg__patch_moments rg__impulse_patch_moments_of(const rg_real *x, const rg_real *z, int n) {
     rg__patch_moments mo;
     int i;
@@ -5526,10 +5544,10 @@ static rg__patch_moments rg__impulse_patch_moments_of(const rg_real *x, const rg
    in the patch about its centre, and the relative normal velocity at the point is affine in
    (x_i, z_i): u_i = u_c + s1 x_i + s2 z_i. So Bender's eq. (1), written for the resultant, is a
    3x3 system; its solution moves the patch at once, where point-by-point Gauss-Seidel converges
-   slowly on four coplanar points (each corner's impulse tilts the face the others then correct:
-   a 100-row pyramid's levels did not converge in 100 sweeps). Fills the points' places, the
-   inverse of their second moments and the cross products of the centre's arms; the mass is
-   rg__impulse_patch_mass's. */
+   slowly on four coplanar points (each corner's impulse tilts the face the others then correct;
+   100-row pyramid: point by point, its levels do not converge in 100 sweeps). Fills the points'
+   places, the inverse of their second moments and the cross products of the centre's arms; the
+   mass is rg__impulse_patch_mass's. */
 static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
     rg__solver_point *points = &s->points[m->first];
     rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
@@ -5670,21 +5688,6 @@ static void rg__impulse_manifold_jacobians(const rg__solver *s, rg__solver_manif
     rg__impulse_patch_mass(s, m);
 }
 
-/* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
-   tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
-   opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
-   that removes its error, its sum kept in the cone of mu_s (eq. 6): within one loop the points
-   of a face share the load only gradually, so a point that cannot hold alone saturates at the
-   cone instead of losing the mark; the mark is decided again at the next step from whether the
-   point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
-   direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
-   smaller: then that one, friction only decelerating, and static friction takes over (the mark
-   is set). Where the tangential mass is anisotropic (a corner far from the centre of mass), an
-   impulse against the sliding direction can turn the sliding around instead of slowing it, and
-   the next visit turns it back, each flip adding energy (a cube landing on a corner left
-   spinning 4 times faster); so the change of a sliding point's impulse is shortened to what
-   removes the most energy along it, never more: friction only dissipates. Writes the impulse to
-   apply to (d1, d2). */
 /* For a sliding point: the change d = P - pt of its friction impulse changes the energy by
    d.u + d^T K d / 2 (K the tangential mass matrix, the inverse of (i11 i12; i12 i22)). Where
    that is positive the change is scaled to s d with s = -d.u / d^T K d (no change when d.u >= 0),
@@ -5707,6 +5710,21 @@ static void rg__impulse_dissipative_friction(const rg__solver_point *p, rg_real 
     }
 }
 
+/* Coulomb friction of one point on accumulated impulses (Bender eqs. 4-6). (e1, e2) is the
+   tangential error static friction removes, (u1, u2) the sliding velocity dynamic friction
+   opposes, both in the basis (t1, t2) as velocities. A marked (sticking) point takes the impulse
+   that removes its error, its sum kept in the cone of mu_s (eq. 6): within one loop the points
+   of a face share the load only gradually, so a point that cannot hold alone saturates at the
+   cone instead of losing the mark; the mark is decided again at the next step from whether the
+   point slid. An unmarked point gets mu_d times its sum of normal impulses against the sliding
+   direction t = u_t / |u_t| (eq. 4), unless the impulse that stops the sliding (eq. 5) is the
+   smaller: then that one, friction only decelerating, and static friction takes over (the mark
+   is set). Where the tangential mass is anisotropic (a corner far from the centre of mass), an
+   impulse against the sliding direction can turn the sliding around instead of slowing it, and
+   the next visit turns it back, each flip adding energy (cube landing on a corner: spins 4 times
+   faster); so the change of a sliding point's impulse is shortened to what removes the most
+   energy along it, never more (rg__impulse_dissipative_friction): friction only dissipates.
+   Writes the impulse to apply to (d1, d2). */
 static inline void rg__impulse_friction(rg__solver_point *p, rg_real mu_s, rg_real mu_d, rg_real e1, rg_real e2,
                                        rg_real u1, rg_real u2, rg_real *d1, rg_real *d2) {
     rg_real P1, P2, limit, length2;
@@ -5728,10 +5746,9 @@ static inline void rg__impulse_friction(rg__solver_point *p, rg_real mu_s, rg_re
             p->stick = 1;
         } else {
             rg_real speed = rg__sqrt(u1 * u1 + u2 * u2);
-            /* fuzz_world: under gravity 1e15 a speculative contact slid at 1e21 to 1e24 m/s, whose
-               squares overflow float, and its impulse limit (1e18) times that speed too; inf over
-               inf gave a NaN direction, and the frozen body's zero inverse mass times it a NaN
-               velocity. Then the length and the direction are taken without overflow. */
+            /* Invariant: the sliding direction u / |u| and the impulse along it are finite
+               where |u|^2, or the limit times u, overflows rg_real (inf / inf would give a NaN
+               direction): then |u| is taken without overflow and u / |u| before the product. */
             if (!(speed <= RG__REAL_MAX)) speed = rg_v3_length(rg_v3(u1, u2, 0));
             if (speed > 0) {
                 P1 = -limit * u1 / speed;
@@ -5778,8 +5795,8 @@ static void rg__impulse_rolling(rg__solver *s, rg__solver_manifold *m) {
         rg_vec3 wrel = rg_v3_sub(A->w, B->w);
         rg_vec3 kt1 = rg_mat3_mul_v3(k, m->t1), kt2 = rg_mat3_mul_v3(k, m->t2);
         rg_real k11 = rg_v3_dot(m->t1, kt1), k12 = rg_v3_dot(m->t1, kt2), k22 = rg_v3_dot(m->t2, kt2);
-        /* the 2x2 inverse of k divided by its trace: a feather's inverse inertia (1e30 for a
-           plank of 1e-30 kg, fuzz_world) squared in the determinant overflowed to NaN */
+        /* the 2x2 inverse of k divided by its trace, so that the determinant stays finite
+           where the square of a feather's inverse inertia would overflow rg_real */
         rg_real trace = k11 + k22, det;
         if (trace > 0) {
             k11 /= trace;
@@ -5845,6 +5862,7 @@ static inline rg_real rg__impulse_spread_friction(const rg_real *normal, const r
    >>prepare: the solver's bodies, contact points, contact graph, levels and order, once a step
    ============================================================================================= */
 
+/* The bodies' velocities into the solver's bodies. */
 static void rg__prepare_gather_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
@@ -5853,6 +5871,7 @@ static void rg__prepare_gather_velocities(rg_world *w) {
     }
 }
 
+/* The solver's velocities back to the live dynamic bodies. */
 static void rg__prepare_scatter_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
@@ -5870,6 +5889,8 @@ static void rg__prepare_body_freeze(rg__solver_body *sb) {
     sb->frozen = 1;
 }
 
+/* The solver's bodies, one per body slot: velocities of the step's start, and the inverse
+   masses, zero (frozen) for static, kinematic and free slots. */
 static void rg__prepare_gather_bodies(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(w->bodies);
@@ -5931,8 +5952,8 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
         m->spin = m->roll1 = m->roll2 = 0;
         s->approaching[i] = 0;
-        /* the manifold's points start zeroed, in one memset (one per point cost a quarter of
-           this function's time: a string store's start-up for 300 bytes) */
+        /* the manifold's points start zeroed, in one memset (a memset per point cost a
+           quarter of this function's time) */
         if (m->count > 0) memset(&s->points[total], 0, sizeof *s->points * (size_t)m->count);
         for (k = 0; k < m->count; ++k) {
             rg__solver_point *p = &s->points[total + k];
@@ -5962,8 +5983,8 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
     }
 }
 
+/* xorshift64*: a fixed sequence from the world's seed (rg__prepare_order seeds it). */
 static uint64_t rg__prepare_random(rg__solver *s) {
-    /* xorshift64*: a fixed sequence from the world's seed */
     s->random_state ^= s->random_state >> 12;
     s->random_state ^= s->random_state << 25;
     s->random_state ^= s->random_state >> 27;
@@ -6132,6 +6153,8 @@ static void rg__prepare_order(rg_world *w) {
     }
 }
 
+/* The solver's state for a step, before the collisions: bodies, points with their masses,
+   levels and order; `threshold` is the collisions' resting criterion (rg__collision_resolve). */
 static void rg__prepare(rg_world *w, rg_real threshold) {
     w->solver.narrow = w->def.contact_tolerance;
     rg__prepare_gather_bodies(w);
