@@ -5443,23 +5443,20 @@ static void rg__impulse_keep_finite_turns(rg_vec3 *tn, rg_vec3 *t1, rg_vec3 *t2)
     *tn = *t1 = *t2 = rg_v3(0, 0, 0);
 }
 
+/* One body's turns per unit impulse along n, t1, t2 from its arms' cross products with them. */
+static void rg__impulse_side_turns(const rg__solver_body *body, rg_vec3 rn, rg_vec3 r1, rg_vec3 r2, rg_vec3 *wn,
+                                   rg_vec3 *w1, rg_vec3 *w2) {
+    *wn = rg__impulse_body_turn(body, rn);
+    *w1 = rg__impulse_body_turn(body, r1);
+    *w2 = rg__impulse_body_turn(body, r2);
+    rg__impulse_keep_finite_turns(wn, w1, w2);
+}
+
 /* A point's turns per unit impulse, I^-1 (r x d) for d = n, t1, t2: a's when `sides` has 1, b's
    when it has 2 (those of the other body stay as they are). */
 static void rg__impulse_point_turns(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, int sides) {
-    if (sides & 1) {
-        const rg__solver_body *A = &s->bodies[m->a];
-        p->wan = rg__impulse_body_turn(A, p->ran);
-        p->wa1 = rg__impulse_body_turn(A, p->ra1);
-        p->wa2 = rg__impulse_body_turn(A, p->ra2);
-        rg__impulse_keep_finite_turns(&p->wan, &p->wa1, &p->wa2);
-    }
-    if (sides & 2) {
-        const rg__solver_body *B = &s->bodies[m->b];
-        p->wbn = rg__impulse_body_turn(B, p->rbn);
-        p->wb1 = rg__impulse_body_turn(B, p->rb1);
-        p->wb2 = rg__impulse_body_turn(B, p->rb2);
-        rg__impulse_keep_finite_turns(&p->wbn, &p->wb1, &p->wb2);
-    }
+    if (sides & 1) rg__impulse_side_turns(&s->bodies[m->a], p->ran, p->ra1, p->ra2, &p->wan, &p->wa1, &p->wa2);
+    if (sides & 2) rg__impulse_side_turns(&s->bodies[m->b], p->rbn, p->rb1, p->rb2, &p->wbn, &p->wb1, &p->wb2);
 }
 
 /* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. From the arms' cross products and
@@ -5895,10 +5892,10 @@ static void rg__prepare_gather_bodies(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(w->bodies);
     stbds_arrsetlen(s->bodies, n);
+    if (n > 0) memset(s->bodies, 0, (size_t)n * sizeof *s->bodies);
     for (i = 0; i < n; ++i) {
         const rg__body *body = &w->bodies[i];
         rg__solver_body *sb = &s->bodies[i];
-        memset(sb, 0, sizeof *sb);
         sb->dynamic = (body->generation & 1) && body->type == RG_BODY_DYNAMIC;
         sb->v = sb->v0 = body->linear_velocity;
         sb->w = sb->w0 = body->angular_velocity;
@@ -5915,6 +5912,15 @@ static void rg__prepare_gather_bodies(rg_world *w) {
 static rg_vec3 rg__prepare_perpendicular(rg_vec3 n) {
     rg_vec3 t = rg__fabs(n.x) < (rg_real)0.57735 ? rg_v3(0, n.z, -n.y) : rg_v3(n.y, -n.x, 0);
     return rg_v3_normalize(t);
+}
+
+/* Guendelman §6-7: a pair's restitution is the smaller of its bodies', its frictions the larger. */
+static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__body *a, const rg__body *b) {
+    m->restitution = rg__min_real(a->restitution, b->restitution);
+    m->static_friction = rg__max_real(a->static_friction, b->static_friction);
+    m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
+    m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
+    m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
 }
 
 /* The solver's manifolds and points from the narrow phase's: frames, materials, arms, masses,
@@ -5944,12 +5950,7 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->n = pm->normal;
         m->t1 = rg__prepare_perpendicular(m->n);
         m->t2 = rg_v3_cross(m->n, m->t1);
-        /* Guendelman §6-7: restitution the smaller of the pair, friction the larger */
-        m->restitution = rg__min_real(a->restitution, b->restitution);
-        m->static_friction = rg__max_real(a->static_friction, b->static_friction);
-        m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
-        m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
-        m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
+        rg__prepare_mix_materials(m, a, b);
         m->spin = m->roll1 = m->roll2 = 0;
         s->approaching[i] = 0;
         /* the manifold's points start zeroed, in one memset (a memset per point cost a
