@@ -6325,9 +6325,9 @@ static rg_vec3 rg__predict_offset_rotation(const rg__solver_body *body, rg_vec3 
 
 /* Where a's contact point ends relative to b's with the step's offsets only (no velocity):
    -depth n at the start, plus the offsets' motion d of the two points. The start has no
-   tangential part: projecting -depth n on t1 and t2 would give only its rounding (1e-8 of the
-   depth in float), which the drifts divide by h (two full-depth boxes on each other in a step
-   of 1e-44 s got drifts of 5e36 m/s and NaN velocities, fuzz_world). */
+   tangential part: the tangential drifts come from the offsets' motion d only, never from the
+   rounding of -depth n projected on t1 and t2, which the drifts divide by h and which would
+   overflow for the shortest steps. */
 static void rg__predict_base(rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p, rg_real slop,
                                     rg_real h) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
@@ -6339,9 +6339,9 @@ static void rg__predict_base(rg__solver *s, const rg__solver_manifold *m, rg__so
     p->base_2 = rg_v3_dot(d, m->t2);
     /* the velocity removes penetration up to the slop; what the first-order pass left beyond it
        stays for the next step's pass, never pushed out by a velocity the bodies would keep. A
-       step shorter than 1 / RG__PUSHOUT_RATE removes only its share of it: removing all of a
-       penetration d in a step h takes a velocity d / h, which a very short step would turn into
-       a launch (a resting cube's float noise of 1e-8 m left at 9 m/s after a step of 1e-8 s) */
+       step shorter than 1 / RG__PUSHOUT_RATE removes only its share h RG__PUSHOUT_RATE of it:
+       removing a penetration d in a step h takes a velocity d / h, so the push-out velocity
+       (rest_rate) stays below slop * RG__PUSHOUT_RATE however short the step */
     p->floor_n = p->base_n < 0 ? p->base_n + rg__min_real(-p->base_n, slop) * share : 0;
     p->rest_rate = (p->floor_n - p->base_n) / h;
     p->drift_1 = p->base_1 / h;
@@ -6388,7 +6388,7 @@ static const rg_mat3 *rg__predict_body_curvature(const rg__solver *s, rg__solver
    (*bn) and the tangents (*b1, *b2). The normal keeps its direction: eq. (7) would turn it with
    the body whose face it is, which the narrow phase does not say, and turning it with the other
    one (or half with each) predicts penetration that is not there for pairs that slide fast
-   while turning (measured: energy gained in free collisions). */
+   while turning, and free collisions gain energy. */
 static void rg__predict_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
                                        const rg__solver_point *p, rg_real *bn, rg_real *b1, rg_real *b2) {
     rg_vec3 d = rg_v3(rg__predict_row_dot(ca, 0, p->ra) - rg__predict_row_dot(cb, 0, p->rb),
@@ -6403,9 +6403,7 @@ static void rg__predict_turn_correction(const rg__solver_manifold *m, const rg_m
    >>island: islands of touching bodies, for the energy limits of warm start and shock propagation
    ============================================================================================= */
 
-/* The islands of the contact graph: bodies joined by manifolds between two dynamic bodies
-   (union-find with path halving, the smaller index the root). Fills s->island with each body's
-   root. */
+/* The root of i's island in the union-find forest `parent`, halving the path on the way. */
 static int rg__island_root(int *parent, int i) {
     while (parent[i] != i) {
         parent[i] = parent[parent[i]];
@@ -6414,6 +6412,9 @@ static int rg__island_root(int *parent, int i) {
     return i;
 }
 
+/* The islands of the contact graph: bodies joined by manifolds between two dynamic bodies
+   (union-find with path halving, the smaller index the root). Fills s->island with each body's
+   root. */
 static void rg__island_build(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds);
     stbds_arrsetlen(s->island, n);
@@ -6430,6 +6431,7 @@ static void rg__island_build(rg__solver *s) {
     for (i = 0; i < n; ++i) s->island[i] = rg__island_root(s->island, i);
 }
 
+/* A manifold's island: that of its dynamic body (a manifold has at least one). */
 static int rg__island_of_manifold(const rg__solver *s, const rg__solver_manifold *m) {
     return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
 }
@@ -6491,18 +6493,13 @@ static rg_real rg__warm_ratio(const rg_world *w) {
 }
 
 /* Where last step's points are now. They lay on b's surface; b has moved since by about v h and
-   turned by w h (the velocities it started this step with), and the points with it. Returns 0
-   when one of them lies more than RG__WARM_REACH hull radii from b's centre of mass: it is no
-   point of b, so last step's load is not this contact's and the manifold starts cold. A point of
-   b lies within one radius; the carry's linear turn and the first-order pass's offsets (not in
-   the carry) move it out a little: at most 1.12 radii in rain and funnel, 1.66 for cubes pushed
-   out of half their width (test_world_pairs_query). Beyond 2 were only points that b did not
-   carry: b placed elsewhere by rg_body_set_transform (18 to 25 radii in the broad phase's
-   teleport tests), float rounding 1e13 m out (9e8 radii), and a cube placed into a slab after a
-   kinematic slab at 1e15 m/s had sent it off at 6e12 m/s and 1.3e14 rad/s (fuzz_world): carried
-   by 1e11 m and a linear turn of 2e12 rad, its points gave the load's moments arms of 1e11 m,
-   the spread friction impulses of 3e29 N s against a normal one of 9e17, and the warm start
-   sent the cube to 4e19 m/s and 2e27 rad/s, and NaN in the first sweep. */
+   turned by w h (the velocities it started this step with), and the points with it. Every
+   carried point lies within RG__WARM_REACH hull radii of b's centre of mass, or this returns 0
+   and the manifold starts cold: such a point is no point of b (b was moved by
+   rg_body_set_transform, or carried by huge velocities), last step's load is not this
+   contact's, and its lever arms would blow the spread load up. A point of b lies within one
+   radius; the carry's linear turn and the first-order pass's offsets (not in the carry) move it
+   out a little (cubes pushed out of half their width: 1.66 radii). */
 static int rg__warm_carried_points(const rg__pair_manifold *previous, const rg__solver_body *B,
                                      const rg__body *body_b, rg_real h, rg_vec3 *now) {
     rg_vec3 turn = rg_v3_scale(B->w0, h), move = rg_v3_scale(B->v0, h);
@@ -6656,18 +6653,16 @@ static void rg__warm_island_curvature(rg_world *w) {
    impulses are a good first iterate while loads change slowly. After an impact they are not:
    the sweeps that absorbed it carry impulses tens of times the resting loads, and re-applied to
    bodies that no longer press together they push them apart with energy the capped sweeps and
-   shock propagation do not take back (the 1 000 000-step soak, step 267 860: a plank flung up by
-   a landing in the step before got 12.6 J from its warm start, 4.3 J of which stayed). Sweeps
+   shock propagation do not take back (soak: a plank flung up by a landing kept 4.3 J). Sweeps
    that start from a p with f(p) <= f(0) end no higher than from a cold start; so an island whose
    warm start p would raise f above a cold start's takes it only as far as it lowers f: with u0
    and u1 the points' velocities before and after all of it, f(s p) = s p.(u0 - t) +
    s^2 p.(u1 - u0) / 2 is positive at s = 1 exactly when -p.(u0 - t) < p.(u1 - u0) / 2, and then
    least at s = -p.(u0 - t) / p.(u1 - u0), below 1/2 (0 if it only raises f). A warm start that
-   lowers f is kept whole: a resting pile's lies a little past its minimum (s = 0.94 to 0.996 in
-   the pyramid scene), and cut to it the pyramid's top drifted 1.2 mm in 10 s instead of 0.5.
-   Scaling the impulses keeps them in their cones and the velocities' change is linear in them,
-   so the scaled start is exact. sums[3 r] holds p.u0, sums[3 r + 1] p.t and sums[3 r + 2]
-   p.(u1 - u0) of the island with root r. */
+   lowers f is kept whole, though a resting pile's lies a little past its minimum (pyramid: cut
+   to the minimum, its top drifts twice as far). Scaling the impulses keeps them in their cones
+   and the velocities' change is linear in them, so the scaled start is exact. sums[3 r] holds
+   p.u0, sums[3 r + 1] p.t and sums[3 r + 2] p.(u1 - u0) of the island with root r. */
 static void rg__warm_limit(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(s->bodies);
@@ -6675,8 +6670,8 @@ static void rg__warm_limit(rg_world *w) {
     for (i = 0; i < n; ++i) {
         rg_real *sums = &s->island_sums[3 * i];
         rg_real slope = sums[0] - sums[1], curvature = sums[2];
-        /* from here on sums[0] is the island's scale; an island whose sums overflowed (a warm
-           start of absurd impulses) starts cold instead of taking all of it */
+        /* from here on sums[0] is the island's scale; an island whose sums are not finite
+           (overflowed) starts cold instead of taking all of it */
         if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
         else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
     }
@@ -6714,14 +6709,15 @@ static void rg__warm_apply(rg_world *w) {
      along t2: u2 + x (w . n) - alpha (w_a . t1) + beta (w_b . t1),
    since a point on a is its point on b less depth n, so the two arms' offsets from the centre
    differ along n only (and t1 x n = -t2, t2 x n = t1, n x t1 = t2). This is Bender's u_rel of
-   every point exactly, for a few dot products per patch instead of three per point. The
-   tangential parts are computed only when `tangential` is set. */
+   every point exactly, for a few dot products per patch instead of three per point. */
 typedef struct rg__patch_motion {
     rg_real un, u1, u2;           /* the centre's relative velocity along n, t1 and t2 */
     rg_real a1, a2, b1, b2;       /* w_a . t1, w_a . t2, w_b . t1, w_b . t2 */
     rg_real spin;                 /* w . n */
 } rg__patch_motion;
 
+/* The patch motion of the pair's current velocities (above); the tangential parts (u1, u2,
+   spin) only when `tangential` is set. */
 static inline rg__patch_motion rg__contact_patch_motion_of(const rg__solver_body *A, const rg__solver_body *B,
                                                    const rg__solver_manifold *m, int tangential) {
     rg__patch_motion u;
@@ -6942,19 +6938,22 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
 #ifndef RG__VISIT_AHEAD
 #define RG__VISIT_AHEAD 2
 #endif
+
 /* The bytes from `from` to `to` (past the end), one cache line at a time. */
 static void rg__contact_prefetch_range(const char *from, const char *to) {
     for (; from < to; from += 64) RG__PREFETCH(from);
     RG__PREFETCH(to - 1);
 }
 
-/* A visit reads a manifold's header up to the K shares, a patch's points only up to ran (the
-   rest serves the points' own visits) and the bodies up to their velocities at the start. */
+/* A visit reads a manifold's header up to the K shares (patch_share_a). */
 static void rg__contact_prefetch_header(const rg__solver *s, int order_index) {
     const char *m = (const char *)&s->manifolds[s->order[order_index]];
     rg__contact_prefetch_range(m, m + offsetof(rg__solver_manifold, patch_share_a));
 }
 
+/* A visit's points and bodies: a patch's points only up to ran (the rest serves the points'
+   own visits), all of a point's otherwise, and the bodies up to their velocities at the start
+   (v0). */
 static void rg__contact_prefetch_visit(const rg__solver *s, int order_index) {
     const rg__solver_manifold *m = &s->manifolds[s->order[order_index]];
     const char *a = (const char *)&s->bodies[m->a], *b = (const char *)&s->bodies[m->b];
@@ -7051,18 +7050,13 @@ static void rg__contact_start(rg_world *w) {
 /* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
    everything below it at infinite mass until it converges (at most shock_iterations times
    RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
-   a level left moving up lifts all above it, so it is swept whole until converged (visiting
-   each manifold several times in a row instead converged a cube resting on two others so
-   poorly that the top of a 100-row pyramid left at 1.3 m/s after the first step). A 100-row
-   pyramid's levels keep converging up to about 10 sweeps: with 8 at most, 2 to 22 of its 5050
-   cubes fell within 200 steps (world seeds 1-3), with 10 at most 0, 0 and 4; with 6, 213 to
-   260. In `funnel` most levels run to the cap: a cube pressed sideways between two finished
-   levels gains the same normal impulse every sweep (0.05 N s), which no sweep resolves; ending
-   a level after three sweeps in a row whose change above the tolerance did not shrink cut
-   funnel's visits by a quarter, but let 109 of large-pyramid's cubes fall. Skipping a level's
-   manifolds whose bodies no visit changed by more than the tolerance in this sweep or the last
-   saved rain 12% of its visits and cost the 20-row pyramid 17%: the polish it skips is what
-   lets the next step's contact sweeps end early. */
+   a level left moving up lifts all above it, so it is swept whole until converged (100-row
+   pyramid: its levels need about 10 sweeps, and with 8 some of its cubes fall). A level also
+   ends once a sweep from the (RG__SHOCK_STALL_AFTER + 1)-th on leaves an error below
+   RG__SHOCK_STALL_BELOW of the tolerance but above RG__SHOCK_STALL of the sweep before: it has
+   stalled on an error too small to matter. Some levels run to the cap (funnel: a cube pressed
+   sideways between two finished levels gains the same normal impulse every sweep, which no
+   sweep resolves). Returns the number of sweeps. */
 static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
     int level, i, sweeps = 0;
@@ -7089,18 +7083,8 @@ static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
     return sweeps;
 }
 
-/* Shock propagation gives a level's bodies the impulses that fit them to the frozen level
-   below, but not the reactions: where a frozen body moves, what its neighbours above gain is
-   not taken from it. A see-saw tipping under a 10 kg cube lifted the 1 kg cube on its other end
-   with the plank's motion at every step, and its energy grew by up to 0.64 J a step, 4 J in 20
-   steps (Guendelman §8.2 accepts the artifact; an engine should not create energy). So after
-   shock propagation each island keeps only as much of the velocity change dv it made as leaves
-   its kinetic energy no higher than before it, plus what pushing out of the slop may take
-   (bodies at RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE): with v0 the velocities before,
-   KE(v0 + s dv) = KE(v0) + s B + s^2 C, B = sum m v0.dv + w0.I dw, C = sum (m |dv|^2 + dw.I dw)
-   / 2, and s is the root of s B + s^2 C = slack when s = 1 would exceed it. Islands touching a
-   kinematic body are left alone: it is an energy source, whose push shock propagation carries
-   up. A resting pile is never limited (large-pyramid's 200 steps: no island at world seeds 1 to 6). */
+/* The velocities before shock propagation, from which rg__shock_limit_energy measures its
+   change. */
 static void rg__shock_keep_start(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->bodies);
     stbds_arrsetlen(s->shock_start_v, n);
@@ -7111,8 +7095,8 @@ static void rg__shock_keep_start(rg__solver *s) {
     }
 }
 
-/* The part s in [0, 1] of shock propagation's change an island keeps (above), from its B, C
-   and slack (negative for an island that is not limited). */
+/* The part s in [0, 1] of shock propagation's change an island keeps (rg__shock_limit_energy),
+   from its B, C and slack (negative for an island that is not limited). */
 static rg_real rg__shock_energy_scale(rg_real B, rg_real C, rg_real slack) {
     rg_real root, scale;
     if (slack < 0 || !(B + C > slack)) return 1;
@@ -7122,6 +7106,18 @@ static rg_real rg__shock_energy_scale(rg_real B, rg_real C, rg_real slack) {
     return scale < 1 ? (scale > 0 ? scale : 0) : 1;
 }
 
+/* Shock propagation gives a level's bodies the impulses that fit them to the frozen level
+   below, but not the reactions: where a frozen body moves, what its neighbours above gain is
+   not taken from it (see-saw: a 10 kg cube tipping the plank lifts the 1 kg cube on its other
+   end, 4 J gained in 20 steps). Guendelman §8.2 accepts the artifact; an engine should not
+   create energy. So after shock propagation each island keeps only as much of the velocity
+   change dv it made as leaves its kinetic energy no higher than before it, plus what pushing out
+   of the slop may take (bodies at slack_speed, RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE):
+   with v0 the velocities before, KE(v0 + s dv) = KE(v0) + s B + s^2 C, B = sum m v0.dv + w0.I dw,
+   C = sum (m |dv|^2 + dw.I dw) / 2, and s is the root of s B + s^2 C = slack when s = 1 would
+   exceed it. Islands touching a kinematic body are left alone: it is an energy source, whose
+   push shock propagation carries up. A resting pile is never limited (large-pyramid: no island
+   in 200 steps). */
 static void rg__shock_limit_energy(rg_world *w, rg_real slack_speed) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), limited = 0;
@@ -7239,8 +7235,8 @@ static void rg__separate_body_pushed(rg__solver *s, int body, rg_real slop) {
    velocities that move the positions in this step only: pushing bodies apart must not leave
    them with the velocity that did it. Every contact takes part, the others allowing approach up
    to the slop, so that a body pushed out of one neighbour is not pushed into another. The pass
-   works on the moves themselves (pseudo-velocity times h, impulses times h): a depth over h
-   would overflow for the shortest steps (a cube 0.5 m deep, a step of 1e-37 s). */
+   works on the moves themselves (pseudo-velocity times h, impulses times h), never on a depth
+   divided by h, which overflows for the shortest steps. */
 static void rg__separate(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
@@ -7278,13 +7274,10 @@ static void rg__separate(rg_world *w, rg_real h) {
     rg__separate_places(s);
     for (i = 0; i < count; ++i)
         if (s->manifolds[i].deep) rg__separate_activate(s, s->separation_place[i], slop);
-    /* Gauss-Seidel carries a push one contact further per sweep, and in `funnel` columns of
-       cubes pressed against a plate are longer chains than contact_iterations: with 10 sweeps
-       a step the heap's resting contacts were 2 to 3 mm deep through the last second (world
-       seeds 12345, 1, 3: 55, 32 and 60 of its 60 steps had one deeper than 2 mm), with 30 at
-       most 2 of 60 steps, and 0.4 to 0.8 mm at the last step. The sweeps stop once converged,
-       which a wedged heap never is: `funnel`'s pass runs to the cap in 548 of its 554 steps
-       with work (+2 ms a step); `rain` and the pyramids pay nothing. */
+    /* Gauss-Seidel carries a push one contact further per sweep, and columns of cubes pressed
+       against a plate are longer chains than contact_iterations, hence RG__SEPARATION_SWEEPS
+       times as many (funnel: 30 sweeps keep resting contacts under 2 mm). The sweeps stop once
+       converged; a wedged heap never is, and runs to the cap. */
     for (sweep = 0; sweep < RG__SEPARATION_SWEEPS * w->def.contact_iterations; ++sweep) {
         rg_real worst = 0;
         for (i = 0; i < count; ++i) {
@@ -7367,15 +7360,12 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     rg__contact_start(w);
     /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
        the weight of what lies on top reaches the bottom as fast as support reaches the top.
-       Sweeps that no longer shrink a large error stop early: in a tall structure Gauss-Seidel
-       over all levels reaches a plateau after a few sweeps (a 100-row pyramid's largest error
-       stays at 1-5 mm from the fifth sweep on), and the sweeps beyond it only shift loads and
-       friction around, which warm starting then carries on: with all 10 sweeps about 200 of its
-       5050 cubes fell within 200 steps, stopping at the plateau 2 to 22 (world seeds 1-3).
-       Shock propagation does the rest level by level. Small errors keep sweeping down to
-       RG__CONTACT_SWEEPS_EXIT (0.05 mm for the default tolerance): a 20-row pyramid needs 3.6
-       sweeps a step to get there, and polishing on to 0.01 mm (8.8 sweeps) changed nothing that
-       shock propagation did not redo (its top cube moved 2.4 mm in 10 s, against 1.3 mm now). */
+       The sweeps end once every error is below RG__CONTACT_SWEEPS_EXIT of the tolerance (0.05 mm
+       by default), or early once they no longer shrink a large error (RG__CONTACT_STALL*): in a
+       tall structure Gauss-Seidel over all levels reaches a plateau after a few sweeps, and the
+       sweeps beyond it only shift loads and friction around, which warm starting then carries
+       on (100-row pyramid: with all 10 sweeps about 200 of its 5050 cubes fall in 200 steps).
+       Shock propagation does the rest level by level. */
     while (sweeps < w->def.contact_iterations && count > 0) {
         rg_real error;
         ++sweeps;
@@ -7412,6 +7402,8 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     }
 }
 
+/* rg_world_contacts: the last step's report, without the contacts of bodies destroyed since;
+   copies at most `capacity` into out and returns how many there are. */
 static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
     int i, n = (int)stbds_arrlen(w->solver.report), total = 0;
     for (i = 0; i < n; ++i) {
@@ -7591,6 +7583,7 @@ static int rg__body_def_is_valid(const rg_body_def *def) {
            rg__body_coefficient_is_valid(def->rolling_friction) && rg__body_coefficient_is_valid(def->spinning_friction);
 }
 
+/* The body an id names, or NULL for a stale id or one never handed out. */
 static rg__body *rg__world_body(const rg_world *w, rg_body_id id) {
     rg__body *body;
     if (!w || id.generation == 0 || id.index >= (uint32_t)stbds_arrlen(w->bodies)) return NULL;
@@ -7600,8 +7593,9 @@ static rg__body *rg__world_body(const rg_world *w, rg_body_id id) {
 }
 
 /* Mass properties of a body from its hull: density, or a given mass with the inertia scaled
-   to match (the same shape at the density mass / volume). 0 when they, or their inverses, are
-   not finite and positive (a density of 1e15 on a large hull). */
+   to match (the same shape at the density mass / volume). Mass, the inertia's diagonal and their
+   inverses are finite and positive, or this returns 0 (an extreme density on a large hull
+   overflows). */
 static int rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) {
     rg_real density;
     int i;
