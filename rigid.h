@@ -28,6 +28,54 @@
       rg_world_destroy(world);              (destroy the world before its hulls)
       rg_hull_destroy(cube); rg_hull_destroy(slab);
 
+   TABLE OF CONTENTS
+      Declarations (search for the title): Types, Math, Convex hulls, Narrow phase without a
+      world, World and bodies, Inspection. The implementation, one grep-able marker a stage, in
+      the order of the step; the private names of a stage carry its prefix:
+         marker         prefix             what
+         >>types        rg__<module>_...   internal data of every module
+         >>math         rg__v3_ rg__quat_ rg__mat3_ (scalars: rg__<name>_real)
+                                           vector, quaternion and matrix helpers
+         >>hull         rg__hull_          hulls from boxes and faces, Mirtich mass properties
+         >>quickhull    rg__qh_            rg_hull_create: the convex hull of a point cloud
+         >>collide      rg__collide_       separating axes, witnesses, clipped contact manifolds
+         >>broadphase   rg__broadphase_    incremental sort-and-sweep over the bodies' boxes
+         >>narrowphase  rg__narrowphase_   a manifold per pair, kept or collided again
+         >>solver       rg__solver_        the solver's data, tuning and its method in brief
+         >>integrate    rg__integrate_     free motion: velocities, gyroscopic term, positions
+         >>impulse      rg__impulse_       pushes, effective masses, a face's resultant, friction
+         >>prepare      rg__prepare_       solver bodies, contact points, graph, levels, order
+         >>collision    rg__collision_     collisions with the velocities of the step's start
+         >>predict      rg__predict_       where contact points will be after the step
+         >>island       rg__island_        islands of touching bodies, for the energy limits
+         >>warm         rg__warm_          last step's impulses carried over, limited per island
+         >>contact      rg__contact_       resting contacts: sweeps of manifold visits
+         >>shock        rg__shock_         shock propagation, level by level
+         >>separate     rg__separate_      the first-order pass: positions apart
+         >>step         rg__step_          the contact stage's driver, what a step reports
+         >>world        rg__world_         world def, creation, rg_world_step, stats
+         >>body         rg__body_          bodies by id: creation, state, forces, impulses
+
+   ARCHITECTURE
+      One rg_world_step(world, dt) (Guendelman et al. §5: collide, advance velocities, contact,
+      advance positions):
+      1. >>broadphase updates each body's box in the sort-and-sweep lists (Baraff §7.2) and
+         keeps the set of pairs whose boxes overlap.
+      2. >>narrowphase gives each pair a contact manifold: kept from last step when the pair has
+         hardly moved relative to itself, otherwise collided again by >>collide; points within
+         contact_margin of touching are speculative (negative depth).
+      3. >>prepare builds the solver's bodies and points, the contact graph's levels from the
+         ground up and a seeded shuffle; >>collision resolves the collisions with the
+         velocities of the step's start, with restitution (Bender & Schmitt §3.1).
+      4. >>integrate advances the velocities by gravity and forces.
+      5. The contact stage (>>step): >>warm applies last step's impulses; >>contact sweeps the
+         resting contacts with the velocities predicted by >>predict (Bender & Schmitt §3.2);
+         >>shock propagates shock level by level (Guendelman §8.2), limited per >>island so that
+         it adds no energy; >>separate moves penetrating bodies apart without changing their
+         velocities (Guendelman §11); the impulses are kept for the next warm start and for
+         rg_world_contacts.
+      6. >>integrate advances the positions and orientations.
+
    COMPILE-TIME OPTIONS (define before including)
       RIGID_IMPLEMENTATION            compile the implementation in this file
       RIGID_DOUBLE                    rg_real is double (default float); same in every file.
@@ -36,12 +84,65 @@
       RIGID_MALLOC(size, ctx)         allocator overrides: all three or none. ctx is
       RIGID_REALLOC(ptr, size, ctx)   rg_world_def.allocator_context for world memory, NULL for
       RIGID_FREE(ptr, ctx)            hulls and for stb_ds containers (stb_ds passes no context)
-      RIGID_ASSERT(x)                 assertion override (default assert)
+      RIGID_ASSERT(x)                 assertion override (default assert); checks internal
+                                      invariants (indices, ids, levels), off with NDEBUG
       RIGID_NO_STB_DS_IMPLEMENTATION  the program compiles stb_ds's implementation elsewhere;
                                       stb_ds then allocates with that program's STBDS_REALLOC
       RIGID_PROFILE_CLOCK()           an expression giving seconds as a double (e.g. from
                                       clock_gettime); rg_world_step then times its phases into
                                       rg_world_stats.seconds_*. Off by default.
+
+   TUNING
+      Internal constants, each overridable by defining it before the implementation (results
+      then differ from the tested defaults). Fractions are of rg_world_def.contact_tolerance
+      unless said otherwise.
+         RG__HULL_VOLUME_LEFT          1e-14  a hull whose volume is below this part of the sum
+                                              of its terms' magnitudes is degenerate (>>hull)
+         RG__SAP_REBUILD_EXCHANGES     2      the sweep rebuilds after this many n log2 n
+         RG__SAP_TESTS_PER_EXCHANGE    4      exchanges, box tests counted this many to one
+         RG__SAP_FATTENING             0.005  a moving body's box is fattened by this part of its
+                                              hull's radius (>>broadphase)
+         RG__REUSE_FRACTION            0.25   a pair that moved less than this relative to itself
+                                              keeps its manifold (>>narrowphase)
+         RG__ON_BODY_REACH             2      hull radii from a body's centre of mass within
+                                              which a manifold's points must lie
+         RG__CONTACT_SWEEPS_EXIT       0.05   contact sweeps stop below this error
+         RG__CONTACT_STALL_AFTER       4      from this sweep on, contact sweeps stop when one
+         RG__CONTACT_STALL             0.7    ends above this part of the best error so far
+         RG__CONTACT_STALL_ABOVE       0.1    and above this part of the tolerance
+         RG__ALTERNATE                 1      every other contact sweep runs down the levels
+         RG__CONTACT_EXIT_FRACTION     0.01   the first-order pass stops below this error
+         RG__SEPARATION_SWEEPS         3      first-order sweeps per contact iteration
+         RG__SHOCK_EXIT_FRACTION       1e-3   a shock level stops below this error
+         RG__SHOCK_INNER               5      sweeps of a level per shock iteration
+         RG__SHOCK_STALL               0.95   a level stops when a sweep leaves more than this
+         RG__SHOCK_STALL_AFTER         2      part of the error before it, from its third sweep
+         RG__SHOCK_STALL_BELOW         0.1    on, with the error below this part of the tolerance
+         RG__SLOP_FRACTION             0.1    penetration the velocity may remove; the rest is
+                                              the first-order pass's
+         RG__PUSHOUT_RATE              60     1/s: the fastest the velocity removes penetration
+         RG__COLLISION_RELATIVE_TOLERANCE 1e-3  collision loop: error per approach speed
+         RG__COLLISION_THRESHOLD_FRACTION 0.1   collision loop: error per resting speed
+         RG__GRAPH_VERTICAL            0.1    |n . up| above which a pair rests one on the other
+         RG__STILL_FRACTION            0.1    slower sliding (per step) counts as none
+         RG__WARM_ALIGNMENT            0.995  cosine of the largest turn of a normal that still
+                                              carries a warm start
+         RG__WARM_MAX_RATIO            4      a step this many times longer starts cold
+         RG__WARM_REACH                2      hull radii from b within which carried points
+                                              must lie for the warm start to be taken
+         RG__LINEAR_TURN               0.003  radians a step below which an arm turns linearly
+         RG__GYROSCOPIC_TURN           0.5    radians: the gyroscopic step is split into parts
+         RG__GYROSCOPIC_PARTS          64     of at most this turn, at most this many
+         RG__TURN_LARGEST              1e12   radians: larger turns are taken modulo 2 pi
+         RG__LINE_PATCH                1e-4   a face patch whose points' moments have a
+                                              determinant below this part of trace^2 is a line
+         RG__VISIT_AHEAD               2      contact visits prefetched ahead
+
+   CONVENTIONS
+      Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
+      Hamilton product, rg_quat_mul(a, b) applies b then a. rg_mat3.m[row][column]. Contact
+      normals point from body B towards body A. Units are yours; defaults assume metres,
+      kilograms, seconds.
 
    DETERMINISM
       The same sequence of calls gives bit-identical results: run after run, after destroying
@@ -53,21 +154,55 @@
       machines or C libraries (sinf, cosf may round differently), with -ffast-math, or when the
       calls come in another order (creation order is part of the input).
 
-   CONVENTIONS
-      Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
-      Hamilton product, rg_quat_mul(a, b) applies b then a. rg_mat3.m[row][column]. Contact
-      normals point from body B towards body A. Units are yours; defaults assume metres,
-      kilograms, seconds.
-
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
       degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged. So are
-      absurd values, whatever the units: magnitudes beyond 1e15, a dt above 1 s, velocities (or
-      forces that would give velocities within a 1 s step) whose kinetic energy exceeds 1e30,
-      hulls and bodies whose mass properties overflow rg_real. Within these limits a free
-      body's state stays finite. Math functions never crash: NaN in gives NaN out, except that
-      normalising a zero, NaN or infinite vector or quaternion gives zero or the identity, and
-      inverting a singular or non-finite matrix gives zero.
+      absurd values, whatever the units: magnitudes beyond 1e15 (RG__MAX_MAGNITUDE), a dt above
+      1 s, velocities (or forces that would give velocities within a 1 s step) whose kinetic
+      energy exceeds 1e30 (RG__MAX_ENERGY), hulls and bodies whose mass properties overflow
+      rg_real. Within these limits a free body's state stays finite. Math functions never
+      crash: NaN in gives NaN out, except that normalising a zero, NaN or infinite vector or
+      quaternion gives zero or the identity, and inverting a singular or non-finite matrix
+      gives zero.
+
+   NUMERIC ROBUSTNESS
+      The invariants the code keeps for every accepted input, float included, each enforced in
+      one place (the function named):
+      - Lengths, normalisation and inverses never overflow or underflow on the way: a sum of
+        squares or a determinant out of range is rescaled by the largest component first
+        (rg__squares_in_range, rg__determinant_in_range).
+      - A hull's volume is that of its faces as fans of triangles; a volume within
+        RG__HULL_VOLUME_LEFT of the size of its terms is rounding, and the hull is degenerate
+        (rg__hull_compute_mass_properties). Mass, inertia and their inverses are finite and
+        positive, or the hull or body is refused (rg__hull_mass_properties_are_finite,
+        rg__body_set_mass_properties).
+      - Every input point lies within three tolerances of the hull rg_hull_create returns
+        (rg__qh_reject_cut_off_points).
+      - An edge pair never claims more separation than the gap between the hulls' supports
+        along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
+        manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
+        edges' clamped closest points stand in (rg__collide_contact_manifold). A hull is
+        collided only with finite vertices, position within RG__MAX_MAGNITUDE and a finite
+        rotation (rg__collide_pose_is_collidable).
+      - A body whose box is not finite is parked at the far corner, so the sweep's order stays
+        total (rg__broadphase_compute_box).
+      - Every point of a manifold lies within RG__ON_BODY_REACH hull radii of both bodies'
+        centres of mass, or the pair has no contact for the step
+        (rg__narrowphase_manifold_on_bodies); a warm start is taken only when last step's
+        points, carried with b, lie within RG__WARM_REACH of it (rg__warm_carried_points), and
+        an island whose warm-start sums are not finite starts cold (rg__warm_limit).
+      - The gyroscopic term never adds kinetic energy, also where w.Iw overflows
+        (rg__integrate_gyroscopic); a turn beyond RG__TURN_LARGEST radians is taken modulo a
+        full turn (rg__integrate_turn_within_largest).
+      - A contact point's turns per unit impulse are all finite or all zero
+        (rg__impulse_keep_finite_turns); the sliding direction u/|u| is formed without
+        squaring u (rg__impulse_friction); the rolling-friction matrix is scaled by its trace
+        before it is inverted (rg__impulse_rolling).
+      - Nothing divides a depth by the step: a point's drift comes from the step's offsets
+        only, and the velocity removes at most h RG__PUSHOUT_RATE of the slop in a step
+        (rg__predict_base); the first-order pass works on moves (rg__separate).
+      - Shock propagation leaves each island's kinetic energy no higher than before it, plus
+        the push-out slack (rg__shock_limit_energy).
 
    TCC
       tcc 0.9.27 on x86-64 miscompiles calls returning 12-byte structs; under tcc rg_vec3 is
@@ -75,7 +210,11 @@
       linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
-      0.1.0  foundation: math, hulls and mass properties, bodies, free motion
+      0.1.0  (2026-11) convex hulls from boxes, faces or point clouds (quickhull) with Mirtich's
+             mass properties; contact manifolds by separating axes with witnesses and feature
+             ids; incremental sort-and-sweep; Bender & Schmitt's impulses with friction,
+             Guendelman's sequencing and shock propagation, warm starting, speculative
+             contacts, the first-order pass; bit-identical results across gcc, clang, tcc, g++
 */
 
 #ifndef RIGID_H_INCLUDED
@@ -5074,7 +5213,7 @@ static void rg__narrowphase_update(rg_world *w) {
 #define RG__SHOCK_INNER 5                         /* sweeps of a level per shock iteration, while it has errors */
 #endif
 #ifndef RG__SHOCK_STALL
-#define RG__SHOCK_STALL ((rg_real)0.95)           /* a level's sweeps stop when one shrinks its error by less than this */
+#define RG__SHOCK_STALL ((rg_real)0.95)           /* a level stops when a sweep leaves more than this part of the error before it */
 #endif
 #ifndef RG__SHOCK_STALL_AFTER
 #define RG__SHOCK_STALL_AFTER 2                   /* ... from its third sweep on */
