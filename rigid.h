@@ -6081,6 +6081,9 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         const rg__pair_manifold *pm = &source[i];
         const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
         rg__solver_manifold *m = &s->manifolds[i];
+        RIGID_ASSERT(pm->a >= 0 && pm->a < (int)stbds_arrlen(w->bodies) && pm->b >= 0 &&
+                     pm->b < (int)stbds_arrlen(w->bodies) && pm->a != pm->b);
+        RIGID_ASSERT((a->generation & 1) && (b->generation & 1)); /* both bodies live */
         m->a = pm->a;
         m->b = pm->b;
         m->first = total;
@@ -6270,8 +6273,12 @@ static void rg__prepare_order(rg_world *w) {
     stbds_arrsetlen(s->level_start, levels + 1);
     stbds_arrsetlen(s->order, count);
     for (l = 0; l <= levels; ++l) s->level_start[l] = 0;
-    for (i = 0; i < count; ++i) ++s->level_start[s->manifolds[i].level + 1];
+    for (i = 0; i < count; ++i) {
+        RIGID_ASSERT(s->manifolds[i].level >= 1 && s->manifolds[i].level < levels);
+        ++s->level_start[s->manifolds[i].level + 1];
+    }
     for (l = 0; l < levels; ++l) s->level_start[l + 1] += s->level_start[l];
+    RIGID_ASSERT(s->level_start[levels] == count);
     for (i = 0; i < count; ++i) s->order[s->level_start[s->manifolds[i].level]++] = i;
     for (l = levels; l > 0; --l) s->level_start[l] = s->level_start[l - 1];
     s->level_start[0] = 0;
@@ -7202,6 +7209,7 @@ static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
     for (level = 1; level < s->level_count; ++level) {
         int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
         rg_real previous = 0;
+        RIGID_ASSERT(begin <= end);
         if (begin == end) continue;
         for (i = begin; i < end; ++i) {
             const rg__solver_manifold *m = &s->manifolds[s->order[i]];
@@ -7817,6 +7825,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
             return id;
         }
     }
+    RIGID_ASSERT(index >= 0 && index < (int)stbds_arrlen(w->bodies) && !(w->bodies[index].generation & 1));
     generation = w->bodies[index].generation + 1; /* free slots are even, so this is odd */
     w->bodies[index] = candidate;
     w->bodies[index].generation = generation;
