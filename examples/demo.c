@@ -1,5 +1,5 @@
 /* The main demo (`make run`): Bender & Schmitt's funnel, 1000 cubes poured through a square
-   funnel (the `funnel` scene of ../shared/scenes.md), 10 s at 60 steps per second. Shows a
+   funnel (the `funnel` scene of docs/scenes.md), 10 s at 60 steps per second. Shows a
    progress bar (on a terminal; a line every 10 % when stdout is a log), then prints steps per
    second, contacts per step and the time of each phase of rg_world_step, and writes an HTML
    replay (open it in any browser: drag to orbit, space to pause, arrows to step) and a PNG

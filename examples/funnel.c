@@ -1,4 +1,4 @@
-/* funnel: the `funnel` scene of ../shared/scenes.md (Bender & Schmitt's performance test): 1000
+/* funnel: the `funnel` scene of docs/scenes.md (Bender & Schmitt's performance test): 1000
    cubes poured through a square funnel with a 4 m opening at y = 6, for 10 s. Summary: cubes
    through the opening, cubes still in the funnel, how wide the heap spread.
 

@@ -1,8 +1,8 @@
-/* hello: the README's usage example with a ground to land on. A cube dropped from 4 m; its
-   height printed every half second. Once the solver works it comes to rest at y = 0.5 (its
-   half extent) on the ground, whose top face is y = 0.
+/* hello: the README's usage example, with options. A cube dropped from 4 m onto a ground whose
+   top face is y = 0; its height printed every half second. It comes to rest at y = 0.5 (its
+   half extent).
 
-   usage: hello [--record file] [--snapshot file.png] */
+   usage: hello [--record file] [--every n] [--snapshot file.png] [--steps n] */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 

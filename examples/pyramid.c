@@ -1,4 +1,4 @@
-/* pyramid: the `pyramid` scene of ../shared/scenes.md, 210 cubes with a base of 20, exactly
+/* pyramid: the `pyramid` scene of docs/scenes.md, 210 cubes with a base of 20, exactly
    touching, for 10 s. Summary: cubes that moved more than 0.5 m, and how far the top sank
    (Bullet: 2.4 cm and stands; ODE collapses; Box3D: 2.8 cm).
 

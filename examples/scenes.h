@@ -1,4 +1,4 @@
-/* The benchmark scenes of ../shared/scenes.md, described once as data (boxes with poses) so that
+/* The benchmark scenes of docs/scenes.md, described once as data (boxes with poses) so that
    rigid.h's tests, examples and benchmark and the peer engines (Bullet, ODE) all build the same
    scene. C99 and C++; header-only, every function static.
 

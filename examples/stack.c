@@ -1,4 +1,4 @@
-/* stack: the `stack` scene of ../shared/scenes.md, a column of 20 cubes, exactly touching, for
+/* stack: the `stack` scene of docs/scenes.md, a column of 20 cubes, exactly touching, for
    10 s. Summary: how many cubes moved more than 0.5 m, and how far the top cube sank (Box3D's
    soft-step solver sinks 10.8 cm here; Bullet and ODE topple it).
 
