@@ -129,7 +129,7 @@ static int plain_sap_pairs(plain_sap *s, rg_world *w, rg_real dt) {
     for (i = 0; i < n; ++i)
         for (j = i + 1; j < n && s->sorted[j].lo[0] <= s->sorted[i].hi[0]; ++j)
             if (rg__sap_boxes_overlap(&s->sorted[i], &s->sorted[j]))
-                stbds_arrput(s->keys, rg__sap_pair_key(s->bodies[i], s->bodies[j]));
+                stbds_arrput(s->keys, rg__pair_key(s->bodies[i], s->bodies[j]));
     rg__sort_keys(&s->keys, &s->key_scratch, (int)stbds_arrlen(s->keys));
     return (int)stbds_arrlen(s->keys);
 }
@@ -140,7 +140,7 @@ static int brute_force_pairs(rg_world *w, rg_real dt, rg__sap_box **boxes, uint6
     stbds_arrsetlen(*keys, 0);
     for (i = 0; i < n; ++i)
         for (j = i + 1; j < n; ++j)
-            if (rg__sap_boxes_overlap(&(*boxes)[i], &(*boxes)[j])) stbds_arrput(*keys, rg__sap_pair_key(i, j));
+            if (rg__sap_boxes_overlap(&(*boxes)[i], &(*boxes)[j])) stbds_arrput(*keys, rg__pair_key(i, j));
     return (int)stbds_arrlen(*keys);
 }
 
