@@ -20,6 +20,7 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "examples/scenes.h"
+#include "tools/random.h"   /* random_lcg: the churn scene's own generator, not the test harness's */
 
 typedef struct hash64 { uint64_t h; } hash64;
 
@@ -76,20 +77,14 @@ static uint64_t run_scene(const char *name, int keep, int steps, int *ok) {
     return hash.h;
 }
 
-/* deterministic generator of the churn scene, independent of the test harness */
-static double churn_random(uint64_t *state) {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(*state >> 11) / 9007199254740992.0;
-}
-
-static rg_body_id churn_drop(rg_world *w, const rg_hull *hull, uint64_t *state) {
+static rg_body_id churn_drop(rg_world *w, const rg_hull *hull, unsigned long long *state) {
     rg_body_def bd = rg_body_default_def();
-    double x = churn_random(state) * 4 - 2, z = churn_random(state) * 4 - 2, y = 3 + churn_random(state) * 6;
-    double ax = churn_random(state) - 0.5, ay = churn_random(state) - 0.5, az = churn_random(state) - 0.5;
-    double angle = churn_random(state) * 3;
+    double x = random_lcg(state) * 4 - 2, z = random_lcg(state) * 4 - 2, y = 3 + random_lcg(state) * 6;
+    double ax = random_lcg(state) - 0.5, ay = random_lcg(state) - 0.5, az = random_lcg(state) - 0.5;
+    double angle = random_lcg(state) * 3;
     /* one draw per initialiser, each a full expression: two draws as arguments of one call
        would run in an unspecified order (gcc and clang differ) */
-    double down = churn_random(state) * 2, spin_x = churn_random(state) - 0.5, spin_z = churn_random(state) - 0.5;
+    double down = random_lcg(state) * 2, spin_x = random_lcg(state) - 0.5, spin_z = random_lcg(state) - 0.5;
     bd.hull = hull;
     bd.position = rg_v3((rg_real)x, (rg_real)y, (rg_real)z);
     bd.orientation = rg_quat_from_axis_angle(rg_v3((rg_real)ax, (rg_real)ay, (rg_real)az), (rg_real)angle);
@@ -109,7 +104,7 @@ static uint64_t run_churn(int steps, int *ok) {
     rg_body_id ids[LIVE];
     rg_body_def bd = rg_body_default_def();
     hash64 hash = {14695981039346656037ull};
-    uint64_t state = 7;
+    unsigned long long state = 7;
     int i, step;
     *ok = 0;
     if (!w || !ground || !cube || !plank) goto done;
@@ -122,7 +117,7 @@ static uint64_t run_churn(int steps, int *ok) {
         if (step % 10 == 9) {
             /* five bodies go, five new ones come, in the slots the old ones freed */
             for (i = 0; i < 5; ++i) {
-                int k = (int)(churn_random(&state) * LIVE);
+                int k = (int)(random_lcg(&state) * LIVE);
                 rg_body_destroy(w, ids[k]);
                 ids[k] = churn_drop(w, (k % 3) ? cube : plank, &state);
             }
