@@ -357,15 +357,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 
 #ifdef FUZZ_SEED_MAIN
-static void write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t n) {
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f) { perror(path); exit(1); }
-    fwrite(bytes, 1, n, f);
-    fclose(f);
-}
 /* a plain vector: three (selector 0, value) pairs */
 static size_t put_v3(uint8_t *p, int x, int y, int z) {
     p[0] = 0; p[1] = (uint8_t)x; p[2] = 0; p[3] = (uint8_t)y; p[4] = 0; p[5] = (uint8_t)z;
@@ -391,7 +382,7 @@ int main(int argc, char **argv) {
         n += put_v3(seed + n, 0, 0, 0); n += put_v3(seed + n, 0, 0, i);
     }
     for (i = 0; i < 20; ++i) { seed[n++] = 11; seed[n++] = 100; seed[n++] = 0; seed[n++] = 0; }
-    write_seed(argv[1], "stack", seed, n);
+    fuzz_write_seed(argv[1], "stack", seed, n);
     /* the same with pushes, a destroy, a re-create and queries between the steps */
     seed[n++] = 6; seed[n++] = 100; seed[n++] = 0; seed[n++] = 2;
     n += put_v3(seed + n, 16, 0, 0); n += put_v3(seed + n, 0, 8, 0);
@@ -399,7 +390,7 @@ int main(int argc, char **argv) {
     seed[n++] = 10; seed[n++] = 100; seed[n++] = 0; seed[n++] = 4; seed[n++] = 1;
     n += put_v3(seed + n, 0, 0, 0);
     for (i = 0; i < 4; ++i) { seed[n++] = 11; seed[n++] = 100; seed[n++] = 0; seed[n++] = 0; }
-    write_seed(argv[1], "stack_pushed", seed, n);
+    fuzz_write_seed(argv[1], "stack_pushed", seed, n);
     return 0;
 }
 #endif
