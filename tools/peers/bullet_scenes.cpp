@@ -1,5 +1,5 @@
 /* The scenes of examples/scenes.h in Bullet 3.24 (Debian's libbullet-dev, float), with the
-   settings of ../shared/scenes.md: btDiscreteDynamicsWorld, btDbvtBroadphase,
+   settings of docs/scenes.md: btDiscreteDynamicsWorld, btDbvtBroadphase,
    btSequentialImpulseConstraintSolver with the scene's iteration count, sleeping off, one fixed
    step of dt per stepSimulation call.
 

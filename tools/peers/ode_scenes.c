@@ -1,5 +1,5 @@
 /* The scenes of examples/scenes.h in ODE 0.16 (Debian's libode-dev, double), with the settings
-   of ../shared/scenes.md: dWorldQuickStep with the scene's iteration count, a sweep-and-prune
+   of docs/scenes.md: dWorldQuickStep with the scene's iteration count, a sweep-and-prune
    space, auto-disable off, up to 8 contacts per pair with the friction-pyramid approximation
    dContactApprox1 (mu is a coefficient of the normal force). ERP and CFM keep ODE's defaults;
    with restitution, contacts closing slower than 0.1 m/s do not bounce.

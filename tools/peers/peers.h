@@ -6,7 +6,7 @@
    alternating blocks of a few steps, so that a load that comes and goes on a shared machine
    slows all of them alike. The peer code (bullet_scenes.cpp, ode_scenes.c) is ours, written
    against the public APIs of Bullet 3.24 and ODE 0.16 with the settings of
-   ../shared/scenes.md. C99 and C++. */
+   docs/scenes.md. C99 and C++. */
 #ifndef RIGID_PEERS_H
 #define RIGID_PEERS_H
 
