@@ -68,7 +68,7 @@ $(BUILD)/tests_sanitize_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
 $(BUILD)/tcc_struct_args: tests/programs/tcc_struct_args.c rigid.h | $(BUILD)
 	tcc -Wall -Werror $(INCLUDES) $< -o $@ $(LDLIBS)
 
-DETERMINISM_SOURCES = tests/programs/determinism.c rigid.h examples/scenes.h tools/random.h
+DETERMINISM_SOURCES = tests/programs/determinism.c rigid.h examples/scenes.h tools/random.h tests/programs/state_hash.h
 
 $(BUILD)/determinism_gcc: $(DETERMINISM_SOURCES) | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -123,7 +123,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SEED    ?= 1
 FUZZERS      = hull collide world
 FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
-FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/programs/counting_allocator.h
+FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/programs/counting_allocator.h tests/programs/state_hash.h
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
 	@mkdir -p $(BUILD)/fuzz

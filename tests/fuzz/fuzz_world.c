@@ -40,6 +40,7 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"
+#include "../programs/state_hash.h"
 #include <stdarg.h>
 
 enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
@@ -68,20 +69,11 @@ typedef struct script_state {
     int id_count, live, steps;
 } script_state;
 
-typedef struct hash64 { uint64_t h; } hash64;
-static void hash_bytes(hash64 *s, const void *p, size_t n) {
-    const unsigned char *c = (const unsigned char *)p;
-    size_t i;
-    for (i = 0; i < n; ++i) { s->h ^= c[i]; s->h *= 1099511628211ull; }
-}
-static void hash_real(hash64 *s, rg_real x) { hash_bytes(s, &x, sizeof x); }
-static void hash_v3(hash64 *s, rg_vec3 v) { hash_real(s, v.x); hash_real(s, v.y); hash_real(s, v.z); }
-
 static uint64_t world_hash(const script_state *st) {
-    hash64 s = {14695981039346656037ull};
+    hash64 s = HASH64_INIT;
     rg_world_stats stats = rg_world_get_stats(st->w);
     int i;
-    hash_v3(&s, rg_world_gravity(st->w));
+    hash_vec3(&s, rg_world_gravity(st->w));
     hash_bytes(&s, &stats.body_count, sizeof stats.body_count);
     for (i = 0; i < st->id_count; ++i) {
         rg_body_id id = st->ids[i];
@@ -89,14 +81,14 @@ static uint64_t world_hash(const script_state *st) {
         rg_vec3 lo, hi;
         int valid = rg_body_is_valid(st->w, id);
         hash_bytes(&s, &valid, sizeof valid);
-        hash_v3(&s, rg_body_position(st->w, id));
-        hash_real(&s, q.x); hash_real(&s, q.y); hash_real(&s, q.z); hash_real(&s, q.w);
-        hash_v3(&s, rg_body_linear_velocity(st->w, id));
-        hash_v3(&s, rg_body_angular_velocity(st->w, id));
+        hash_vec3(&s, rg_body_position(st->w, id));
+        hash_quat(&s, q);
+        hash_vec3(&s, rg_body_linear_velocity(st->w, id));
+        hash_vec3(&s, rg_body_angular_velocity(st->w, id));
         hash_real(&s, rg_body_mass(st->w, id));
         rg_body_aabb(st->w, id, &lo, &hi);
-        hash_v3(&s, lo);
-        hash_v3(&s, hi);
+        hash_vec3(&s, lo);
+        hash_vec3(&s, hi);
     }
     return s.h;
 }

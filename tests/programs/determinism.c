@@ -20,24 +20,9 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "examples/scenes.h"
+#include "tests/programs/state_hash.h"
 #include "tools/random.h"   /* random_lcg: the churn scene's own generator, not the test harness's */
 
-typedef struct hash64 { uint64_t h; } hash64;
-
-static void hash_bytes(hash64 *s, const void *data, size_t n) {
-    const unsigned char *p = (const unsigned char *)data;
-    size_t i;
-    for (i = 0; i < n; ++i) {
-        s->h ^= p[i];
-        s->h *= 1099511628211ull;   /* FNV-1a 64-bit prime */
-    }
-}
-/* one rg_real at a time: rg_vec3 has padding under tcc, and padding bytes are not state */
-static void hash_real(hash64 *s, rg_real x) { hash_bytes(s, &x, sizeof x); }
-static void hash_vec3(hash64 *s, rg_vec3 v) { hash_real(s, v.x); hash_real(s, v.y); hash_real(s, v.z); }
-static void hash_quat(hash64 *s, rg_quat q) {
-    hash_real(s, q.x); hash_real(s, q.y); hash_real(s, q.z); hash_real(s, q.w);
-}
 static void hash_body(hash64 *s, const rg_world *w, rg_body_id id) {
     hash_bytes(s, &id.index, sizeof id.index);
     hash_bytes(s, &id.generation, sizeof id.generation);
@@ -61,7 +46,7 @@ static uint64_t run_scene(const char *name, int keep, int steps, int *ok) {
     scene s;
     scene_world sw;
     rg_world_def wd = rg_world_default_def();
-    hash64 hash = {14695981039346656037ull};   /* FNV offset basis */
+    hash64 hash = HASH64_INIT;
     int i;
     *ok = 0;
     if (!scene_build(&s, name)) return 0;
@@ -103,7 +88,7 @@ static uint64_t run_churn(int steps, int *ok) {
     rg_hull *plank = rg_hull_create_box(rg_v3(1.0f, 0.2f, 0.4f), NULL);
     rg_body_id ids[LIVE];
     rg_body_def bd = rg_body_default_def();
-    hash64 hash = {14695981039346656037ull};
+    hash64 hash = HASH64_INIT;
     unsigned long long state = 7;
     int i, step;
     *ok = 0;
