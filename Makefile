@@ -15,7 +15,7 @@ LDLIBS   = -lm
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 TEST_SOURCES = tests/main.c $(wildcard tests/test_*.c)
-TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h)
+TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h) tools/random.h
 EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 
 # tcc 0.9.27 (Debian, x86-64) overwrites 4 bytes of the caller's stack after a call returning a
@@ -68,7 +68,7 @@ $(BUILD)/tests_sanitize_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
 $(BUILD)/tcc_struct_args: tests/programs/tcc_struct_args.c rigid.h | $(BUILD)
 	tcc -Wall -Werror $(INCLUDES) $< -o $@ $(LDLIBS)
 
-DETERMINISM_SOURCES = tests/programs/determinism.c rigid.h examples/scenes.h
+DETERMINISM_SOURCES = tests/programs/determinism.c rigid.h examples/scenes.h tools/random.h tests/programs/state_hash.h
 
 $(BUILD)/determinism_gcc: $(DETERMINISM_SOURCES) | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -97,10 +97,10 @@ $(BUILD)/determinism_check: tests/programs/determinism_compare.sh $(DETERMINISM_
 	chmod +x $@
 
 # zero allocations in steady state, counted through the allocator hooks
-$(BUILD)/steady_alloc: tests/programs/steady_alloc.c tests/programs/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
+$(BUILD)/steady_alloc: tests/programs/steady_alloc.c tests/programs/counting_allocator.h rigid.h examples/scenes.h tools/random.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/steady_alloc_double: tests/programs/steady_alloc.c tests/programs/counting_allocator.h rigid.h examples/scenes.h | $(BUILD)
+$(BUILD)/steady_alloc_double: tests/programs/steady_alloc.c tests/programs/counting_allocator.h rigid.h examples/scenes.h tools/random.h | $(BUILD)
 	$(CC) $(CFLAGS) -DRIGID_DOUBLE $< -o $@ $(LDLIBS)
 
 # `make determinism`: every build, the long scenes (the full rain, 600 steps)
@@ -110,7 +110,7 @@ determinism: deps $(DETERMINISM_ALL)
 # `make soak`: SOAK_STEPS (1 000 000) steps of the mixed scene of tests/programs/soak.c
 SOAK_STEPS ?= 1000000
 
-$(BUILD)/soak: tests/programs/soak.c tests/programs/counting_allocator.h rigid.h | $(BUILD)
+$(BUILD)/soak: tests/programs/soak.c tests/programs/counting_allocator.h rigid.h tools/random.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 soak: deps $(BUILD)/soak
@@ -123,7 +123,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SEED    ?= 1
 FUZZERS      = hull collide world
 FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
-FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/programs/counting_allocator.h
+FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/programs/counting_allocator.h tests/programs/state_hash.h
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | $(BUILD)
 	@mkdir -p $(BUILD)/fuzz
@@ -193,10 +193,10 @@ test-replay:
 	$(BUILD)/replay $(BUILD)/replay_fixture.rgrec $(BUILD)/replay_fixture.html --title "make test-replay"
 	node tools/test-replay.js $(BUILD)/replay_fixture.html $(BUILD)/replay_screens
 
-$(BUILD)/demo: examples/demo.c rigid.h $(wildcard examples/*.h) tools/replay.h $(BUILD)/replay_page.inc | $(BUILD)
+$(BUILD)/demo: examples/demo.c rigid.h $(wildcard examples/*.h) tools/random.h tools/replay.h $(BUILD)/replay_page.inc | $(BUILD)
 	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
 
-$(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) | $(BUILD)
+$(BUILD)/%: examples/%.c rigid.h $(wildcard examples/*.h) tools/random.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 examples: $(EXAMPLES)
@@ -239,13 +239,13 @@ bench-readme: bench-deps
 	@$(MAKE) --no-print-directory $(BUILD)/bench
 	CC="$(CC)" CXX="$(CXX)" tools/bench-readme $(BUILD)/bench "$(OPT) $(DETERMINISM) -DNDEBUG" $(BENCH_ARGS)
 
-$(BUILD)/bench.o: tools/bench.c tools/plot.h tools/peers/peers.h examples/scenes.h examples/snapshot.h rigid.h | $(BUILD)
+$(BUILD)/bench.o: tools/bench.c tools/plot.h tools/peers/peers.h examples/scenes.h tools/random.h examples/snapshot.h rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@
 
-$(BUILD)/ode_scenes.o: tools/peers/ode_scenes.c tools/peers/peers.h examples/scenes.h | $(BUILD)
+$(BUILD)/ode_scenes.o: tools/peers/ode_scenes.c tools/peers/peers.h examples/scenes.h tools/random.h | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -c $< -o $@
 
-$(BUILD)/bullet_scenes.o: tools/peers/bullet_scenes.cpp tools/peers/peers.h examples/scenes.h | $(BUILD)
+$(BUILD)/bullet_scenes.o: tools/peers/bullet_scenes.cpp tools/peers/peers.h examples/scenes.h tools/random.h | $(BUILD)
 	$(CXX) $(OPT) $(CXXWARN) $(INCLUDES) -isystem /usr/include/bullet -DNDEBUG -c $< -o $@
 
 $(BUILD)/bench: $(PEER_OBJECTS)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/random.h"   /* random_lcg: the jitter of `rain` */
+
 /* every function is static; unused ones must not warn in programs that use a few */
 #if defined(__GNUC__) || defined(__clang__)
 #define SCENE__STATIC static __attribute__((unused))
@@ -70,12 +72,6 @@ SCENE__STATIC void scene__quat_mul(const double a[4], const double b[4], double 
     r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
-/* deterministic generator for the small random rotations of `rain` */
-SCENE__STATIC double scene__random(unsigned long long *state) {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(*state >> 11) / 9007199254740992.0;
-}
-
 SCENE__STATIC void scene__pyramid(scene *s, int base) {
     int i, j;
     for (i = 0; i < base; ++i)
@@ -95,10 +91,10 @@ SCENE__STATIC void scene__rain(scene *s, int nx, int ny, int nz, double spacing,
         for (j = 0; j < nz; ++j)
             for (i = 0; i < nx; ++i) {
                 double q[4], ax, ay, az, angle;
-                ax = scene__random(&state) * 2 - 1;
-                ay = scene__random(&state) * 2 - 1;
-                az = scene__random(&state) * 2 - 1;
-                angle = scene__random(&state) * jitter_angle;
+                ax = random_lcg(&state) * 2 - 1;
+                ay = random_lcg(&state) * 2 - 1;
+                az = random_lcg(&state) * 2 - 1;
+                angle = random_lcg(&state) * jitter_angle;
                 if (ax * ax + ay * ay + az * az < 1e-6) ax = 1;
                 scene__axis_angle(ax, ay, az, angle, q);
                 scene__add(s, 0.5, 0.5, 0.5, (i - (nx - 1) / 2.0) * spacing, y0 + k * spacing,
@@ -121,10 +117,10 @@ SCENE__STATIC void scene__rain_count(scene *s, int count) {
     for (n = 0; n < count; ++n) {
         int i = n % columns, j = (n / columns) % columns, k = n / (columns * columns);
         double q[4], ax, ay, az, angle;
-        ax = scene__random(&state) * 2 - 1;
-        ay = scene__random(&state) * 2 - 1;
-        az = scene__random(&state) * 2 - 1;
-        angle = scene__random(&state) * 0.6;
+        ax = random_lcg(&state) * 2 - 1;
+        ay = random_lcg(&state) * 2 - 1;
+        az = random_lcg(&state) * 2 - 1;
+        angle = random_lcg(&state) * 0.6;
         if (ax * ax + ay * ay + az * az < 1e-6) ax = 1;
         scene__axis_angle(ax, ay, az, angle, q);
         scene__add(s, 0.5, 0.5, 0.5, (i - (columns - 1) / 2.0) * spacing, 2 + k * spacing,

@@ -1,6 +1,6 @@
 /* tools/bench: rigid.h side by side with Bullet and ODE (`make bench-peers`, part of `make bench`).
 
-   Runs every scene of ../shared/scenes.md (built once, from examples/scenes.h) in rigid.h, Bullet
+   Runs every scene of docs/scenes.md (built once, from examples/scenes.h) in rigid.h, Bullet
    and ODE in the same process and prints for each scene the median time of a whole step in each
    engine, the ratios rigid/Bullet and rigid/ODE, contacts per step, and the stability outcome.
 
@@ -42,7 +42,7 @@
 enum { ENGINE_RIGID, ENGINE_BULLET, ENGINE_ODE, ENGINE_COUNT };
 static const char *const engine_names[ENGINE_COUNT] = {"rigid.h", "Bullet", "ODE"};
 
-/* What ../shared/scenes.md reports for the peers on this machine (ms/step; < 0: not given). */
+/* What docs/scenes.md reports for the peers on this machine (ms/step; < 0: not given). */
 typedef struct reference { const char *scene; double bullet_ms, ode_ms; const char *outcome; } reference;
 static const reference references[] = {
     {"stack", 0.10, 0.12, "both collapse: 19 and 17 of 20 cubes move > 0.5 m"},
@@ -434,7 +434,7 @@ static void print_markdown(FILE *f, int first, int last, result *const *scaling,
 
 static void print_references(FILE *f, int first, int last) {
     int i;
-    fprintf(f, "peers against ../shared/scenes.md (measured on this machine earlier; ms/step)\n");
+    fprintf(f, "peers against docs/scenes.md (measured on this machine earlier; ms/step)\n");
     fprintf(f, "%-14s  %9s %9s %9s  %9s %9s %9s\n", "scene", "Bullet", "scenes.md", "ratio", "ODE", "scenes.md",
             "ratio");
     for (i = first; i < last; ++i) {

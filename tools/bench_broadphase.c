@@ -20,7 +20,9 @@
 #include "rigid.h"
 
 #include <stdio.h>
-#include <time.h>
+
+#include "tools/clock.h"
+#include "tools/random.h"
 
 /* this file calls stb_ds itself, outside rigid.h's own silencing of its macros */
 #if defined(__GNUC__) || defined(__clang__)
@@ -28,20 +30,9 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #endif
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static unsigned long long bench_random_state = 0x2545f4914f6cdd1dull;
-static double bench_random(void) { /* xorshift64*, uniform in [0, 1) */
-    bench_random_state ^= bench_random_state >> 12;
-    bench_random_state ^= bench_random_state << 25;
-    bench_random_state ^= bench_random_state >> 27;
-    return (double)((bench_random_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-static rg_real bench_uniform(double lo, double hi) { return (rg_real)(lo + (hi - lo) * bench_random()); }
+static double bench_random(void) { return random_xorshift(&bench_random_state); }
+static rg_real bench_uniform(double lo, double hi) { return (rg_real)random_uniform(&bench_random_state, lo, hi); }
 
 typedef struct scene {
     const char *name;
@@ -129,7 +120,7 @@ static int plain_sap_pairs(plain_sap *s, rg_world *w, rg_real dt) {
     for (i = 0; i < n; ++i)
         for (j = i + 1; j < n && s->sorted[j].lo[0] <= s->sorted[i].hi[0]; ++j)
             if (rg__broadphase_boxes_overlap(&s->sorted[i], &s->sorted[j]))
-                stbds_arrput(s->keys, rg__sap_pair_key(s->bodies[i], s->bodies[j]));
+                stbds_arrput(s->keys, rg__broadphase_pair_key(s->bodies[i], s->bodies[j]));
     rg__broadphase_sort_keys(&s->keys, &s->key_scratch, (int)stbds_arrlen(s->keys));
     return (int)stbds_arrlen(s->keys);
 }
@@ -140,7 +131,7 @@ static int brute_force_pairs(rg_world *w, rg_real dt, rg__sap_box **boxes, uint6
     stbds_arrsetlen(*keys, 0);
     for (i = 0; i < n; ++i)
         for (j = i + 1; j < n; ++j)
-            if (rg__broadphase_boxes_overlap(&(*boxes)[i], &(*boxes)[j])) stbds_arrput(*keys, rg__sap_pair_key(i, j));
+            if (rg__broadphase_boxes_overlap(&(*boxes)[i], &(*boxes)[j])) stbds_arrput(*keys, rg__broadphase_pair_key(i, j));
     return (int)stbds_arrlen(*keys);
 }
 

@@ -8,25 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "tools/clock.h"
+#include "tools/random.h"
 
 static unsigned long long random_state = 0x243f6a8885a308d3ull;
-static double random_uniform(double lo, double hi) {
-    random_state ^= random_state >> 12;
-    random_state ^= random_state << 25;
-    random_state ^= random_state >> 27;
-    return lo + (hi - lo) * (double)((random_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
+static double uniform(double lo, double hi) { return random_uniform(&random_state, lo, hi); }
 
 static rg_vec3 random_unit_vector(void) {
     for (;;) {
-        double x = random_uniform(-1, 1), y = random_uniform(-1, 1), z = random_uniform(-1, 1);
+        double x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
         double l = sqrt(x * x + y * y + z * z);
         if (l > 0.1 && l <= 1) return rg_v3((rg_real)(x / l), (rg_real)(y / l), (rg_real)(z / l));
     }
@@ -34,7 +25,7 @@ static rg_vec3 random_unit_vector(void) {
 
 static rg_quat random_rotation(double max_angle) {
     rg_vec3 axis = random_unit_vector();
-    double angle = random_uniform(-max_angle, max_angle);
+    double angle = uniform(-max_angle, max_angle);
     return rg_quat_from_axis_angle(axis, (rg_real)angle);
 }
 
@@ -78,7 +69,7 @@ static void make_touching_poses(const rg_hull *a, const rg_hull *b) {
         p.pb = rg_v3(0, 0, 0);
         p.qb = random_rotation(3.14159265);
         p.qa = random_rotation(3.14159265);
-        p.pa = rg_v3_scale(random_unit_vector(), (rg_real)(reach * random_uniform(0.3, 0.9)));
+        p.pa = rg_v3_scale(random_unit_vector(), (rg_real)(reach * uniform(0.3, 0.9)));
         if (rg_collide_hulls(a, p.pa, p.qa, b, p.pb, p.qb, 0.02f, &m) > 0) poses[n++] = p;
     }
 }
@@ -91,11 +82,11 @@ static void make_walks(const rg_hull *a, const rg_hull *b, double lo, double hi)
     for (w = 0; w < WALKS; ++w) {
         rg_vec3 dir = random_unit_vector();
         rg_quat qa = random_rotation(3.14159265), qb = random_rotation(3.14159265);
-        double distance = reach * random_uniform(lo, hi);
+        double distance = reach * uniform(lo, hi);
         for (s = 0; s < STEPS; ++s) {
             pose *p = &walk[w * STEPS + s];
             dir = rg_v3_normalize(rg_quat_rotate(random_rotation(0.02), dir));
-            distance += reach * random_uniform(-0.005, 0.005);
+            distance += reach * uniform(-0.005, 0.005);
             if (distance < lo * reach) distance = lo * reach;
             if (distance > hi * reach) distance = hi * reach;
             qa = rg_quat_normalize(rg_quat_mul(random_rotation(0.02), qa));

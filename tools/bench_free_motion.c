@@ -3,13 +3,8 @@
 #include "rigid.h"
 
 #include <stdio.h>
-#include <time.h>
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "tools/clock.h"
 
 static void bench_free_motion(int count) {
     rg_world_def wd = rg_world_default_def();

@@ -6,22 +6,13 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "tools/clock.h"
+#include "tools/random.h"
 
 static unsigned long long random_state = 0x9e3779b97f4a7c15ull;
 
-static double uniform(double lo, double hi) {
-    random_state ^= random_state >> 12;
-    random_state ^= random_state << 25;
-    random_state ^= random_state >> 27;
-    return lo + (hi - lo) * (double)((random_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
+static double uniform(double lo, double hi) { return random_uniform(&random_state, lo, hi); }
 
 static rg_vec3 random_vector(void) {
     double x = uniform(-1, 1);

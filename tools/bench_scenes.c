@@ -1,4 +1,4 @@
-/* `make bench`: the scenes of ../shared/scenes.md in rigid.h. For each scene: ms per step (the
+/* `make bench`: the scenes of docs/scenes.md in rigid.h. For each scene: ms per step (the
    median of whole steps) split by phase (broad, narrow, collision, contact, shock, integration),
    the iterations the solver used, contacts per step, and the outcome (cubes that ended more
    than 0.5 m from their start, how far the top cube moved). Timings are printed, never asserted.
@@ -14,13 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "tools/clock.h"
 
 static long allocations;
 static void *counting_malloc(size_t size) { ++allocations; return malloc(size); }

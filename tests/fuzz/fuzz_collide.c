@@ -185,15 +185,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 
 #ifdef FUZZ_SEED_MAIN
-static void write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t n) {
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f) { perror(path); exit(1); }
-    fwrite(bytes, 1, n, f);
-    fclose(f);
-}
 int main(int argc, char **argv) {
     /* plain-number bytes: selector 0 then the value in sixteenths */
     uint8_t seed[256];
@@ -221,7 +212,7 @@ int main(int argc, char **argv) {
         for (k = 0; k < 7; ++k) { seed[n++] = 0; seed[n++] = 0; }
         seed[n++] = 0; seed[n++] = 2;                   /* margin 2/16/64 */
         snprintf(name, sizeof name, "boxes_%d", s);
-        write_seed(argv[1], name, seed, n);
+        fuzz_write_seed(argv[1], name, seed, n);
     }
     return 0;
 }

@@ -81,4 +81,17 @@ static inline void fuzz_plains3(fuzz_reader *r, double out[3]) {
     out[2] = fuzz_plain(r);
 }
 
+#ifdef FUZZ_SEED_MAIN
+/* The seed programs: one seed input, `bytes`, written to the file dir/name (exits on failure). */
+static inline void fuzz_write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t n) {
+    char path[1024];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f) { perror(path); exit(1); }
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+}
+#endif
+
 #endif

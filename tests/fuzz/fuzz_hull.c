@@ -176,15 +176,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
 #ifdef FUZZ_SEED_MAIN
 /* seeds: a cube cloud, a random-ish cloud with duplicates, a box polyhedron, a perturbed one */
-static void write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t n) {
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f) { perror(path); exit(1); }
-    fwrite(bytes, 1, n, f);
-    fclose(f);
-}
 int main(int argc, char **argv) {
     uint8_t seed[4096];
     size_t n = 0;
@@ -194,24 +185,24 @@ int main(int argc, char **argv) {
     seed[n++] = 0; seed[n++] = 8;
     for (i = 0; i < 8; ++i)
         for (k = 0; k < 3; ++k) { seed[n++] = 0; seed[n++] = (uint8_t)((i >> k & 1) ? 16 : 240); }
-    write_seed(argv[1], "cube_cloud", seed, n);
+    fuzz_write_seed(argv[1], "cube_cloud", seed, n);
     /* 40 points on a lattice with repeats */
     n = 0; seed[n++] = 8; seed[n++] = 40;
     for (i = 0; i < 40; ++i) {
         for (k = 0; k < 3; ++k) { seed[n++] = 0; seed[n++] = (uint8_t)((i * (k + 3) * 7) % 64 - 32); }
         seed[n++] = (uint8_t)(i & 1); seed[n++] = (uint8_t)(i * 5);
     }
-    write_seed(argv[1], "lattice_cloud", seed, n);
+    fuzz_write_seed(argv[1], "lattice_cloud", seed, n);
     /* a box polyhedron, unperturbed, and one with moved corners */
     n = 0; seed[n++] = 1; seed[n++] = 0;
     for (i = 0; i < 8; ++i) { seed[n++] = 0; seed[n++] = 0; }
-    write_seed(argv[1], "box_polyhedron", seed, n);
+    fuzz_write_seed(argv[1], "box_polyhedron", seed, n);
     n = 0; seed[n++] = 9; seed[n++] = 0;
     for (i = 0; i < 8; ++i) {
         seed[n++] = 0; seed[n++] = (uint8_t)(i * 3);
         for (k = 0; k < 3; ++k) { seed[n++] = 0; seed[n++] = (uint8_t)(i + k); }
     }
-    write_seed(argv[1], "moved_box_polyhedron", seed, n);
+    fuzz_write_seed(argv[1], "moved_box_polyhedron", seed, n);
     return 0;
 }
 #endif

@@ -40,6 +40,7 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "fuzz_common.h"
+#include "../programs/state_hash.h"
 #include <stdarg.h>
 
 enum { MAX_IDS = 48, MAX_OPS = 96, MAX_STEPS = 24, HULLS = 4 };
@@ -68,20 +69,11 @@ typedef struct script_state {
     int id_count, live, steps;
 } script_state;
 
-typedef struct hash64 { uint64_t h; } hash64;
-static void hash_bytes(hash64 *s, const void *p, size_t n) {
-    const unsigned char *c = (const unsigned char *)p;
-    size_t i;
-    for (i = 0; i < n; ++i) { s->h ^= c[i]; s->h *= 1099511628211ull; }
-}
-static void hash_real(hash64 *s, rg_real x) { hash_bytes(s, &x, sizeof x); }
-static void hash_v3(hash64 *s, rg_vec3 v) { hash_real(s, v.x); hash_real(s, v.y); hash_real(s, v.z); }
-
 static uint64_t world_hash(const script_state *st) {
-    hash64 s = {14695981039346656037ull};
+    hash64 s = HASH64_INIT;
     rg_world_stats stats = rg_world_get_stats(st->w);
     int i;
-    hash_v3(&s, rg_world_gravity(st->w));
+    hash_vec3(&s, rg_world_gravity(st->w));
     hash_bytes(&s, &stats.body_count, sizeof stats.body_count);
     for (i = 0; i < st->id_count; ++i) {
         rg_body_id id = st->ids[i];
@@ -89,14 +81,14 @@ static uint64_t world_hash(const script_state *st) {
         rg_vec3 lo, hi;
         int valid = rg_body_is_valid(st->w, id);
         hash_bytes(&s, &valid, sizeof valid);
-        hash_v3(&s, rg_body_position(st->w, id));
-        hash_real(&s, q.x); hash_real(&s, q.y); hash_real(&s, q.z); hash_real(&s, q.w);
-        hash_v3(&s, rg_body_linear_velocity(st->w, id));
-        hash_v3(&s, rg_body_angular_velocity(st->w, id));
+        hash_vec3(&s, rg_body_position(st->w, id));
+        hash_quat(&s, q);
+        hash_vec3(&s, rg_body_linear_velocity(st->w, id));
+        hash_vec3(&s, rg_body_angular_velocity(st->w, id));
         hash_real(&s, rg_body_mass(st->w, id));
         rg_body_aabb(st->w, id, &lo, &hi);
-        hash_v3(&s, lo);
-        hash_v3(&s, hi);
+        hash_vec3(&s, lo);
+        hash_vec3(&s, hi);
     }
     return s.h;
 }
@@ -357,15 +349,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 
 #ifdef FUZZ_SEED_MAIN
-static void write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t n) {
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f) { perror(path); exit(1); }
-    fwrite(bytes, 1, n, f);
-    fclose(f);
-}
 /* a plain vector: three (selector 0, value) pairs */
 static size_t put_v3(uint8_t *p, int x, int y, int z) {
     p[0] = 0; p[1] = (uint8_t)x; p[2] = 0; p[3] = (uint8_t)y; p[4] = 0; p[5] = (uint8_t)z;
@@ -391,7 +374,7 @@ int main(int argc, char **argv) {
         n += put_v3(seed + n, 0, 0, 0); n += put_v3(seed + n, 0, 0, i);
     }
     for (i = 0; i < 20; ++i) { seed[n++] = 11; seed[n++] = 100; seed[n++] = 0; seed[n++] = 0; }
-    write_seed(argv[1], "stack", seed, n);
+    fuzz_write_seed(argv[1], "stack", seed, n);
     /* the same with pushes, a destroy, a re-create and queries between the steps */
     seed[n++] = 6; seed[n++] = 100; seed[n++] = 0; seed[n++] = 2;
     n += put_v3(seed + n, 16, 0, 0); n += put_v3(seed + n, 0, 8, 0);
@@ -399,7 +382,7 @@ int main(int argc, char **argv) {
     seed[n++] = 10; seed[n++] = 100; seed[n++] = 0; seed[n++] = 4; seed[n++] = 1;
     n += put_v3(seed + n, 0, 0, 0);
     for (i = 0; i < 4; ++i) { seed[n++] = 11; seed[n++] = 100; seed[n++] = 0; seed[n++] = 0; }
-    write_seed(argv[1], "stack_pushed", seed, n);
+    fuzz_write_seed(argv[1], "stack_pushed", seed, n);
     return 0;
 }
 #endif

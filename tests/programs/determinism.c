@@ -20,23 +20,9 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "examples/scenes.h"
+#include "tests/programs/state_hash.h"
+#include "tools/random.h"   /* random_lcg: the churn scene's own generator, not the test harness's */
 
-typedef struct hash64 { uint64_t h; } hash64;
-
-static void hash_bytes(hash64 *s, const void *data, size_t n) {
-    const unsigned char *p = (const unsigned char *)data;
-    size_t i;
-    for (i = 0; i < n; ++i) {
-        s->h ^= p[i];
-        s->h *= 1099511628211ull;   /* FNV-1a 64-bit prime */
-    }
-}
-/* one rg_real at a time: rg_vec3 has padding under tcc, and padding bytes are not state */
-static void hash_real(hash64 *s, rg_real x) { hash_bytes(s, &x, sizeof x); }
-static void hash_vec3(hash64 *s, rg_vec3 v) { hash_real(s, v.x); hash_real(s, v.y); hash_real(s, v.z); }
-static void hash_quat(hash64 *s, rg_quat q) {
-    hash_real(s, q.x); hash_real(s, q.y); hash_real(s, q.z); hash_real(s, q.w);
-}
 static void hash_body(hash64 *s, const rg_world *w, rg_body_id id) {
     hash_bytes(s, &id.index, sizeof id.index);
     hash_bytes(s, &id.generation, sizeof id.generation);
@@ -60,7 +46,7 @@ static uint64_t run_scene(const char *name, int keep, int steps, int *ok) {
     scene s;
     scene_world sw;
     rg_world_def wd = rg_world_default_def();
-    hash64 hash = {14695981039346656037ull};   /* FNV offset basis */
+    hash64 hash = HASH64_INIT;
     int i;
     *ok = 0;
     if (!scene_build(&s, name)) return 0;
@@ -76,20 +62,14 @@ static uint64_t run_scene(const char *name, int keep, int steps, int *ok) {
     return hash.h;
 }
 
-/* deterministic generator of the churn scene, independent of the test harness */
-static double churn_random(uint64_t *state) {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(*state >> 11) / 9007199254740992.0;
-}
-
-static rg_body_id churn_drop(rg_world *w, const rg_hull *hull, uint64_t *state) {
+static rg_body_id churn_drop(rg_world *w, const rg_hull *hull, unsigned long long *state) {
     rg_body_def bd = rg_body_default_def();
-    double x = churn_random(state) * 4 - 2, z = churn_random(state) * 4 - 2, y = 3 + churn_random(state) * 6;
-    double ax = churn_random(state) - 0.5, ay = churn_random(state) - 0.5, az = churn_random(state) - 0.5;
-    double angle = churn_random(state) * 3;
+    double x = random_lcg(state) * 4 - 2, z = random_lcg(state) * 4 - 2, y = 3 + random_lcg(state) * 6;
+    double ax = random_lcg(state) - 0.5, ay = random_lcg(state) - 0.5, az = random_lcg(state) - 0.5;
+    double angle = random_lcg(state) * 3;
     /* one draw per initialiser, each a full expression: two draws as arguments of one call
        would run in an unspecified order (gcc and clang differ) */
-    double down = churn_random(state) * 2, spin_x = churn_random(state) - 0.5, spin_z = churn_random(state) - 0.5;
+    double down = random_lcg(state) * 2, spin_x = random_lcg(state) - 0.5, spin_z = random_lcg(state) - 0.5;
     bd.hull = hull;
     bd.position = rg_v3((rg_real)x, (rg_real)y, (rg_real)z);
     bd.orientation = rg_quat_from_axis_angle(rg_v3((rg_real)ax, (rg_real)ay, (rg_real)az), (rg_real)angle);
@@ -108,8 +88,8 @@ static uint64_t run_churn(int steps, int *ok) {
     rg_hull *plank = rg_hull_create_box(rg_v3(1.0f, 0.2f, 0.4f), NULL);
     rg_body_id ids[LIVE];
     rg_body_def bd = rg_body_default_def();
-    hash64 hash = {14695981039346656037ull};
-    uint64_t state = 7;
+    hash64 hash = HASH64_INIT;
+    unsigned long long state = 7;
     int i, step;
     *ok = 0;
     if (!w || !ground || !cube || !plank) goto done;
@@ -122,7 +102,7 @@ static uint64_t run_churn(int steps, int *ok) {
         if (step % 10 == 9) {
             /* five bodies go, five new ones come, in the slots the old ones freed */
             for (i = 0; i < 5; ++i) {
-                int k = (int)(churn_random(&state) * LIVE);
+                int k = (int)(random_lcg(&state) * LIVE);
                 rg_body_destroy(w, ids[k]);
                 ids[k] = churn_drop(w, (k % 3) ? cube : plank, &state);
             }

@@ -53,6 +53,7 @@
 #include <math.h>
 #include <time.h>
 #include "counting_allocator.h"
+#include "tools/random.h"
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
@@ -79,8 +80,7 @@ typedef struct soak {
 } soak;
 
 static double soak_random(soak *s) {
-    s->random_state = s->random_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(s->random_state >> 11) / 9007199254740992.0;
+    return random_lcg(&s->random_state);
 }
 
 /* kinetic plus potential energy (gravity along -y, zero at y = 0) */
