@@ -3,8 +3,8 @@
    gives, and the world intact and still stepping afterwards; math at the edges of the
    floating-point range; the validation limits (1e15 magnitudes, kinetic energy 1e30, dt <= 1 s)
    tested from the inside too: input the setters accept at their limit keeps the state finite over
-   steps of the longest dt. Regression tests of failures found by fuzzing live with their module's
-   tests (test_collide.c, test_solver.c, ...).
+   steps of the longest dt. Regression tests (failures found and fixed) are in their module's
+   file: test_collide.c, test_solver.c and the others.
 
    A world that refused a call must be bit-for-bit the world it was: each bad call goes to one
    of two twin worlds, both then step, and their state hashes must be equal (this also catches a
