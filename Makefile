@@ -1,5 +1,6 @@
 # rigid.h build: `make run` runs the demo, `make test` builds and runs every test with every
-# compiler. Determinism needs -ffp-contract=off (gcc ignores #pragma STDC FP_CONTRACT).
+# compiler, `make help` lists the targets. Determinism needs -ffp-contract=off (gcc ignores
+# #pragma STDC FP_CONTRACT).
 
 CC       = gcc
 CXX      = g++
@@ -37,6 +38,37 @@ TEST_BINARIES += $(BUILD)/determinism_check $(BUILD)/steady_alloc
         determinism
 
 all: $(TEST_BINARIES) examples
+
+# `make help`: one line per target, kept by hand; it fails if a .PHONY target has no line.
+define HELP_TEXT
+  all            the test programs and the examples (the default)
+  test           build and run every test program with every compiler, determinism check included
+  programs       build every program (tests, examples, tools, benchmarks, fuzz harnesses), run none
+  sanitize       the tests under AddressSanitizer and UBSan, valgrind memcheck of the examples
+  determinism    every compiler's build on the long scenes, hashes compared
+  soak           SOAK_STEPS (1 000 000) steps of a mixed scene, allocations counted
+  fuzz           each libFuzzer harness for FUZZ_SECONDS (60) from FUZZ_SEED (1)
+  examples       build the example programs
+  run            build and run the demo (its replay page goes to build/)
+  pictures       the README's pictures, drawn into docs/
+  bench          build and run every tools/bench_*.c, then bench-peers
+  bench-peers    rigid.h, Bullet and ODE side by side (BENCH_ARGS passes options)
+  bench-readme   the peer bench pasted into README.md's Performance section (about 15 minutes)
+  bench-deps     install Bullet and ODE (tools/ensure-deps bench; installs as root)
+  test-replay    the replay page checked in headless Chromium (tools/ensure-deps replay)
+  deps           install the compilers and libraries of the build (tools/ensure-deps)
+  clean          remove $(BUILD)
+  help           this list
+endef
+export HELP_TEXT
+
+.PHONY: help
+help:
+	@printf 'make [target], targets:\n%s\n' "$$HELP_TEXT"
+	@missing=""; for t in $$(awk '/^\.PHONY:/ { on = 1; sub(/^\.PHONY:/, "") } \
+	    on { more = sub(/\\$$/, ""); print; if (!more) on = 0 }' $(firstword $(MAKEFILE_LIST))); do \
+	    printf '%s\n' "$$HELP_TEXT" | grep -q "^  $$t " || missing="$$missing $$t"; done; \
+	    if [ -n "$$missing" ]; then echo "make help: no line for:$$missing" >&2; exit 1; fi
 
 deps:
 	@tools/ensure-deps
@@ -253,6 +285,18 @@ $(BUILD)/bench: $(PEER_OBJECTS)
 
 $(BUILD)/bench_%: tools/bench_%.c rigid.h $(wildcard tools/*.h) $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(LDLIBS)
+
+# `make programs`: every program of the repository built and none run (the soak, the benchmarks
+# and the fuzzers run for long), so that a change that breaks one shows in CI. The peer bench
+# needs Bullet and ODE (bench-deps installs them as root), the fuzz harnesses clang's libFuzzer.
+PROGRAMS = $(TEST_BINARIES) $(COMPILE_ONLY) $(BUILD)/tests_sanitize $(BUILD)/tests_sanitize_double \
+           $(BUILD)/valgrind_check $(DETERMINISM_ALL) $(BUILD)/steady_alloc_double $(BUILD)/soak \
+           $(EXAMPLES) $(BUILD)/replay $(BENCHES) $(BUILD)/bench \
+           $(foreach f,$(FUZZERS),$(BUILD)/fuzz/seeds_$(f) $(BUILD)/fuzz/fuzz_$(f))
+
+.PHONY: programs
+programs: deps bench-deps
+	@$(MAKE) --no-print-directory $(PROGRAMS)
 
 clean:
 	rm -rf $(BUILD)

@@ -69,6 +69,19 @@ rg_quat rg_test_rotation(void) {
     return rg_quat_from_axis_angle(axis, (rg_real)angle);
 }
 
+rg_body_id add_ground(rg_world *w, const rg_hull *ground) {
+    rg_body_def bd = rg_body_default_def();
+    bd.type = RG_BODY_STATIC;
+    bd.hull = ground;
+    bd.position = rg_v3(0, -0.5f, 0);
+    return rg_body_create(w, &bd, NULL);
+}
+
+int body_is_finite(const rg_world *w, rg_body_id id) {
+    return rg_v3_is_finite(rg_body_position(w, id)) && rg_quat_is_finite(rg_body_orientation(w, id)) &&
+           rg_v3_is_finite(rg_body_linear_velocity(w, id)) && rg_v3_is_finite(rg_body_angular_velocity(w, id));
+}
+
 void rg_tests_math(void);
 void rg_tests_hull(void);
 void rg_tests_body(void);
@@ -77,7 +90,7 @@ void rg_tests_quickhull(void);
 void rg_tests_collide(void);
 void rg_tests_broadphase(void);
 void rg_tests_solver(void);
-void rg_tests_reliability(void);
+void rg_tests_bad_input(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -94,7 +107,7 @@ int main(int argc, char **argv) {
     rg_tests_collide();
     rg_tests_broadphase();
     rg_tests_solver();
-    rg_tests_reliability();
+    rg_tests_bad_input();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

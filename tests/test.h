@@ -22,6 +22,10 @@ double rg_test_uniform(double lo, double hi);
 rg_vec3 rg_test_unit_vector(void);        /* uniform on the sphere */
 rg_quat rg_test_rotation(void);           /* a uniform axis, an angle uniform in [0, 2 pi) */
 
+/* Shared by the bad-input and solver tests */
+rg_body_id add_ground(rg_world *w, const rg_hull *ground); /* a static box whose top face is y = 0 */
+int body_is_finite(const rg_world *w, rg_body_id id);      /* pose and velocities all finite */
+
 #ifdef __cplusplus
 }
 #endif

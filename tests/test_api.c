@@ -1,5 +1,5 @@
-/* Every function of the contract (../shared/API.md), called from a translation unit that does
-   not hold the implementation: it must compile as C and as C++ and link. */
+/* Every public function declared in rigid.h, called from a translation unit that does not hold
+   the implementation: it must compile as C and as C++ and link. */
 #include "test.h"
 
 #include <string.h>

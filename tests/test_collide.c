@@ -3,6 +3,7 @@
 #include "test.h"
 #include "brute_force_hull.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1306,6 +1307,186 @@ static void test_collide_world_reuses_manifolds(void) {
     rg_hull_destroy(cube);
 }
 
+/* ---- regression tests: failures found and fixed, each told in the test's comment ---- */
+
+/* Positions beyond the 1e15 magnitude limit: no contact, no crash. Two unit boxes at x = +FLT_MAX
+   and -FLT_MAX (finite input whose difference overflows) used to make a reference face index
+   of -1 in rg__collide_face_contact, which read faces[-1] and asked stb_ds for gigabytes. At the limit
+   the result is a count in range with finite points. */
+static void test_collide_far_apart_does_not_crash(void) {
+    rg_hull *box = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    rg_manifold m;
+    int count;
+    ENSURE(box != NULL);
+    count = rg_collide_hulls(box, rg_v3(FLT_MAX, 0, 0), rg_quat_identity(), box, rg_v3(-FLT_MAX, 0, 0),
+                             rg_quat_identity(), 1, &m);
+    ENSURE(count == 0 && m.count == 0);
+    count = rg_collide_hulls(box, rg_v3(FLT_MAX, 0, 0), rg_quat_identity(), box, rg_v3(FLT_MAX, 0, 0),
+                             rg_quat_identity(), 1, &m);
+    ENSURE(count == 0 && m.count == 0);
+    count = rg_collide_hulls(box, rg_v3(0, 2e15f, 0), rg_quat_identity(), box, rg_v3(0, 2e15f, 0),
+                             rg_quat_identity(), 1, &m);
+    ENSURE(count == 0 && m.count == 0);   /* overlapping, but beyond the limit */
+    count = rg_collide_hulls(box, rg_v3(1e15f, 0, 0), rg_quat_identity(), box, rg_v3(-1e15f, 0, 0),
+                             rg_quat_identity(), 1, &m);
+    ENSURE(count == 0 && m.count == 0);   /* at the limit, apart */
+    count = rg_collide_hulls(box, rg_v3(0, 0, -1e15f), rg_quat_identity(), box, rg_v3(0, 0, -1e15f),
+                             rg_quat_identity(), 1, &m);
+    ENSURE(count >= 0 && count <= RG_MANIFOLD_MAX && count == m.count);
+    while (count-- > 0) ENSURE(rg_v3_is_finite(m.points[count]) && rg_v3_is_finite(rg_v3(m.depths[count], 0, 0)));
+    rg_hull_destroy(box);
+}
+
+/* A box of half extents `half` whose top face is pushed sideways by shear * half.y (a
+   parallelepiped), as a polyhedron. */
+static rg_hull *sheared_box(rg_vec3 half, rg_vec3 shear) {
+    static const int faces[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+    static const int sizes[6] = {4, 4, 4, 4, 4, 4};
+    rg_vec3 corners[8];
+    int i;
+    for (i = 0; i < 8; ++i) {
+        corners[i] = rg_v3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
+        if (i & 2) corners[i] = rg_v3_add(corners[i], rg_v3_scale(shear, half.y));
+    }
+    return rg_hull_create_polyhedron(corners, 8, sizes, 6, faces, NULL);
+}
+
+/* A hull 1e4 times smaller than the rounding of its vertices in the other hull's frame (a
+   0.2 mm parallelepiped 3.6 km from the centre of a 10 km box, all in float): its edge
+   directions there are rounding noise, and an edge pair that passed the Gauss-map test used to
+   claim a separation as large as the overlap (31 of these 200 poses had no contact; found by
+   fuzz_collide). Every pose is deep inside: a contact with a positive depth each time. */
+static void test_collide_tiny_hull_inside_far_off_box(void) {
+    rg_hull *big = rg_hull_create_box(rg_v3(5000, 5000, 5000), NULL);
+    rg_hull *tiny = sheared_box(rg_v3(1e-4f, 2e-4f, 1.5e-4f), rg_v3(0.5f, 0, -0.3f));
+    int k, misses = 0;
+    ENSURE(big != NULL && tiny != NULL);
+    for (k = 0; k < 200; ++k) {
+        rg_manifold m;
+        rg_vec3 at = rg_v3(3000.0f + 7.0f * (float)k, -2000.0f + 3.0f * (float)k, 1000.0f);
+        rg_quat turn = rg_quat_from_axis_angle(rg_v3(1, 2, 3), 0.1f * (float)k);
+        int count = rg_collide_hulls(tiny, at, turn, big, rg_v3(0, 0, 0),
+                                     rg_quat_from_axis_angle(rg_v3(0, 1, 1), 0.3f), 0.01f, &m);
+        misses += !(count > 0 && m.depths[0] > 0);
+    }
+    ENSURE(misses == 0);
+    rg_hull_destroy(tiny);
+    rg_hull_destroy(big);
+}
+
+/* The same with a wide margin: a 0.8 mm parallelepiped inside a sheared box of 2 km, 300 m
+   from its centre, with margins of 500 m and 1 km. An edge pair that passed the Gauss-map test
+   by rounding claimed a separation within the margin (0 < s <= margin) that the supports did not
+   confirm, so the hulls looked apart: no contact, or one whose every depth was negative (6 of
+   these 200 poses at 1 km). CI's fuzz_collide reported overlapping hulls without a positive
+   depth (its input was not kept); a random search of such pairs then found a 0.4 mm hull with
+   a margin of 577 m. Every pose puts the tiny hull at least 239 m inside the big one's faces:
+   each must give a positive depth. */
+static void test_collide_tiny_hull_inside_with_a_wide_margin(void) {
+    rg_hull *big = sheared_box(rg_v3(1000, 500, 500), rg_v3(0.02f, 0, -0.3f));
+    rg_hull *tiny = sheared_box(rg_v3(4e-4f, 2e-5f, 4.6e-5f), rg_v3(0.3f, 0, -0.06f));
+    rg_real margins[2] = {500, 1000};
+    int k, j, misses = 0;
+    ENSURE(big != NULL && tiny != NULL);
+    for (j = 0; j < 2; ++j)
+        for (k = 0; k < 200; ++k) {
+            rg_manifold m;
+            rg_vec3 at = rg_v3(-300.0f + 3.0f * (float)k, 200.0f - 2.0f * (float)k, 100.0f);
+            rg_quat turn = rg_quat_from_axis_angle(rg_v3(1, 2, 3), 0.1f * (float)k);
+            int i, deep = 0, count = rg_collide_hulls(tiny, at, turn, big, rg_v3(0, 0, 0),
+                                                      rg_quat_from_axis_angle(rg_v3(0, 1, 1), 0.3f), margins[j], &m);
+            for (i = 0; i < count; ++i) deep |= m.depths[i] > 0;
+            misses += !deep;
+        }
+    ENSURE(misses == 0);
+    rg_hull_destroy(tiny);
+    rg_hull_destroy(big);
+}
+
+/* Hulls of every size from 0.1 mm to 40 km, boxes and sheared boxes, anywhere within 10 km,
+   in pairs, half of them a hull of 100 m to 10 km with one a million times smaller inside: whenever the spheres inscribed about their centroids overlap (less a rounding
+   allowance of 1e-3 of their sizes), rg_collide_hulls must find a contact. A sufficient test of
+   overlap that shares nothing with the separating-axis search; the edge query's support check
+   (see the test above) was the missing part for the smaller hull of a very uneven pair. Each
+   pair is collided in one order or the other (A's vertices go to B's frame). */
+static double inscribed_radius(const rg_hull *h, rg_vec3 centre) {
+    double radius = 1e300;
+    int f;
+    for (f = 0; f < rg_hull_face_count(h); ++f) {
+        int first;
+        double d;
+        rg_hull_face_vertices(h, f, &first, 1);
+        d = rg_v3_dot(rg_hull_face_normal(h, f), rg_v3_sub(rg_hull_vertex(h, first), centre));
+        if (d < radius) radius = d;
+    }
+    return radius;
+}
+
+static double circumscribed_radius(const rg_hull *h, rg_vec3 centre) {
+    double radius = 0;
+    int v;
+    for (v = 0; v < rg_hull_vertex_count(h); ++v) {
+        double d = rg_v3_length(rg_v3_sub(rg_hull_vertex(h, v), centre));
+        if (d > radius) radius = d;
+    }
+    return radius;
+}
+
+/* A box, or half the time a sheared one, of half extents scale times 0.05 to 2. */
+static rg_hull *random_scaled_box(double scale) {
+    rg_vec3 half = rg_v3((rg_real)(scale * rg_test_uniform(0.05, 2)), (rg_real)(scale * rg_test_uniform(0.05, 2)),
+                         (rg_real)(scale * rg_test_uniform(0.05, 2)));
+    rg_vec3 shear = rg_v3((rg_real)rg_test_uniform(-2, 2), 0, (rg_real)rg_test_uniform(-2, 2));
+    return rg_test_random() < 0.5 ? rg_hull_create_box(half, NULL) : sheared_box(half, shear);
+}
+
+static void test_collide_uneven_sizes_overlap(void) {
+    int k, tried = 0, misses = 0;
+    rg_test_seed(77);
+    for (k = 0; k < 200000 && tried < 20000; ++k) {
+        /* half the pairs uneven: a hull of 100 m to 10 km with one a million times smaller
+           or less somewhere inside it */
+        int uneven = rg_test_random() < 0.5;
+        double log_a = uneven ? rg_test_uniform(2, 4) : rg_test_uniform(-4, 4);
+        double log_b = uneven ? rg_test_uniform(-4, log_a - 6) : rg_test_uniform(-4, 4);
+        rg_hull *a = random_scaled_box(pow(10, log_a)), *b = random_scaled_box(pow(10, log_b));
+        double reach = pow(10, rg_test_uniform(-4, 4)), distance, slack, d[3];
+        rg_vec3 pa, pb, ca, cb;
+        rg_quat qa = rg_test_rotation(), qb = rg_test_random() < 0.3 ? qa : rg_test_rotation();
+        rg_manifold m;
+        ENSURE(a != NULL && b != NULL);
+        pa = rg_v3((rg_real)(reach * rg_test_uniform(-1, 1)), (rg_real)(reach * rg_test_uniform(-1, 1)),
+                   (rg_real)(reach * rg_test_uniform(-1, 1)));
+        pb = rg_v3((rg_real)(reach * rg_test_uniform(-1, 1)), (rg_real)(reach * rg_test_uniform(-1, 1)),
+                   (rg_real)(reach * rg_test_uniform(-1, 1)));
+        if (uneven) {
+            double inside = inscribed_radius(a, rg_hull_centroid(a)) * rg_test_uniform(0, 0.9) / sqrt(3.0);
+            pb = rg_v3_add(pa, rg_v3((rg_real)(inside * rg_test_uniform(-1, 1)), (rg_real)(inside * rg_test_uniform(-1, 1)),
+                                     (rg_real)(inside * rg_test_uniform(-1, 1))));
+        }
+        ca = rg_quat_rotate(rg_quat_normalize(qa), rg_hull_centroid(a));
+        cb = rg_quat_rotate(rg_quat_normalize(qb), rg_hull_centroid(b));
+        /* in double: the positions' float difference would round at 1e4 m */
+        d[0] = ((double)pa.x - (double)pb.x) + ((double)ca.x - (double)cb.x);
+        d[1] = ((double)pa.y - (double)pb.y) + ((double)ca.y - (double)cb.y);
+        d[2] = ((double)pa.z - (double)pb.z) + ((double)ca.z - (double)cb.z);
+        distance = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        slack = 1e-3 * (circumscribed_radius(a, rg_hull_centroid(a)) + circumscribed_radius(b, rg_hull_centroid(b))) + 1e-4;
+        if (distance < inscribed_radius(a, rg_hull_centroid(a)) + inscribed_radius(b, rg_hull_centroid(b)) - slack) {
+            rg_real margin = (rg_real)(rg_test_random() < 0.5 ? 0 : 0.01);
+            int count = rg_test_random() < 0.5 ? rg_collide_hulls(a, pa, qa, b, pb, qb, margin, &m)
+                                               : rg_collide_hulls(b, pb, qb, a, pa, qa, margin, &m);
+            ++tried;
+            if (count == 0) ++misses;
+        }
+        rg_hull_destroy(a);
+        rg_hull_destroy(b);
+    }
+    rg_test_note("%d overlapping pairs of sizes 1e-4 to 4e4, half uneven, %d without a contact", tried, misses);
+    ENSURE(tried >= 1000);
+    ENSURE(misses == 0);
+}
+
 void rg_tests_collide(void) {
     RUN_TEST(test_collide_box_face_offset);
     RUN_TEST(test_collide_box_turned_45);
@@ -1320,5 +1501,9 @@ void rg_tests_collide(void) {
     RUN_TEST(test_collide_large_faces_use_scratch);
     RUN_TEST(test_collide_world_narrowphase);
     RUN_TEST(test_collide_world_reuses_manifolds);
+    RUN_TEST(test_collide_far_apart_does_not_crash);
+    RUN_TEST(test_collide_tiny_hull_inside_far_off_box);
+    RUN_TEST(test_collide_tiny_hull_inside_with_a_wide_margin);
+    RUN_TEST(test_collide_uneven_sizes_overlap);
 }
 

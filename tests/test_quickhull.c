@@ -867,11 +867,12 @@ static void test_quickhull_thin_and_far_shapes(void) {
 }
 
 /* A needle: a few points within 8 units of the origin and one far point, 1e2 to 1e6 away along
-   a random direction (the reliability suite's cloud with the far point 108 000 away was refused
-   in double and lost that point in float). The near points are a jittered tetrahedron of
-   circumradius 4..8 (at least 2.5 tolerances wide at 1e6 in float) and up to three points
-   inside it. Every hull must contain all points (validate_hull), have the far point as a
-   vertex, only vertices of the brute-force hull, and its volume within tolerance x area. */
+   a random direction (test_quickhull_keeps_a_far_point's cloud with the far point 108 000 away
+   was refused in double and lost that point in float). The near points are a jittered
+   tetrahedron of circumradius 4..8 (at least 2.5 tolerances wide at 1e6 in float) and up to
+   three points inside it. Every hull must contain all points (validate_hull), have the far
+   point as a vertex, only vertices of the brute-force hull, and its volume within tolerance x
+   area. */
 static void test_quickhull_needle_keeps_its_far_point(void) {
     static const double tetrahedron[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
     rg_vec3 points[8];
@@ -933,7 +934,7 @@ static void test_quickhull_needle_keeps_its_far_point(void) {
                  "points at most %.2f tol outside", longest, largest_tolerance, same_vertices, worst_volume, worst_outside);
 }
 
-/* A flat needle: the cloud of tests/test_reliability.c's far-point test (three points and the
+/* A flat needle: the cloud of test_quickhull_keeps_a_far_point (three points and the
    far one in the plane x = y), with the fourth near point k1 tolerances to one side of that
    plane and the fifth k2 to the other, k1 and k2 from 0.5 to 3 (in double, moved 1e10 away
    from the origin, where the tolerance is as coarse in relative terms as in float). Merged at
@@ -1049,6 +1050,38 @@ static void test_quickhull_100000_points(void) {
     rg_hull_destroy(h);
 }
 
+/* ---- regression tests: failures found and fixed, each told in the test's comment ---- */
+
+/* Four points within 8 units and one 108 000 units away (issue 4: in float rg_hull_create gave
+   the tetrahedron of the four near points, volume 17.5, leaving the far point 12 400 outside;
+   in double it refused the cloud as RG_ERR_DEGENERATE). A needle, but with volume: its hull has
+   all 5 points as vertices, and every point lies behind every face plane within 1 (the
+   tolerance is 8 FLT_EPSILON x 108 013 = 0.1 in float). */
+static void test_quickhull_keeps_a_far_point(void) {
+    rg_vec3 p[5];
+    rg_result r = RG_OK;
+    rg_hull *h;
+    int f, i;
+    double outside = -1e300;
+    p[0] = rg_v3(6.5f, 6.5f, 6.5f); p[1] = rg_v3(1.0625f, 1.0625f, -1.5625f); p[2] = rg_v3(1.0625f, 3, 0.25f);
+    p[3] = rg_v3(-0.0625f, -0.0625f, 108000); p[4] = rg_v3(-1.5625f, 0, 6);
+    h = rg_hull_create(p, 5, &r);
+    ENSURE(h != NULL && r == RG_OK);
+    for (f = 0; f < rg_hull_face_count(h); ++f) {
+        rg_vec3 n = rg_hull_face_normal(h, f);
+        int first;
+        rg_hull_face_vertices(h, f, &first, 1);
+        for (i = 0; i < 5; ++i) {
+            double height = rg_v3_dot(n, rg_v3_sub(p[i], rg_hull_vertex(h, first)));
+            if (height > outside) outside = height;
+        }
+    }
+    rg_test_note("%s, %d vertices, %d faces, volume %g, points at most %.3g above a face plane", rg_result_string(r),
+                 rg_hull_vertex_count(h), rg_hull_face_count(h), (double)rg_hull_volume(h), outside);
+    ENSURE(outside <= 1 && rg_hull_vertex_count(h) == 5);
+    rg_hull_destroy(h);
+}
+
 void rg_tests_quickhull(void) {
     RUN_TEST(test_quickhull_matches_brute_force_on_small_clouds);
     RUN_TEST(test_quickhull_random_clouds_are_valid);
@@ -1064,4 +1097,5 @@ void rg_tests_quickhull(void) {
     RUN_TEST(test_quickhull_flat_needle_keeps_every_point);
     RUN_TEST(test_quickhull_point_collinear_with_a_hull_edge);
     RUN_TEST(test_quickhull_100000_points);
+    RUN_TEST(test_quickhull_keeps_a_far_point);
 }

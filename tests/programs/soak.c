@@ -43,7 +43,7 @@
        excess over the allowance is printed at the end. (This check found that
        dynamic friction at a corner could flip direction between visits of the collision loop
        and add energy, 70 steps of 1 000 000 gaining up to 16 J; fixed, see
-       test_collision_friction_creates_no_energy in tests/test_reliability.c. It then found the
+       test_collision_friction_creates_no_energy in tests/test_solver.c. It then found the
        warm start re-applying the impulses with which the contact sweeps had absorbed an impact
        to bodies no longer pressing together: step 267 860, a 57-body pile +4.3 J; fixed, see
        test_warm_start_after_impact_creates_no_energy.)
