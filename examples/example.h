@@ -154,6 +154,19 @@ EXAMPLE__STATIC const char *example_caption(const example_run *run) {
     return caption;
 }
 
+/* Snapshot options for a fixed camera at eye looking at target, captioned with the run, without
+   contact markers (a pile's thousands of them would hide the cubes). */
+EXAMPLE__STATIC snapshot_options example_fixed_camera(const example_run *run, double ex, double ey, double ez,
+                                                      double tx, double ty, double tz) {
+    snapshot_options so = snapshot_default_options();
+    so.caption = example_caption(run);
+    so.auto_camera = 0;
+    so.eye[0] = ex; so.eye[1] = ey; so.eye[2] = ez;
+    so.target[0] = tx; so.target[1] = ty; so.target[2] = tz;
+    so.draw_contacts = 0;
+    return so;
+}
+
 /* The lines every scene example prints first. */
 EXAMPLE__STATIC void example_print_run(const example_run *run) {
     int dynamic = scene_dynamic_count(&run->s);

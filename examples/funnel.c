@@ -33,15 +33,9 @@ int main(int argc, char **argv) {
     printf("  the heap under the funnel: %.2f m high at its highest cube centre, spread %.2f m from the axis\n",
            height, spread);
     {
-        /* the funnel, what is left in it and the heaps below it, seen from a little above the
-           rim; contact markers left out (thousands of them) */
-        snapshot_options so = snapshot_default_options();
-        so.caption = example_caption(&run);
-        so.auto_camera = 0;
-        so.eye[0] = 24; so.eye[1] = 14; so.eye[2] = 40;
-        so.target[0] = 0; so.target[1] = 6; so.target[2] = 0;
+        /* the funnel, what is left in it and the heaps below it, seen from a little above the rim */
+        snapshot_options so = example_fixed_camera(&run, 24, 14, 40, 0, 6, 0);
         so.fov_degrees = 42;
-        so.draw_contacts = 0;
         example_snapshot_with(&o, run.world.world, run.world.ids, run.s.count, &so);
     }
     example_run_free(&run);

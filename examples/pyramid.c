@@ -39,14 +39,8 @@ int main(int argc, char **argv) {
         printf("  the pyramid stands, but %d cubes moved more than 0.5 m\n", run.moved);
     else printf("  the pyramid collapsed\n");
     {
-        /* the pyramid from the front and a little to the right; the 2360 contact markers would
-           hide the cubes, so they are left out */
-        snapshot_options so = snapshot_default_options();
-        so.caption = example_caption(&run);
-        so.auto_camera = 0;
-        so.eye[0] = 17; so.eye[1] = 12; so.eye[2] = 38;
-        so.target[0] = 0; so.target[1] = 9; so.target[2] = 0;
-        so.draw_contacts = 0;
+        /* the pyramid from the front and a little to the right */
+        snapshot_options so = example_fixed_camera(&run, 17, 12, 38, 0, 9, 0);
         so.color = row_color;
         so.color_user = &run.s;
         example_snapshot_with(&o, run.world.world, run.world.ids, run.s.count, &so);
