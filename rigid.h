@@ -5163,7 +5163,7 @@ static void rg__narrowphase_update(rg_world *w) {
 }
 
 /* =============================================================================================
-   >>solver: collisions, velocity update, contacts, shock propagation (Bender & Schmitt 2006,
+   >>solver: the method in brief, its tuning and data (Bender & Schmitt 2006,
    Guendelman et al. 2003)
    =============================================================================================
 
