@@ -55,6 +55,9 @@
          >>step         rg__step_          the contact stage's driver, what a step reports
          >>world        rg__world_         world def, creation, rg_world_step, stats
          >>body         rg__body_          bodies by id: creation, state, forces, impulses
+      The long modules are cut further, by sub-markers >>module.unit that keep the module's
+      prefix: >>quickhull.geometry, .build, .polygons; >>collide.frames, .axes, .manifold,
+      .search; >>broadphase.pairs, .boxes, .sort, .sweep.
 
    ARCHITECTURE
       One rg_world_step(world, dt) (Guendelman et al. §5: collide, advance velocities, contact,
@@ -1937,6 +1940,8 @@ RIGID_API rg_mat3 rg_hull_inertia(const rg_hull *h, rg_real density) {
 
 enum { RG__QH_OK, RG__QH_DEGENERATE, RG__QH_RETRY };
 
+/* ---- >>quickhull.geometry: points in double, exact orientation predicates -------------------- */
+
 static void rg__qh_point_of(rg_vec3 v, double out[3]) {
     out[0] = (double)v.x;
     out[1] = (double)v.y;
@@ -2157,6 +2162,8 @@ static double rg__qh_orientation(const rg__quickhull *qh, int a, int b, int c, i
                                          (const double(*)[2])ew);
     return sign * DBL_MIN;
 }
+
+/* ---- >>quickhull.build: faces, conflict lists, the initial simplex, horizons and cones ------- */
 
 /* Outward unit normal of a triangle, counter-clockwise corners. 0 if it has no area. */
 static int rg__qh_face_plane(const rg__quickhull *qh, rg__qh_face *f) {
@@ -2516,6 +2523,8 @@ static int rg__qh_build_triangles(rg__quickhull *qh) {
     } while (rg__qh_recheck_coplanar(qh) > 0);
     return RG__QH_OK;
 }
+
+/* ---- >>quickhull.polygons: coplanar triangles merged into polygons, the hull emitted --------- */
 
 static void rg__qh_free(rg__quickhull *qh) {
     stbds_arrfree(qh->next);
@@ -3090,6 +3099,8 @@ RIGID_API rg_hull *rg_hull_create(const rg_vec3 *points, int count, rg_result *r
 /* Manifolds of faces with more than this many corners clip in the caller's scratch array. */
 #define RG__CLIP_STACK 32
 
+/* ---- >>collide.frames: poses, supports, a pair's frame --------------------------------------- */
+
 /* Hull A's frame seen from hull B's frame, x_b = R x_a + p: R = rot_b^-1 rot_a and
    p = rot_b^-1 (pos_a - pos_b). */
 static rg__relative_pose rg__collide_relative_pose_of(rg_vec3 pos_a, rg_quat rot_a, rg_vec3 pos_b,
@@ -3262,6 +3273,8 @@ static rg_real rg__collide_frame_face_a_separation(const rg__pair_frame *frame, 
     rg_vec3 n = rg__collide_frame_normal(frame, 1, f);
     return rg__collide_face_a_separation(frame->b, n, rg__collide_frame_offset_a(frame, f, n), support);
 }
+
+/* ---- >>collide.axes: face and edge queries, box pairs, witnesses (Baraff §7.1) --------------- */
 
 /* The face of A (of B when faces_of_a is 0) with the largest separation; stops at the first
    one that separates by more than margin. */
@@ -3589,6 +3602,8 @@ static void rg__collide_witness_set(rg__witness *witness, int kind, int feature_
     witness->feature_a = feature_a;
     witness->feature_b = feature_b;
 }
+
+/* ---- >>collide.manifold: feature ids, clipping, face and edge contacts ----------------------- */
 
 /* Feature ids: a hash of the features that made a point, so that ids of big hulls still fit in
    32 bits. Two points of one manifold collide with probability about 2^-32; a collision only
@@ -3940,6 +3955,8 @@ static int rg__collide_contact_manifold(const rg__pair_frame *frame, const rg__f
                             pos_b, rot_b, scratch, out);
 }
 
+/* ---- >>collide.search: the full search and the entry points ---------------------------------- */
+
 /* The full search (Baraff §7.1 "check all possible combinations of faces and edges", with the
    edge pairs pruned on the Gauss map), then the manifold; the witness (may be NULL) gets the
    axis of largest separation. Two boxes take the 15-axis test: their face queries compute the
@@ -4097,6 +4114,8 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 #endif
 #define RG__SAP_PREFETCH 16
 
+/* ---- >>broadphase.pairs: pair keys, the pair set, endpoint order ----------------------------- */
+
 /* Hash-map key of an unordered pair of body indices, the smaller in the high half, so that
    keys sort like pairs by (a, b). Shared by the broad and the narrow phase. */
 static uint64_t rg__broadphase_pair_key(int a, int b) {
@@ -4206,6 +4225,8 @@ static void rg__broadphase_reserve(rg__broadphase *bp, int slots) {
         stbds_arrput(bp->tight, bounds.now);
     }
 }
+
+/* ---- >>broadphase.boxes: bodies' boxes, bodies added and removed ----------------------------- */
 
 /* World box of a body's hull, fattened by the contact margin and by the step's motion so the
    box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
@@ -4395,6 +4416,8 @@ static void rg__broadphase_body_moved(rg_world *w, int index) {
     stbds_arrput(bp->dirty_statics, index);
 }
 
+/* ---- >>broadphase.sort: radix sorts, the pair list handed on --------------------------------- */
+
 /* An unsigned integer in the order of v (IEEE 754: flip the negatives), -0 taken as +0 since
    the two compare equal. */
 static uint64_t rg__broadphase_real_order(rg_real v) {
@@ -4504,6 +4527,8 @@ static void rg__broadphase_publish_pairs(rg__broadphase *bp) {
     }
     stbds_arrsetlen(bp->touched, 0);
 }
+
+/* ---- >>broadphase.sweep: the rebuild's sweep and the incremental update (Baraff §7.2) -------- */
 
 /* Number of pairs overlapping on one axis: at each begin of the sorted array, the intervals
    open there. O(n) once the axis is sorted. */
