@@ -3,6 +3,7 @@
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 #include "test.h"
+#include "tools/random.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -45,13 +46,8 @@ void rg_test_note(const char *format, ...) {
 
 void rg_test_seed(unsigned long long seed) { random_state = seed * 2654435761ull + 1; }
 
-double rg_test_random(void) {
-    /* xorshift64*: fixed sequence, the same on every compiler */
-    random_state ^= random_state >> 12;
-    random_state ^= random_state << 25;
-    random_state ^= random_state >> 27;
-    return (double)((random_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
+/* xorshift64*: a fixed sequence, the same on every compiler */
+double rg_test_random(void) { return random_xorshift(&random_state); }
 
 double rg_test_uniform(double lo, double hi) { return lo + (hi - lo) * rg_test_random(); }
 
