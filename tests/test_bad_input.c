@@ -10,6 +10,7 @@
    of two twin worlds, both then step, and their state hashes must be equal (this also catches a
    refused force that was accumulated anyway and would only show in the next step). */
 #include "test.h"
+#include "tests/programs/state_hash.h"   /* FNV-1a over the bits of a state */
 
 #include <string.h>
 #include <stdint.h>
@@ -56,30 +57,23 @@ static double identity_error(rg_mat3 a, rg_mat3 b) {
 
 /* ---- state hashes: FNV-1a over the bits of everything a getter shows ---- */
 
-typedef struct state_hash { uint64_t h; } state_hash;
-static void hash_real(state_hash *s, rg_real x) {
-    const unsigned char *p = (const unsigned char *)&x;
-    size_t i;
-    for (i = 0; i < sizeof x; ++i) { s->h ^= p[i]; s->h *= 1099511628211ull; }
-}
-static void hash_v3(state_hash *s, rg_vec3 v) { hash_real(s, v.x); hash_real(s, v.y); hash_real(s, v.z); }
-static void hash_body(state_hash *s, const rg_world *w, rg_body_id id) {
+static void hash_body(hash64 *s, const rg_world *w, rg_body_id id) {
     rg_quat q = rg_body_orientation(w, id);
     rg_mat3 inertia = rg_body_inertia(w, id);
     rg_vec3 lo, hi;
     int i;
     hash_real(s, (rg_real)rg_body_is_valid(w, id));
     hash_real(s, (rg_real)rg_body_get_type(w, id));
-    hash_v3(s, rg_body_position(w, id));
-    hash_v3(s, rg_body_center_of_mass(w, id));
-    hash_real(s, q.x); hash_real(s, q.y); hash_real(s, q.z); hash_real(s, q.w);
-    hash_v3(s, rg_body_linear_velocity(w, id));
-    hash_v3(s, rg_body_angular_velocity(w, id));
+    hash_vec3(s, rg_body_position(w, id));
+    hash_vec3(s, rg_body_center_of_mass(w, id));
+    hash_quat(s, q);
+    hash_vec3(s, rg_body_linear_velocity(w, id));
+    hash_vec3(s, rg_body_angular_velocity(w, id));
     hash_real(s, rg_body_mass(w, id));
-    for (i = 0; i < 3; ++i) hash_v3(s, rg_v3(inertia.m[i][0], inertia.m[i][1], inertia.m[i][2]));
+    for (i = 0; i < 3; ++i) hash_vec3(s, rg_v3(inertia.m[i][0], inertia.m[i][1], inertia.m[i][2]));
     rg_body_aabb(w, id, &lo, &hi);
-    hash_v3(s, lo);
-    hash_v3(s, hi);
+    hash_vec3(s, lo);
+    hash_vec3(s, hi);
     hash_real(s, rg_body_user_data(w, id) != NULL ? 1 : 0);
 }
 
@@ -124,13 +118,13 @@ static int twin_create(twin *t, const rg_hull *ground, const rg_hull *box) {
 }
 
 static uint64_t twin_hash(const twin *t) {
-    state_hash s = {14695981039346656037ull};
+    hash64 s = HASH64_INIT;
     rg_world_stats stats = rg_world_get_stats(t->w);
     rg_vec3 g = rg_world_gravity(t->w);
     int i;
     for (i = 0; i < TWIN_BODIES; ++i) hash_body(&s, t->w, t->ids[i]);
     hash_body(&s, t->w, t->stale);
-    hash_v3(&s, g);
+    hash_vec3(&s, g);
     hash_real(&s, (rg_real)stats.body_count);
     hash_real(&s, (rg_real)stats.pair_count);
     hash_real(&s, (rg_real)rg_world_contacts(t->w, NULL, 0));
