@@ -290,6 +290,9 @@ typedef struct rg_hull rg_hull;                           /* opaque, immutable, 
 typedef struct rg_body_id { uint32_t index, generation; } rg_body_id; /* generation 0 = null */
 
 typedef enum rg_body_type { RG_BODY_STATIC, RG_BODY_KINEMATIC, RG_BODY_DYNAMIC } rg_body_type;
+typedef struct rg_shape_id { uint32_t index, generation; } rg_shape_id;  /* generation 0 = null */
+typedef enum rg_shape_type { RG_SHAPE_HULL, RG_SHAPE_SPHERE, RG_SHAPE_CAPSULE, RG_SHAPE_MESH } rg_shape_type;
+typedef struct rg_mesh rg_mesh;   /* opaque, immutable, shareable: a triangle mesh for static level geometry */
 
 typedef enum rg_result {
     RG_OK = 0,
@@ -440,6 +443,33 @@ RIGID_API int rg_collide_hulls_cached(const rg_hull *a, rg_vec3 pos_a, rg_quat r
                                       const rg_hull *b, rg_vec3 pos_b, rg_quat rot_b,
                                       rg_real margin, rg_witness *witness, rg_manifold *out);
 
+/* A convex shape without a world, for rg_collide_shapes and rg_collide_triangle: a hull posed
+   like rg_collide_hulls', a sphere (center_a, radius) or a capsule (the segment center_a to
+   center_b swept by radius), in world space. */
+typedef struct rg_convex_shape {
+    rg_shape_type type;           /* RG_SHAPE_HULL, RG_SHAPE_SPHERE or RG_SHAPE_CAPSULE */
+    const rg_hull *hull;          /* hull */
+    rg_vec3 position;             /* hull: the hull frame's origin */
+    rg_quat orientation;          /* hull (need not be normalised) */
+    rg_vec3 center_a, center_b;   /* sphere: center_a; capsule: the segment's ends */
+    rg_real radius;               /* sphere and capsule, > 0 */
+} rg_convex_shape;
+
+/* Contact manifold of two convex shapes within margin, with rg_collide_hulls' conventions
+   (normal from B towards A, points on B's surface, depth > 0 overlapping); returns out->count.
+   Spheres and capsules take the closest points of their centres and segments; a capsule lying
+   on a face or along a capsule gives two points. Count 0 for an invalid shape (NULL hull, a
+   radius <= 0, non-finite values) or NULL out. */
+RIGID_API int rg_collide_shapes(const rg_convex_shape *a, const rg_convex_shape *b, rg_real margin,
+                                rg_manifold *out);
+/* Contact manifold of a convex shape (A) and one one-sided triangle (B, corners counter-clockwise
+   seen from its front; only the front collides): the normal points from the triangle towards A.
+   Bit k of active_edges marks the edge from corner k to corner k + 1 as active; a contact on an
+   inactive edge or on a corner between inactive edges takes the triangle's normal (a mesh marks
+   the edges shared by triangles meeting flat or concave inactive: rg_mesh_create). */
+RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triangle[3], unsigned active_edges,
+                                  rg_real margin, rg_manifold *out);
+
 /* ---------------------------------------------------------------------------------------------
    World and bodies
    ------------------------------------------------------------------------------------------- */
@@ -472,8 +502,8 @@ RIGID_API rg_vec3   rg_world_gravity(const rg_world *w);
 
 typedef struct rg_body_def {
     rg_body_type   type;              /* default RG_BODY_DYNAMIC */
-    const rg_hull *hull;              /* required for dynamic bodies */
-    rg_vec3 position;                 /* world position of the hull frame's origin */
+    const rg_hull *hull;              /* optional: the body's first shape, at the frame's origin */
+    rg_vec3 position;                 /* world position of the body frame's origin */
     rg_quat orientation;              /* default identity */
     rg_vec3 linear_velocity;          /* of the centre of mass */
     rg_vec3 angular_velocity;         /* world frame, radians per second */
@@ -488,8 +518,7 @@ typedef struct rg_body_def {
 } rg_body_def;
 
 RIGID_API rg_body_def rg_body_default_def(void);
-/* Null id and a result on failure: NULL world, NaN/infinite values, dynamic body without hull,
-   negative density or mass, restitution outside [0, 1], negative friction, an all-zero
+/* Null id and a result on failure: NULL world, NaN/infinite values, negative density or mass, restitution outside [0, 1], negative friction, an all-zero
    orientation, absurd values (beyond 1e15 in absolute value), mass properties that overflow
    rg_real, or velocities whose kinetic energy exceeds 1e30. All RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_body_id  rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result);
@@ -528,6 +557,99 @@ RIGID_API rg_result rg_body_apply_force(rg_world *w, rg_body_id id, rg_vec3 forc
 RIGID_API rg_result rg_body_apply_torque(rg_world *w, rg_body_id id, rg_vec3 torque);
 
 /* ---------------------------------------------------------------------------------------------
+   Shapes
+   A body holds one or more shapes placed in its frame (the frame whose origin is
+   rg_body_position); rg_body_def.hull, when set, is its first shape. Its mass, centre of mass
+   and inertia are the sum of its shapes' (each at its density), recomputed when a shape is added
+   or destroyed, unless rg_body_def.mass fixes the mass. A dynamic body without a shape of mass
+   moves as 1 kg with the inertia of a solid sphere of radius 0.5 m. Adding or destroying a
+   shape keeps the motion of the body's points.
+   Two shapes make contacts when their bodies may collide (at least one dynamic) and their
+   filters allow it: the same non-zero group decides (positive: yes, negative: no); otherwise
+   (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0. Materials of a
+   pair mix as bodies' do: restitution the smaller, frictions the larger.
+   ------------------------------------------------------------------------------------------- */
+
+typedef struct rg_shape_def {
+    rg_real  density;             /* default 1000 kg/m^3 */
+    rg_real  restitution;         /* default 0 */
+    rg_real  static_friction;     /* default 0.6 */
+    rg_real  dynamic_friction;    /* default 0.5 */
+    rg_real  rolling_friction;    /* default 0: resisting torque = coefficient x normal force x radius */
+    rg_real  spinning_friction;   /* default 0 */
+    uint32_t category_bits;       /* default 1: the categories this shape belongs to */
+    uint32_t mask_bits;           /* default 0xFFFFFFFF: the categories it collides with */
+    int32_t  group;               /* default 0; shapes of one positive group always collide, of one
+                                     negative group never; 0 or different groups: the bits decide */
+    int      is_sensor;           /* default 0: 1 = no mass, no contact response */
+    void    *user_data;           /* default NULL */
+    int      cookie;              /* set by rg_shape_default_def */
+} rg_shape_def;
+RIGID_API rg_shape_def rg_shape_default_def(void);
+
+/* Null id and RG_ERR_INVALID_ARGUMENT for a NULL world or def, a def not from
+   rg_shape_default_def, NaN, infinite or absurd (beyond 1e15) values, a radius <= 0, negative
+   density or friction, restitution outside [0, 1], a mesh on a dynamic body; RG_ERR_STALE_ID for
+   a stale body. Nothing changes on failure. */
+RIGID_API rg_shape_id rg_body_add_sphere(rg_world *w, rg_body_id body, const rg_shape_def *def,
+                                         rg_vec3 center, rg_real radius, rg_result *result);
+RIGID_API rg_shape_id rg_body_add_capsule(rg_world *w, rg_body_id body, const rg_shape_def *def,
+                                          rg_vec3 center_a, rg_vec3 center_b, rg_real radius,
+                                          rg_result *result);
+RIGID_API rg_shape_id rg_body_add_hull(rg_world *w, rg_body_id body, const rg_shape_def *def,
+                                       const rg_hull *hull, rg_vec3 position, rg_quat orientation,
+                                       rg_result *result);
+/* Static or kinematic bodies only; the mesh must outlive the shape. */
+RIGID_API rg_shape_id rg_body_add_mesh(rg_world *w, rg_body_id body, const rg_shape_def *def,
+                                       const rg_mesh *mesh, rg_result *result);
+RIGID_API rg_result     rg_shape_destroy(rg_world *w, rg_shape_id shape);
+RIGID_API int           rg_shape_is_valid(const rg_world *w, rg_shape_id shape);
+RIGID_API rg_shape_type rg_shape_get_type(const rg_world *w, rg_shape_id shape);
+RIGID_API rg_body_id    rg_shape_body(const rg_world *w, rg_shape_id shape);
+RIGID_API void         *rg_shape_user_data(const rg_world *w, rg_shape_id shape);
+RIGID_API int           rg_shape_is_sensor(const rg_world *w, rg_shape_id shape);
+RIGID_API rg_result     rg_shape_set_filter(rg_world *w, rg_shape_id shape, uint32_t category_bits,
+                                            uint32_t mask_bits, int32_t group);
+/* The shape's geometry in its body's frame; each returns 0 (and writes nothing) for a stale id or
+   another type. */
+RIGID_API int rg_shape_get_sphere(const rg_world *w, rg_shape_id shape, rg_vec3 *center, rg_real *radius);
+RIGID_API int rg_shape_get_capsule(const rg_world *w, rg_shape_id shape, rg_vec3 *center_a, rg_vec3 *center_b,
+                                   rg_real *radius);
+RIGID_API const rg_hull *rg_shape_get_hull(const rg_world *w, rg_shape_id shape, rg_vec3 *position,
+                                           rg_quat *orientation);
+RIGID_API const rg_mesh *rg_shape_get_mesh(const rg_world *w, rg_shape_id shape);
+RIGID_API void rg_shape_aabb(const rg_world *w, rg_shape_id shape, rg_vec3 *min, rg_vec3 *max); /* world, last step */
+/* The body's shapes in the order they were added: writes at most capacity, returns the total. */
+RIGID_API int  rg_body_shapes(const rg_world *w, rg_body_id body, rg_shape_id *out, int capacity);
+
+/* ---------------------------------------------------------------------------------------------
+   Triangle meshes
+   Static level geometry: vertices and triangles (three indices each, counter-clockwise seen
+   from the side that collides; the back side does not collide). Degenerate triangles are
+   dropped. A bounding-volume hierarchy over the triangles lets a body test only the triangles
+   near it; edges shared by two triangles that meet flat or concave are internal and never
+   give a contact normal of their own, so bodies slide across seams without snagging.
+   ------------------------------------------------------------------------------------------- */
+
+/* NULL and RG_ERR_INVALID_ARGUMENT for NULL arrays, counts <= 0, an index out of range, NaN,
+   infinite or absurd coordinates (beyond 1e15); RG_ERR_DEGENERATE when no triangle has an
+   area. */
+RIGID_API rg_mesh *rg_mesh_create(const rg_vec3 *vertices, int vertex_count, const int *indices,
+                                  int triangle_count, rg_result *result);
+RIGID_API void     rg_mesh_destroy(rg_mesh *mesh);
+RIGID_API int      rg_mesh_vertex_count(const rg_mesh *mesh);
+RIGID_API int      rg_mesh_triangle_count(const rg_mesh *mesh);     /* kept triangles */
+RIGID_API rg_vec3  rg_mesh_vertex(const rg_mesh *mesh, int i);
+/* Kept triangle t's vertex indices, counter-clockwise from the front; 0 for a bad t. */
+RIGID_API int      rg_mesh_triangle(const rg_mesh *mesh, int t, int indices[3]);
+/* Bit k set: the edge from corner k to corner k + 1 of triangle t is active (a boundary, or
+   convex by more than 5 degrees); 0 for a bad t. */
+RIGID_API unsigned rg_mesh_active_edges(const rg_mesh *mesh, int t);
+/* Kept triangles whose boxes overlap the box [lo, hi] (mesh frame), in ascending order: writes at
+   most capacity, returns the total; 0 for bad input. */
+RIGID_API int      rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int *out, int capacity);
+
+/* ---------------------------------------------------------------------------------------------
    Inspection
    ------------------------------------------------------------------------------------------- */
 
@@ -538,6 +660,7 @@ typedef struct rg_contact {
     rg_real depth;            /* penetration, > 0 overlaps */
     rg_real normal_impulse;   /* applied on a in the last step, >= 0 */
     rg_vec3 friction_impulse; /* applied on a in the last step */
+    rg_shape_id shape_a, shape_b;
 } rg_contact;
 /* Returns the total number of contacts, fills at most capacity of them. out NULL or capacity
    <= 0 only counts; a NULL world has none. */
@@ -797,8 +920,71 @@ typedef struct rg__body {
     rg_vec3 aabb_min, aabb_max;   /* the box the broad phase used in the last step */
 } rg__body;
 
+/* ---- shapes ---- */
+typedef struct rg__shape {
+    uint32_t generation;          /* odd: alive; even: free slot. 0 is never handed out */
+    int next_free;                /* free list, -1 ends it */
+    int body;                     /* the body's index */
+    int next;                     /* the body's next shape (in the order added), -1 ends */
+    rg_shape_type type;
+    const rg_hull *hull;          /* hulls */
+    const rg_mesh *mesh;          /* meshes */
+    rg_vec3 position;             /* hulls: the hull frame's origin in the body frame */
+    rg_quat orientation;          /* hulls: the hull frame's orientation in the body frame */
+    rg_vec3 p0, p1;               /* sphere: centre (p0 = p1); capsule: segment ends; body frame */
+    rg_real radius;               /* spheres and capsules */
+    rg_real density, restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
+    uint32_t category_bits, mask_bits;
+    int32_t group;
+    int is_sensor;
+    void *user_data;
+    rg_real volume;               /* 0 for meshes */
+    rg_vec3 centroid;             /* body frame */
+    rg_mat3 unit_inertia;         /* at density 1, about the centroid, body frame axes */
+    rg_real extent;               /* the farthest point of the shape from its centroid */
+    rg_vec3 aabb_min, aabb_max;   /* world box of the last step */
+} rg__shape;
+
+/* ---- meshes ---- */
+typedef struct rg__mesh_node {    /* a node of the mesh's bounding-volume hierarchy */
+    rg_vec3 lo, hi;               /* box of its triangles */
+    int first;                    /* leaf: its first triangle; inner: its first child (the second follows) */
+    int count;                    /* leaf: number of triangles (> 0); inner: 0 */
+} rg__mesh_node;
+
+struct rg_mesh {
+    int vertex_count, triangle_count, node_count;
+    rg_vec3 *vertices;
+    int *indices;                 /* three per kept triangle, in the hierarchy's leaf order */
+    rg_vec3 *normals;             /* per triangle, unit, towards the front */
+    unsigned char *active;        /* per triangle: rg__triangle.active */
+    rg__mesh_node *nodes;         /* nodes[0] is the root */
+    rg_vec3 lo, hi;               /* box of all the triangles */
+};
+
 /* ---- collide ---- */
 typedef rg_witness rg__witness;
+
+/* A convex shape posed for one collision (>>collide.round): a hull in its frame, a sphere (a
+   point swept by a radius) or a capsule (a segment swept by a radius). */
+typedef struct rg__convex {
+    rg_shape_type type;           /* RG_SHAPE_HULL, RG_SHAPE_SPHERE or RG_SHAPE_CAPSULE */
+    const rg_hull *hull;          /* hulls: the hull, posed by position and rotation */
+    rg_vec3 position;             /* hulls: the hull frame's origin */
+    rg_quat rotation;             /* hulls: unit */
+    rg_vec3 p0, p1;               /* sphere: the centre (p0 = p1); capsule: the segment's ends */
+    rg_real radius;               /* spheres and capsules, > 0; 0 for hulls */
+} rg__convex;
+
+/* One triangle of a mesh as a collision takes it (>>collide.triangle): one-sided, its front the
+   side its corners run counter-clockwise. An edge is active when it is on the mesh's boundary or
+   its two triangles meet convex by more than RG__MESH_ACTIVE_COSINE; only an active edge, or a
+   corner with an active edge, gives a contact normal of its own. */
+typedef struct rg__triangle {
+    rg_vec3 v[3];                 /* corners, counter-clockwise seen from the front */
+    rg_vec3 normal;               /* unit, towards the front */
+    unsigned active;              /* bit k: edge k, from v[k] to v[(k + 1) % 3], is active */
+} rg__triangle;
 enum { RG__AXIS_NONE = 0, RG__AXIS_FACE_A = 1, RG__AXIS_FACE_B = 2, RG__AXIS_EDGES = 3 };
 
 typedef struct rg__relative_pose { /* hull A's frame seen from hull B's frame: x_b = R x_a + p */
@@ -4059,6 +4245,14 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
                                rg_real margin, rg_manifold *out) {
     return rg__collide_hulls_cached(a, pos_a, rot_a, b, pos_b, rot_b, margin, NULL, NULL, out);
 }
+
+/* ---- >>collide.round: spheres and capsules with each other and with hulls -------------------- */
+
+/* ---- >>collide.triangle: a convex shape against one triangle of a mesh ----------------------- */
+
+/* =============================================================================================
+   >>mesh: triangle meshes: creation, internal edges, the bounding-volume hierarchy
+   ============================================================================================= */
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
