@@ -4248,6 +4248,50 @@ RIGID_API int rg_collide_hulls(const rg_hull *a, rg_vec3 pos_a, rg_quat rot_a,
 
 /* ---- >>collide.round: spheres and capsules with each other and with hulls -------------------- */
 
+/* The parameter in [0, 1] of the point of segment a b closest to p (a point segment gives 0). */
+static rg_real rg__collide_segment_closest(rg_vec3 a, rg_vec3 b, rg_vec3 p) {
+    rg_vec3 d = rg_v3_sub(b, a);
+    rg_real dd = rg_v3_dot(d, d), t;
+    if (!(dd > 0)) return 0;
+    t = rg_v3_dot(rg_v3_sub(p, a), d) / dd;
+    return t < 0 ? 0 : (t > 1 ? 1 : t);
+}
+
+/* The closest points of segments p0 p1 and q0 q1 as parameters s and t in [0, 1] of
+   p0 + s (p1 - p0) and q0 + t (q1 - q0): the unconstrained minimum of the squared distance
+   (its 2 x 2 normal equations), clamped to the square, each parameter then the best for the
+   other clamped again. Parallel segments (the equations singular) take s from p0's projection. */
+static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_vec3 q1, rg_real *s, rg_real *t) {
+    rg_vec3 d1 = rg_v3_sub(p1, p0), d2 = rg_v3_sub(q1, q0), r = rg_v3_sub(p0, q0);
+    rg_real a = rg_v3_dot(d1, d1), e = rg_v3_dot(d2, d2), f = rg_v3_dot(d2, r);
+    rg_real c = rg_v3_dot(d1, r), b = rg_v3_dot(d1, d2), denominator = a * e - b * b;
+    if (!(a > 0) && !(e > 0)) {
+        *s = *t = 0;
+        return;
+    }
+    if (!(a > 0)) {
+        *s = 0;
+        *t = rg__collide_segment_closest(q0, q1, p0);
+        return;
+    }
+    if (!(e > 0)) {
+        *t = 0;
+        *s = rg__collide_segment_closest(p0, p1, q0);
+        return;
+    }
+    /* parallel within rounding: any s works; take the one nearest p0 that faces the other */
+    *s = denominator > RG__EPSILON * a * e ? (b * f - c * e) / denominator : 0;
+    *s = *s < 0 ? 0 : (*s > 1 ? 1 : *s);
+    *t = (b * *s + f) / e;
+    if (*t < 0) {
+        *t = 0;
+        *s = rg__collide_segment_closest(p0, p1, q0);
+    } else if (*t > 1) {
+        *t = 1;
+        *s = rg__collide_segment_closest(p0, p1, q1);
+    }
+}
+
 /* ---- >>collide.triangle: a convex shape against one triangle of a mesh ----------------------- */
 
 /* =============================================================================================
