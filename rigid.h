@@ -905,7 +905,12 @@ typedef struct rg__body {
     uint32_t generation;          /* odd: alive; even: free slot. 0 is never handed out */
     int next_free;                /* free list, -1 ends it */
     rg_body_type type;
-    const rg_hull *hull;
+    const rg_hull *hull;          /* rg_body_def.hull (also its first shape), or NULL */
+    int first_shape;              /* the body's shapes, linked by rg__shape.next; -1 none */
+    int shape_count;
+    rg_vec3 local_com;            /* centre of mass in the body frame */
+    rg_real radius;               /* the farthest point of its shapes from the centre of mass */
+    rg_real fixed_mass;           /* > 0: rg_body_def.mass, which overrides the shapes' densities */
     rg_vec3 com;                  /* world centre of mass */
     rg_quat orientation;
     rg_vec3 linear_velocity;
@@ -928,6 +933,7 @@ typedef struct rg__shape {
     int next;                     /* the body's next shape (in the order added), -1 ends */
     rg_shape_type type;
     const rg_hull *hull;          /* hulls */
+    int placed;                   /* hulls: not at the body frame's origin unturned */
     const rg_mesh *mesh;          /* meshes */
     rg_vec3 position;             /* hulls: the hull frame's origin in the body frame */
     rg_quat orientation;          /* hulls: the hull frame's orientation in the body frame */
@@ -944,6 +950,14 @@ typedef struct rg__shape {
     rg_real extent;               /* the farthest point of the shape from its centroid */
     rg_vec3 aabb_min, aabb_max;   /* world box of the last step */
 } rg__shape;
+
+/* What a body's shapes add up to (rg__shape_sum_mass). */
+typedef struct rg__mass_properties {
+    rg_real mass;                 /* 0 for static and kinematic bodies */
+    rg_vec3 local_com;            /* body frame */
+    rg_mat3 inertia;              /* about the centre of mass, body frame axes */
+    rg_real radius;               /* the farthest point of the shapes from the centre of mass */
+} rg__mass_properties;
 
 /* ---- meshes ---- */
 typedef struct rg__mesh_node {    /* a node of the mesh's bounding-volume hierarchy */
@@ -1071,6 +1085,9 @@ typedef struct rg__contact_point {
 
 typedef struct rg__pair_manifold {
     int a, b;                     /* body indices; the normal points from b towards a */
+    int shape_a, shape_b;         /* shape indices, on a and on b */
+    int triangle;                 /* the mesh's triangle, or -1 */
+    int child;                    /* its shape pair's place in the body pair's cache */
     rg_vec3 normal;
     int count;
     int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
@@ -1093,11 +1110,20 @@ typedef struct rg__kept_manifold {
     uint32_t features[RG_MANIFOLD_MAX];
 } rg__kept_manifold;
 
-/* What the narrow phase keeps for a pair of bodies from one step to the next. */
-typedef struct rg__pair_cache {
+/* What the narrow phase keeps for a pair of shapes (or a shape and a mesh's triangle) from
+   one step to the next. */
+typedef struct rg__shape_pair_cache {
+    int place_a, place_b;         /* the shapes' places in their bodies' lists */
+    int triangle;                 /* the mesh's triangle, or -1 */
     rg_witness witness;           /* Baraff §7.1: the last separating feature */
     rg__kept_manifold kept;
     int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
+} rg__shape_pair_cache;
+
+/* What the narrow phase keeps for a pair of bodies from one step to the next: its shape pairs'
+   caches, in the order they are visited (places in a's list, in b's, triangle). */
+typedef struct rg__pair_cache {
+    rg__shape_pair_cache *children; /* stb_ds */
     uint32_t stamp;               /* the step that last saw the pair in the broad phase */
 } rg__pair_cache;
 
@@ -1126,6 +1152,8 @@ typedef struct rg__narrowphase {
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
     rg__pair_entry_hint *hints, *next_hints; /* stb_ds arrays: last and this step's pairs' entries */
     rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
+    rg__shape_pair_cache *children; /* stb_ds scratch: a pair's shape pairs of this step */
+    int *triangles;               /* stb_ds scratch: a mesh query's triangles */
     rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
 } rg__narrowphase;
@@ -1281,6 +1309,8 @@ struct rg_world {
     rg__body *bodies;             /* stb_ds array, indexed by rg_body_id.index */
     int free_list;
     int body_count;
+    rg__shape *shapes;            /* stb_ds array, indexed by rg_shape_id.index */
+    int shape_free_list;
     rg__broadphase broadphase;
     rg__narrowphase narrowphase;
     rg__solver solver;
@@ -4298,6 +4328,24 @@ static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_
    >>mesh: triangle meshes: creation, internal edges, the bounding-volume hierarchy
    ============================================================================================= */
 
+/* TEMPORARY until the collide.round, collide.triangle and mesh branches land */
+static int rg__collide_convex(const rg__convex *a, const rg__convex *b, rg_real margin, rg__witness *witness,
+                              rg__collide_scratch *scratch, rg_manifold *out) {
+    memset(out, 0, sizeof *out);
+    if (a->type != RG_SHAPE_HULL || b->type != RG_SHAPE_HULL) return 0;
+    return rg__collide_unit_poses(a->hull, a->position, a->rotation, b->hull, b->position, b->rotation, margin, witness,
+                                  scratch, out);
+}
+static int rg__collide_convex_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin,
+                                       rg__collide_scratch *scratch, rg_manifold *out) {
+    (void)a; (void)t; (void)margin; (void)scratch;
+    memset(out, 0, sizeof *out);
+    return 0;
+}
+static void rg__mesh_query(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int **out) { (void)mesh; (void)lo; (void)hi; (void)out; }
+static void rg__mesh_triangle_of(const rg_mesh *mesh, int t, rg__triangle *out) { (void)mesh; (void)t; memset(out, 0, sizeof *out); }
+/* END TEMPORARY */
+
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
 
@@ -4466,33 +4514,76 @@ static void rg__broadphase_reserve(rg__broadphase *bp, int slots) {
 
 /* ---- >>broadphase.boxes: bodies' boxes, bodies added and removed ----------------------------- */
 
-/* World box of a body's hull, fattened by the contact margin and by the step's motion so the
-   box covers both x and x + v dt. The vertices are turned by the rotation matrix, built once:
-   cheaper than a quaternion rotation per vertex. */
-static void rg__broadphase_body_box(rg__body *body, rg_real margin, rg_real dt) {
+/* A shape's box about its body frame's origin, in world axes (the body turned by `rotation`).
+   Hull vertices are turned by the rotation matrix, built once: cheaper than a quaternion
+   rotation per vertex. */
+static void rg__broadphase_shape_box(const rg__shape *shape, rg_mat3 rotation, rg_vec3 *lo, rg_vec3 *hi) {
+    if (shape->type == RG_SHAPE_HULL) {
+        const rg_vec3 *v = shape->hull->vertices;
+        rg_mat3 turn = shape->placed ? rg_mat3_mul(rotation, rg_mat3_from_quat(shape->orientation)) : rotation;
+        int i, count = shape->hull->vertex_count;
+        *lo = *hi = rg_mat3_mul_v3(turn, v[0]);
+        for (i = 1; i < count; ++i) {
+            rg_vec3 p = rg_mat3_mul_v3(turn, v[i]);
+            *lo = rg_v3_min(*lo, p);
+            *hi = rg_v3_max(*hi, p);
+        }
+        if (shape->placed) {
+            rg_vec3 offset = rg_mat3_mul_v3(rotation, shape->position);
+            *lo = rg_v3_add(*lo, offset);
+            *hi = rg_v3_add(*hi, offset);
+        }
+    } else if (shape->type == RG_SHAPE_MESH) {
+        /* the box of the turned box: centre turned, half extents through |R| */
+        rg_vec3 c = rg_mat3_mul_v3(rotation, rg_v3_scale(rg_v3_add(shape->mesh->lo, shape->mesh->hi), (rg_real)0.5));
+        rg_vec3 e = rg_v3_scale(rg_v3_sub(shape->mesh->hi, shape->mesh->lo), (rg_real)0.5), half;
+        half.x = rg__fabs(rotation.m[0][0]) * e.x + rg__fabs(rotation.m[0][1]) * e.y + rg__fabs(rotation.m[0][2]) * e.z;
+        half.y = rg__fabs(rotation.m[1][0]) * e.x + rg__fabs(rotation.m[1][1]) * e.y + rg__fabs(rotation.m[1][2]) * e.z;
+        half.z = rg__fabs(rotation.m[2][0]) * e.x + rg__fabs(rotation.m[2][1]) * e.y + rg__fabs(rotation.m[2][2]) * e.z;
+        *lo = rg_v3_sub(c, half);
+        *hi = rg_v3_add(c, half);
+    } else {
+        rg_vec3 a = rg_mat3_mul_v3(rotation, shape->p0), b = rg_mat3_mul_v3(rotation, shape->p1);
+        rg_vec3 r = rg_v3(shape->radius, shape->radius, shape->radius);
+        *lo = rg_v3_sub(rg_v3_min(a, b), r);
+        *hi = rg_v3_add(rg_v3_max(a, b), r);
+    }
+}
+
+/* A box about the frame's origin `origin`, fattened by the contact margin and by the step's
+   motion so that it covers both x and x + v dt. */
+static void rg__broadphase_grow_box(rg_vec3 origin, rg_vec3 lo, rg_vec3 hi, rg_real margin, rg_vec3 motion,
+                                    rg_vec3 *out_lo, rg_vec3 *out_hi) {
+    lo = rg_v3_add(origin, rg_v3_sub(lo, rg_v3(margin, margin, margin)));
+    hi = rg_v3_add(origin, rg_v3_add(hi, rg_v3(margin, margin, margin)));
+    *out_lo = rg_v3_min(lo, rg_v3_add(lo, motion));
+    *out_hi = rg_v3_max(hi, rg_v3_add(hi, motion));
+}
+
+/* World boxes of a body's shapes and of the body (their union), fattened by the contact margin
+   and the step's motion. A body without shapes is its centre of mass. */
+static void rg__broadphase_body_box(rg_world *w, rg__body *body, rg_real margin, rg_real dt) {
     rg_vec3 lo, hi, motion, origin;
     rg_mat3 rotation;
-    const rg_vec3 *v;
-    int i, count;
-    if (!body->hull) {
+    int index, first = 1;
+    if (body->first_shape < 0) {
         body->aabb_min = body->aabb_max = body->com;
         return;
     }
     rotation = rg_mat3_from_quat(body->orientation);
-    origin = rg_v3_sub(body->com, rg_mat3_mul_v3(rotation, body->hull->centroid));
-    v = body->hull->vertices;
-    count = body->hull->vertex_count;
-    lo = hi = rg_mat3_mul_v3(rotation, v[0]);
-    for (i = 1; i < count; ++i) {
-        rg_vec3 p = rg_mat3_mul_v3(rotation, v[i]);
-        lo = rg_v3_min(lo, p);
-        hi = rg_v3_max(hi, p);
-    }
-    lo = rg_v3_add(origin, rg_v3_sub(lo, rg_v3(margin, margin, margin)));
-    hi = rg_v3_add(origin, rg_v3_add(hi, rg_v3(margin, margin, margin)));
+    origin = rg_v3_sub(body->com, rg_mat3_mul_v3(rotation, body->local_com));
     motion = rg_v3_scale(body->linear_velocity, dt);
-    body->aabb_min = rg_v3_min(lo, rg_v3_add(lo, motion));
-    body->aabb_max = rg_v3_max(hi, rg_v3_add(hi, motion));
+    lo = hi = origin;
+    for (index = body->first_shape; index >= 0; index = w->shapes[index].next) {
+        rg__shape *shape = &w->shapes[index];
+        rg_vec3 shape_lo, shape_hi;
+        rg__broadphase_shape_box(shape, rotation, &shape_lo, &shape_hi);
+        lo = first ? shape_lo : rg_v3_min(lo, shape_lo);
+        hi = first ? shape_hi : rg_v3_max(hi, shape_hi);
+        first = 0;
+        rg__broadphase_grow_box(origin, shape_lo, shape_hi, margin, motion, &shape->aabb_min, &shape->aabb_max);
+    }
+    rg__broadphase_grow_box(origin, lo, hi, margin, motion, &body->aabb_min, &body->aabb_max);
 }
 
 /* Whether the sweep box `fat` still serves the tight box: it holds it, with at most twice the
@@ -4519,9 +4610,9 @@ static int rg__broadphase_box_still_fits(const rg__sap_box *fat, const rg__sap_b
 static void rg__broadphase_compute_box(rg_world *w, int index, rg_real dt, int sticky) {
     rg__body *body = &w->bodies[index];
     rg__sap_box *box = &w->broadphase.bounds[index].now, *tight = &w->broadphase.tight[index];
-    rg_real fattening = body->type != RG_BODY_STATIC && body->hull ? RG__SAP_FATTENING * body->hull->radius : 0;
+    rg_real fattening = body->type != RG_BODY_STATIC && body->first_shape >= 0 ? RG__SAP_FATTENING * body->radius : 0;
     int axis;
-    rg__broadphase_body_box(body, w->def.contact_margin, dt);
+    rg__broadphase_body_box(w, body, w->def.contact_margin, dt);
     if (!rg_v3_is_finite(body->aabb_min) || !rg_v3_is_finite(body->aabb_max))
         body->aabb_min = body->aabb_max = rg_v3(RG__SAP_FAR, RG__SAP_FAR, RG__SAP_FAR);
     tight->lo[0] = body->aabb_min.x; tight->lo[1] = body->aabb_min.y; tight->lo[2] = body->aabb_min.z;
@@ -5097,10 +5188,26 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    a pair that has hardly moved relative to itself reuses it without a collision
    (rg__narrowphase_reuse_manifold). Nothing allocates once the pairs are stable. */
 
+/* From >>shape (below): */
+static int rg__shape_filters_pass(const rg__shape *a, const rg__shape *b);
+static rg_shape_id rg__shape_id_of(const rg_world *w, int index);
+
+/* Deletes a pair's cache entry, its shape pairs with it. */
+static void rg__narrowphase_delete_entry(rg__narrowphase *np, uint64_t key) {
+    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+    if (at < 0) return;
+    stbds_arrfree(np->cache[at].value.children);
+    (void)stbds_hmdel(np->cache, key);
+}
+
 static void rg__narrowphase_destroy(rg_world *w) {
+    ptrdiff_t i;
+    for (i = 0; i < stbds_hmlen(w->narrowphase.cache); ++i) stbds_arrfree(w->narrowphase.cache[i].value.children);
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.children);
+    stbds_arrfree(w->narrowphase.triangles);
     stbds_arrfree(w->narrowphase.bodies);
     stbds_arrfree(w->narrowphase.hints);
     stbds_arrfree(w->narrowphase.next_hints);
@@ -5109,13 +5216,14 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.scratch.clip);
 }
 
-/* Repoints the cache entries at their manifolds after the manifold array changed. */
+/* Repoints the shape pairs' caches at their manifolds after the manifold array changed. */
 static void rg__narrowphase_index_manifolds(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
     for (i = 0; i < n; ++i) {
-        uint64_t key = rg__broadphase_pair_key(w->narrowphase.manifolds[i].a, w->narrowphase.manifolds[i].b);
-        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
-        if (at >= 0) w->narrowphase.cache[at].value.manifold_index = i;
+        const rg__pair_manifold *m = &w->narrowphase.manifolds[i];
+        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, rg__broadphase_pair_key(m->a, m->b));
+        if (at >= 0 && m->child < (int)stbds_arrlen(w->narrowphase.cache[at].value.children))
+            w->narrowphase.cache[at].value.children[m->child].manifold_index = i;
     }
 }
 
@@ -5127,7 +5235,7 @@ static void rg__narrowphase_remove_body(rg_world *w, int index) {
     int kept = 0, n = (int)stbds_arrlen(np->manifolds);
     for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
         uint64_t key = np->cache[i].key;
-        if ((int)(key >> 32) == index || (int)(uint32_t)key == index) (void)stbds_hmdel(np->cache, key);
+        if ((int)(key >> 32) == index || (int)(uint32_t)key == index) rg__narrowphase_delete_entry(np, key);
     }
     for (i = 0; i < n; ++i)
         if (np->manifolds[i].a != index && np->manifolds[i].b != index) np->manifolds[kept++] = np->manifolds[i];
@@ -5137,9 +5245,9 @@ static void rg__narrowphase_remove_body(rg_world *w, int index) {
     }
 }
 
-/* The world pose of a body's hull frame: the centre of mass less the rotated local centroid. */
-static rg_vec3 rg__narrowphase_hull_origin(const rg__body *body) {
-    return rg_v3_sub(body->com, rg__quat_rotate(body->orientation, body->hull->centroid));
+/* The world position of a body frame's origin: the centre of mass less the rotated local centre. */
+static rg_vec3 rg__narrowphase_body_origin(const rg__body *body) {
+    return rg_v3_sub(body->com, rg__quat_rotate(body->orientation, body->local_com));
 }
 
 /* Points of the new manifold whose feature id was in the pair's last manifold take its
@@ -5173,7 +5281,6 @@ static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t
     if (at < 0) {
         rg__pair_cache fresh;
         memset(&fresh, 0, sizeof fresh);
-        fresh.manifold_index = -1;
         stbds_hmput(np->cache, key, fresh);
         at = stbds_hmgeti(np->cache, key);
     }
@@ -5188,10 +5295,7 @@ static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t
 static void rg__narrowphase_forget_stale_pairs(rg__narrowphase *np) {
     ptrdiff_t i;
     for (i = stbds_hmlen(np->cache) - 1; i >= 0; --i) {
-        if (np->cache[i].value.stamp != np->step) {
-            uint64_t key = np->cache[i].key;
-            (void)stbds_hmdel(np->cache, key);
-        }
+        if (np->cache[i].value.stamp != np->step) rg__narrowphase_delete_entry(np, np->cache[i].key);
     }
 }
 
@@ -5208,7 +5312,7 @@ static rg_real rg__narrowphase_pair_margin(const rg_world *w, const rg__body *a,
 }
 
 /* Each body's part of its pairs' work, once per step (by slot: destroyed slots and bodies
-   without hull are not collidable). */
+   without shapes are not collidable). */
 static void rg__narrowphase_pose_bodies(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, n = (int)stbds_arrlen(w->bodies);
@@ -5217,11 +5321,11 @@ static void rg__narrowphase_pose_bodies(rg_world *w) {
         const rg__body *body = &w->bodies[i];
         rg__narrowphase_body *pose = &np->bodies[i];
         memset(pose, 0, sizeof *pose);
-        if (!(body->generation & 1) || !body->hull) continue;
-        pose->origin = rg__narrowphase_hull_origin(body);
-        pose->collidable = rg__collide_pose_is_collidable(body->hull, pose->origin, body->orientation);
+        if (!(body->generation & 1) || body->first_shape < 0) continue;
+        pose->origin = rg__narrowphase_body_origin(body);
+        pose->collidable = rg__v3_is_sane(pose->origin) && rg_quat_is_finite(body->orientation);
         if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
-        pose->turn_reach = rg_v3_length(body->angular_velocity) * body->hull->radius;
+        pose->turn_reach = rg_v3_length(body->angular_velocity) * body->radius;
     }
 }
 
@@ -5291,7 +5395,7 @@ static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach
     rg__narrowphase_pose_seen_from_b(a->com, a->orientation, origin_b, b->orientation, &position, &orientation);
     turn = rg__quat_mul(orientation, rg_quat_conjugate(kept->a_orientation));
     sine = rg__sqrt(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); /* sin of half the turn */
-    moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->hull->radius;
+    moved = rg_v3_length(rg_v3_sub(position, kept->a_position)) + 2 * sine * a->radius;
     if (!(moved <= reach)) return -1;
     rg__narrowphase_kept_manifold_in_body_frames(kept);
     out->normal = rg__quat_rotate(b->orientation, kept->normal);
@@ -5318,7 +5422,7 @@ static int rg__narrowphase_reuse_manifold(rg__kept_manifold *kept, rg_real reach
 /* Does `point` lie within `radii` hull radii of the body's centre of mass? NaN and overflow say
    no. */
 static int rg__narrowphase_point_near_body(const rg__body *body, rg_vec3 point, rg_real radii) {
-    rg_real reach = radii * body->hull->radius;
+    rg_real reach = radii * body->radius;
     return rg_v3_length_squared(rg_v3_sub(point, body->com)) <= reach * reach;
 }
 
@@ -5339,9 +5443,168 @@ static int rg__narrowphase_manifold_on_bodies(const rg_manifold *m, int count, c
     return 1;
 }
 
-/* The narrow phase of a step: each broad-phase pair reuses its kept manifold or is collided
-   again (witness first), its manifold is checked to lie on both bodies, and points take the
-   impulses of last step's points with the same feature id. */
+/* A shape of a body posed as its body is this step (`pose`), for the collisions. A hull at the
+   frame's origin unturned takes the body's pose bit for bit. */
+static void rg__narrowphase_convex_of(const rg__shape *shape, const rg__narrowphase_body *pose, rg__convex *out) {
+    out->type = shape->type;
+    out->hull = shape->hull;
+    out->radius = shape->radius;
+    out->position = pose->origin;
+    out->rotation = pose->rotation;
+    out->p0 = out->p1 = pose->origin;
+    if (shape->type == RG_SHAPE_HULL) {
+        if (shape->placed) {
+            out->position = rg_v3_add(pose->origin, rg__quat_rotate(pose->rotation, shape->position));
+            out->rotation = rg_quat_normalize(rg__quat_mul(pose->rotation, shape->orientation));
+        }
+    } else if (shape->type != RG_SHAPE_MESH) {
+        out->p0 = rg_v3_add(pose->origin, rg__quat_rotate(pose->rotation, shape->p0));
+        out->p1 = rg_v3_add(pose->origin, rg__quat_rotate(pose->rotation, shape->p1));
+    }
+}
+
+/* The manifold seen from the other side: the normal reversed, the points moved onto the other
+   surface (the depths stay). */
+static void rg__narrowphase_flip_manifold(rg_manifold *m) {
+    int k;
+    for (k = 0; k < m->count; ++k) m->points[k] = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
+    m->normal = rg_v3_neg(m->normal);
+}
+
+/* Triangle t of a mesh shape on a body posed by `pose`, in world space. */
+static void rg__narrowphase_triangle_of(const rg__shape *mesh, const rg__narrowphase_body *pose, int t,
+                                        rg__triangle *out) {
+    int k;
+    rg__mesh_triangle_of(mesh->mesh, t, out);
+    for (k = 0; k < 3; ++k) out->v[k] = rg_v3_add(pose->origin, rg__quat_rotate(pose->rotation, out->v[k]));
+    out->normal = rg__quat_rotate(pose->rotation, out->normal);
+}
+
+/* The triangles of a mesh shape (on a body posed by `mesh_pose`) near a convex shape (on a body
+   posed by `pose`): those whose boxes overlap the convex shape's box grown by the margin, in the
+   mesh's frame. Into np->triangles, ascending. */
+static void rg__narrowphase_query_mesh(rg__narrowphase *np, const rg__shape *mesh, const rg__narrowphase_body *mesh_pose,
+                                       const rg__shape *shape, const rg__narrowphase_body *pose, rg_real margin) {
+    rg_mat3 rotation = rg_mat3_from_quat(pose->rotation), back = rg_mat3_transpose(rg_mat3_from_quat(mesh_pose->rotation));
+    rg_vec3 lo, hi, c, e, half;
+    rg__broadphase_shape_box(shape, rotation, &lo, &hi);
+    e = rg_v3_add(rg_v3_scale(rg_v3_sub(hi, lo), (rg_real)0.5), rg_v3(margin, margin, margin));
+    c = rg_v3_add(pose->origin, rg_v3_scale(rg_v3_add(lo, hi), (rg_real)0.5));
+    c = rg_mat3_mul_v3(back, rg_v3_sub(c, mesh_pose->origin));
+    half.x = rg__fabs(back.m[0][0]) * e.x + rg__fabs(back.m[0][1]) * e.y + rg__fabs(back.m[0][2]) * e.z;
+    half.y = rg__fabs(back.m[1][0]) * e.x + rg__fabs(back.m[1][1]) * e.y + rg__fabs(back.m[1][2]) * e.z;
+    half.z = rg__fabs(back.m[2][0]) * e.x + rg__fabs(back.m[2][1]) * e.y + rg__fabs(back.m[2][2]) * e.z;
+    stbds_arrsetlen(np->triangles, 0);
+    rg__mesh_query(mesh->mesh, rg_v3_sub(c, half), rg_v3_add(c, half), &np->triangles);
+}
+
+/* Appends a shape pair (its cache still to be matched) to np->children. */
+static void rg__narrowphase_add_child(rg__narrowphase *np, int place_a, int place_b, int triangle) {
+    rg__shape_pair_cache *child = stbds_arraddnptr(np->children, 1);
+    memset(child, 0, sizeof *child);
+    child->place_a = place_a;
+    child->place_b = place_b;
+    child->triangle = triangle;
+    child->manifold_index = -1;
+}
+
+/* The shape pairs of body pair (a, b) for this step, into np->children in visit order (places
+   in a's list, in b's, triangle): each shape of a with each shape of b that the filters let
+   through, sensors aside; a mesh with each of its triangles near the other shape. */
+static void rg__narrowphase_list_children(rg_world *w, int a, int b, rg_real margin) {
+    rg__narrowphase *np = &w->narrowphase;
+    int ia, ib, place_a = 0;
+    stbds_arrsetlen(np->children, 0);
+    for (ia = w->bodies[a].first_shape; ia >= 0; ia = w->shapes[ia].next, ++place_a) {
+        const rg__shape *sa = &w->shapes[ia];
+        int place_b = 0;
+        if (sa->is_sensor) continue;
+        for (ib = w->bodies[b].first_shape; ib >= 0; ib = w->shapes[ib].next, ++place_b) {
+            const rg__shape *sb = &w->shapes[ib];
+            int k, mesh_a = sa->type == RG_SHAPE_MESH, mesh_b = sb->type == RG_SHAPE_MESH;
+            if (sb->is_sensor || (mesh_a && mesh_b) || !rg__shape_filters_pass(sa, sb)) continue;
+            if (!mesh_a && !mesh_b) {
+                rg__narrowphase_add_child(np, place_a, place_b, -1);
+                continue;
+            }
+            if (mesh_a) rg__narrowphase_query_mesh(np, sa, &np->bodies[a], sb, &np->bodies[b], margin);
+            else rg__narrowphase_query_mesh(np, sb, &np->bodies[b], sa, &np->bodies[a], margin);
+            for (k = 0; k < (int)stbds_arrlen(np->triangles); ++k)
+                rg__narrowphase_add_child(np, place_a, place_b, np->triangles[k]);
+        }
+    }
+}
+
+/* Orders shape pairs as they are visited. */
+static int rg__narrowphase_child_compare(const rg__shape_pair_cache *x, const rg__shape_pair_cache *y) {
+    if (x->place_a != y->place_a) return x->place_a < y->place_a ? -1 : 1;
+    if (x->place_b != y->place_b) return x->place_b < y->place_b ? -1 : 1;
+    if (x->triangle != y->triangle) return x->triangle < y->triangle ? -1 : 1;
+    return 0;
+}
+
+/* This step's shape pairs (np->children) take their caches from the pair's list of the last
+   step, both in visit order, and become the pair's list. The same pairs as last step (the
+   common case) keep the list as it is. */
+static void rg__narrowphase_match_children(rg__narrowphase *np, rg__pair_cache *cache) {
+    int i, j = 0, n = (int)stbds_arrlen(np->children), old = (int)stbds_arrlen(cache->children), same = n == old;
+    for (i = 0; i < n && same; ++i) same = rg__narrowphase_child_compare(&np->children[i], &cache->children[i]) == 0;
+    if (same) return;
+    for (i = 0; i < n; ++i) {
+        while (j < old && rg__narrowphase_child_compare(&cache->children[j], &np->children[i]) < 0) ++j;
+        if (j < old && rg__narrowphase_child_compare(&cache->children[j], &np->children[i]) == 0)
+            np->children[i] = cache->children[j++];
+    }
+    stbds_arrsetlen(cache->children, n);
+    if (n > 0) memcpy(cache->children, np->children, sizeof *np->children * (size_t)n);
+}
+
+/* The shapes at places place_a and place_b of bodies a and b. */
+static const rg__shape *rg__narrowphase_shape_at(const rg_world *w, int body, int place) {
+    int index = w->bodies[body].first_shape;
+    while (place-- > 0) index = w->shapes[index].next;
+    return &w->shapes[index];
+}
+
+/* Is last step's manifold `m` the one of this shape pair? */
+static int rg__narrowphase_same_pair(const rg__pair_manifold *m, rg__body_pair pair, ptrdiff_t shape_a,
+                                     ptrdiff_t shape_b, int triangle) {
+    return m->a == pair.a && m->b == pair.b && m->shape_a == (int)shape_a && m->shape_b == (int)shape_b &&
+           m->triangle == triangle;
+}
+
+/* A shape pair's manifold collided afresh (the witness first for hull pairs): a convex pair by
+   rg__collide_convex; a convex shape and a mesh's triangle by rg__collide_convex_triangle in
+   world space, turned so that the normal points from b's shape towards a's. */
+static int rg__narrowphase_collide_child(rg_world *w, int a, int b, const rg__shape *sa, const rg__shape *sb,
+                                         rg__shape_pair_cache *child, rg_real margin, rg_manifold *out) {
+    rg__narrowphase *np = &w->narrowphase;
+    const rg__narrowphase_body *pa = &np->bodies[a], *pb = &np->bodies[b];
+    rg__convex ca, cb;
+    rg__triangle triangle;
+    int count;
+    memset(out, 0, sizeof *out);
+    child->witness.held = 0;
+    if (child->triangle < 0) {
+        rg__narrowphase_convex_of(sa, pa, &ca);
+        rg__narrowphase_convex_of(sb, pb, &cb);
+        return rg__collide_convex(&ca, &cb, margin, &child->witness, &np->scratch, out);
+    }
+    if (sb->type == RG_SHAPE_MESH) {
+        rg__narrowphase_convex_of(sa, pa, &ca);
+        rg__narrowphase_triangle_of(sb, pb, child->triangle, &triangle);
+        return rg__collide_convex_triangle(&ca, &triangle, margin, &np->scratch, out);
+    }
+    rg__narrowphase_convex_of(sb, pb, &cb);
+    rg__narrowphase_triangle_of(sa, pa, child->triangle, &triangle);
+    count = rg__collide_convex_triangle(&cb, &triangle, margin, &np->scratch, out);
+    rg__narrowphase_flip_manifold(out);
+    return count;
+}
+
+/* The narrow phase of a step: each broad-phase pair's shape pairs, each reusing its kept manifold
+   or collided again (witness first); its manifold is checked to lie on both bodies, and points
+   take the impulses of last step's points with the same feature id. */
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
     int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
@@ -5368,55 +5631,64 @@ static void rg__narrowphase_update(rg_world *w) {
         const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
         const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
         rg__pair_cache *cache;
-        rg__pair_manifold *m;
-        rg_manifold result;
-        const rg__pair_manifold *previous = NULL;
-        rg_vec3 origin_a, origin_b;
-        rg_real margin;
-        int k, count;
-        if (!body_a->hull || !body_b->hull) continue;
+        rg_real margin, taken;
+        int c, child_count;
+        if (body_a->first_shape < 0 || body_b->first_shape < 0) continue;
         cache = rg__narrowphase_cache_entry(np, rg__broadphase_pair_key(pair.a, pair.b), &cursor);
         cache->stamp = np->step;
-        origin_a = pose_a->origin;
-        origin_b = pose_b->origin;
         margin = rg__narrowphase_pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
-        count = rg__narrowphase_reuse_manifold(&cache->kept, reach, margin, body_a, origin_a, body_b, origin_b, &result);
-        if (count >= 0) {
-            ++reuses;
-        } else {
-            rg_real taken;
-            memset(&result, 0, sizeof result);
-            cache->witness.held = 0;
-            count = pose_a->collidable && pose_b->collidable && rg__collide_margin(margin, &taken)
-                        ? rg__collide_unit_poses(body_a->hull, origin_a, pose_a->rotation, body_b->hull, origin_b,
-                                                 pose_b->rotation, taken, &cache->witness, &np->scratch, &result)
-                        : 0;
-            if (cache->witness.held) ++hits; else ++misses;
-            rg__narrowphase_keep_manifold(&cache->kept, &result, margin, body_a, origin_a, body_a->orientation, origin_b,
-                              body_b->orientation);
+        if (!pose_a->collidable || !pose_b->collidable || !rg__collide_margin(margin, &taken)) {
+            stbds_arrsetlen(cache->children, 0);
+            continue;
         }
-        if (count > 0 && !rg__narrowphase_manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
-        if (cache->manifold_index >= 0 && cache->manifold_index < (int)stbds_arrlen(np->previous) &&
-            np->previous[cache->manifold_index].a == pair.a && np->previous[cache->manifold_index].b == pair.b)
-            previous = &np->previous[cache->manifold_index];
-        cache->manifold_index = -1;
-        if (count == 0) continue;
-        /* written in place at the end of the array, not copied there */
-        cache->manifold_index = (int)stbds_arrlen(np->manifolds);
-        m = stbds_arraddnptr(np->manifolds, 1);
-        memset(m, 0, sizeof *m);
-        m->a = pair.a;
-        m->b = pair.b;
-        m->normal = result.normal;
-        m->count = count;
-        for (k = 0; k < count; ++k) {
-            m->points[k].point = result.points[k];
-            m->points[k].depth = result.depths[k];
-            m->points[k].feature = result.features[k];
+        rg__narrowphase_list_children(w, pair.a, pair.b, taken);
+        rg__narrowphase_match_children(np, cache);
+        child_count = (int)stbds_arrlen(cache->children);
+        for (c = 0; c < child_count; ++c) {
+            rg__shape_pair_cache *child = &cache->children[c];
+            const rg__shape *sa = rg__narrowphase_shape_at(w, pair.a, child->place_a);
+            const rg__shape *sb = rg__narrowphase_shape_at(w, pair.b, child->place_b);
+            const rg__pair_manifold *previous = NULL;
+            rg__pair_manifold *m;
+            rg_manifold result;
+            int k, count = rg__narrowphase_reuse_manifold(&child->kept, reach, margin, body_a, pose_a->origin, body_b,
+                                                          pose_b->origin, &result);
+            if (count >= 0) {
+                ++reuses;
+            } else {
+                count = rg__narrowphase_collide_child(w, pair.a, pair.b, sa, sb, child, taken, &result);
+                if (child->witness.held) ++hits; else ++misses;
+                rg__narrowphase_keep_manifold(&child->kept, &result, margin, body_a, pose_a->origin, body_a->orientation,
+                                              pose_b->origin, body_b->orientation);
+            }
+            if (count > 0 && !rg__narrowphase_manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
+            if (child->manifold_index >= 0 && child->manifold_index < (int)stbds_arrlen(np->previous) &&
+                rg__narrowphase_same_pair(&np->previous[child->manifold_index], pair, sa - w->shapes, sb - w->shapes,
+                                          child->triangle))
+                previous = &np->previous[child->manifold_index];
+            child->manifold_index = -1;
+            if (count == 0) continue;
+            /* written in place at the end of the array, not copied there */
+            child->manifold_index = (int)stbds_arrlen(np->manifolds);
+            m = stbds_arraddnptr(np->manifolds, 1);
+            memset(m, 0, sizeof *m);
+            m->a = pair.a;
+            m->b = pair.b;
+            m->shape_a = (int)(sa - w->shapes);
+            m->shape_b = (int)(sb - w->shapes);
+            m->triangle = child->triangle;
+            m->child = c;
+            m->normal = result.normal;
+            m->count = count;
+            for (k = 0; k < count; ++k) {
+                m->points[k].point = result.points[k];
+                m->points[k].depth = result.depths[k];
+                m->points[k].feature = result.features[k];
+            }
+            rg__narrowphase_warm_start(m, previous);
+            m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
+            contacts += count;
         }
-        rg__narrowphase_warm_start(m, previous);
-        m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
-        contacts += count;
     }
     rg__narrowphase_forget_stale_pairs(np);
     w->stats.witness_hits = hits;
@@ -6316,8 +6588,8 @@ static rg_vec3 rg__prepare_perpendicular(rg_vec3 n) {
     return rg_v3_normalize(t);
 }
 
-/* Guendelman §6-7: a pair's restitution is the smaller of its bodies', its frictions the larger. */
-static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__body *a, const rg__body *b) {
+/* Guendelman §6-7: a pair's restitution is the smaller of its shapes', its frictions the larger. */
+static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__shape *a, const rg__shape *b) {
     m->restitution = rg__min_real(a->restitution, b->restitution);
     m->static_friction = rg__max_real(a->static_friction, b->static_friction);
     m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
@@ -6355,7 +6627,7 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->n = pm->normal;
         m->t1 = rg__prepare_perpendicular(m->n);
         m->t2 = rg_v3_cross(m->n, m->t1);
-        rg__prepare_mix_materials(m, a, b);
+        rg__prepare_mix_materials(m, &w->shapes[pm->shape_a], &w->shapes[pm->shape_b]);
         m->spin = m->roll1 = m->roll2 = 0;
         s->approaching[i] = 0;
         /* the manifold's points start zeroed, in one memset (a memset per point cost a
@@ -7755,6 +8027,8 @@ static void rg__step_store_impulses(rg_world *w) {
             c->depth = p->depth;
             c->normal_impulse = p->total_n + p->pn;
             c->friction_impulse = rg_v3_add(p->total_t, friction);
+            c->shape_a = rg__shape_id_of(w, pm->shape_a);
+            c->shape_b = rg__shape_id_of(w, pm->shape_b);
         }
     }
 }
@@ -7881,6 +8155,7 @@ RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result) 
     memset(w, 0, sizeof *w);
     w->def = *def;
     w->free_list = -1;
+    w->shape_free_list = -1;
     rg__set_result(result, RG_OK);
     return w;
 }
@@ -7891,6 +8166,7 @@ RIGID_API void rg_world_destroy(rg_world *w) {
     rg__narrowphase_destroy(w);
     rg__broadphase_destroy(w);
     stbds_arrfree(w->bodies);
+    stbds_arrfree(w->shapes);
     RIGID_FREE(w, w->def.allocator_context);
 }
 
@@ -7982,12 +8258,11 @@ static int rg__body_def_is_valid(const rg_body_def *def) {
     if (!def) return 0;
     if (def->type != RG_BODY_STATIC && def->type != RG_BODY_KINEMATIC && def->type != RG_BODY_DYNAMIC)
         return 0;
-    if (def->type == RG_BODY_DYNAMIC && !def->hull) return 0;
     if (!rg__v3_is_sane(def->position) || !rg__body_quat_is_usable(def->orientation) ||
         !rg__v3_is_sane(def->linear_velocity) || !rg__v3_is_sane(def->angular_velocity))
         return 0;
     if (!rg__body_coefficient_is_valid(def->density) || !rg__body_coefficient_is_valid(def->mass)) return 0;
-    if (def->type == RG_BODY_DYNAMIC && !(def->density > 0) && !(def->mass > 0)) return 0;
+    if (def->type == RG_BODY_DYNAMIC && def->hull && !(def->density > 0) && !(def->mass > 0)) return 0;
     if (!rg__is_finite_real(def->restitution) || def->restitution < 0 || def->restitution > 1) return 0;
     return rg__body_coefficient_is_valid(def->static_friction) && rg__body_coefficient_is_valid(def->dynamic_friction) &&
            rg__body_coefficient_is_valid(def->rolling_friction) && rg__body_coefficient_is_valid(def->spinning_friction);
@@ -8002,32 +8277,6 @@ static rg__body *rg__world_body(const rg_world *w, rg_body_id id) {
     return body->generation == id.generation && (id.generation & 1) ? body : NULL;
 }
 
-/* Mass properties of a body from its hull: density, or a given mass with the inertia scaled
-   to match (the same shape at the density mass / volume). Mass, the inertia's diagonal and their
-   inverses are finite and positive, or this returns 0 (an extreme density on a large hull
-   overflows). */
-static int rg__body_set_mass_properties(rg__body *body, const rg_body_def *def) {
-    rg_real density;
-    int i;
-    memset(&body->inertia_local, 0, sizeof body->inertia_local);
-    body->inv_inertia_local = body->inv_inertia_world = body->inertia_local;
-    body->mass = body->inv_mass = 0;
-    if (def->type != RG_BODY_DYNAMIC) return 1;
-    density = def->mass > 0 ? def->mass / def->hull->volume : def->density;
-    body->mass = density * def->hull->volume;
-    body->inv_mass = 1 / body->mass;
-    body->inertia_local = rg_hull_inertia(def->hull, density);
-    body->inv_inertia_local = rg_mat3_inverse(body->inertia_local);
-    if (!rg__is_sane_real(density) || !(body->mass > 0) || !rg__is_finite_real(body->mass) ||
-        !rg__is_finite_real(body->inv_mass))
-        return 0;
-    for (i = 0; i < 3; ++i)
-        if (!(body->inertia_local.m[i][i] > 0) || !rg__is_finite_real(body->inertia_local.m[i][i]) ||
-            !(body->inv_inertia_local.m[i][i] > 0))
-            return 0;
-    return rg__mat3_is_finite(body->inertia_local) && rg__mat3_is_finite(body->inv_inertia_local);
-}
-
 /* Velocities a body may be given: sane components and, for a dynamic body, a kinetic energy
    below RG__MAX_ENERGY. An overflow inside the check fails it too. */
 static int rg__body_velocities_are_valid(const rg__body *body, rg_vec3 v, rg_vec3 omega) {
@@ -8039,23 +8288,54 @@ static int rg__body_velocities_are_valid(const rg__body *body, rg_vec3 v, rg_vec
            rg_v3_dot(omega_local, rg_mat3_mul_v3(body->inertia_local, omega_local)) <= 2 * RG__MAX_ENERGY;
 }
 
-/* The body a def describes, built aside so that a refused def changes nothing in the world. */
-static int rg__body_from_def(const rg_body_def *def, rg__body *body) {
-    rg_vec3 local_com;
+/* From >>shape, which follows: */
+static void rg__shape_from_def(const rg_shape_def *def, rg__shape *shape);
+static void rg__shape_measure(rg__shape *shape);
+static void rg__shape_sum_mass(const rg_world *w, const rg__body *body, const rg__shape *skip, const rg__shape *extra,
+                               rg__mass_properties *out);
+static int rg__shape_mass_is_usable(const rg__mass_properties *mp, int dynamic, rg_mat3 *inverse);
+static void rg__shape_apply_mass(rg__body *body, const rg__mass_properties *mp, rg_mat3 inverse);
+static rg_shape_id rg__shape_insert(rg_world *w, int body_index, const rg__shape *candidate, rg_result *result);
+static void rg__shape_release(rg_world *w, int index);
+
+/* The first shape of a body def with a hull: the hull at the frame's origin, with the def's
+   material and density (any positive density when the def's mass fixes the mass). */
+static void rg__body_first_shape(const rg_body_def *def, rg__shape *shape) {
+    rg_shape_def sd = rg_shape_default_def();
+    sd.density = def->mass > 0 && !(def->density > 0) ? 1 : def->density;
+    sd.restitution = def->restitution;
+    sd.static_friction = def->static_friction;
+    sd.dynamic_friction = def->dynamic_friction;
+    sd.rolling_friction = def->rolling_friction;
+    sd.spinning_friction = def->spinning_friction;
+    rg__shape_from_def(&sd, shape);
+    shape->type = RG_SHAPE_HULL;
+    shape->hull = def->hull;
+    rg__shape_measure(shape);
+}
+
+/* The body a def describes, built aside so that a refused def changes nothing in the world;
+   `first` receives its first shape when the def has a hull. */
+static int rg__body_from_def(const rg_world *w, const rg_body_def *def, rg__body *body, rg__shape *first) {
+    rg__mass_properties mp;
+    rg_mat3 inverse;
     memset(body, 0, sizeof *body);
     body->next_free = -1;
+    body->first_shape = -1;
     body->type = def->type;
     body->hull = def->hull;
+    body->fixed_mass = def->mass > 0 ? def->mass : 0;
     body->orientation = rg_quat_normalize(def->orientation);
-    local_com = def->hull ? def->hull->centroid : rg_v3(0, 0, 0);
-    body->com = rg_v3_add(def->position, rg_quat_rotate(body->orientation, local_com));
-    if (!rg__body_set_mass_properties(body, def)) return 0;
+    body->com = def->position;
+    if (def->hull) rg__body_first_shape(def, first);
+    rg__shape_sum_mass(w, body, NULL, def->hull ? first : NULL, &mp);
+    if (!rg__shape_mass_is_usable(&mp, def->type == RG_BODY_DYNAMIC, &inverse)) return 0;
+    rg__shape_apply_mass(body, &mp, inverse);
     if (!rg__body_velocities_are_valid(body, def->linear_velocity, def->angular_velocity)) return 0;
     if (def->type != RG_BODY_STATIC) {
         body->linear_velocity = def->linear_velocity;
         body->angular_velocity = def->angular_velocity;
     }
-    rg__integrate_world_inertia(body);
     body->restitution = def->restitution;
     body->static_friction = def->static_friction;
     body->dynamic_friction = def->dynamic_friction;
@@ -8069,9 +8349,10 @@ static int rg__body_from_def(const rg_body_def *def, rg__body *body) {
 RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result) {
     rg_body_id id = {0, 0};
     rg__body candidate;
+    rg__shape first;
     uint32_t generation;
     int index;
-    if (!w || !rg__body_def_is_valid(def) || !rg__body_from_def(def, &candidate)) {
+    if (!w || !rg__body_def_is_valid(def) || !rg__body_from_def(w, def, &candidate, &first)) {
         rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
         return id;
     }
@@ -8092,6 +8373,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
     generation = w->bodies[index].generation + 1; /* free slots are even, so this is odd */
     w->bodies[index] = candidate;
     w->bodies[index].generation = generation;
+    if (def->hull) (void)rg__shape_insert(w, index, &first, NULL);
     rg__broadphase_add_body(w, index);
     ++w->body_count;
     id.index = (uint32_t)index;
@@ -8106,6 +8388,7 @@ RIGID_API rg_result rg_body_destroy(rg_world *w, rg_body_id id) {
     if (!body) return RG_ERR_STALE_ID;
     rg__narrowphase_remove_body(w, (int)id.index);
     rg__broadphase_remove_body(w, (int)id.index);
+    while (body->first_shape >= 0) rg__shape_release(w, body->first_shape);
     /* the slot becomes even (free); when the generation would wrap, the slot is retired so
        that an old id can never alias a new body */
     if (body->generation + 1 == 0) {
@@ -8130,9 +8413,7 @@ RIGID_API const rg_hull *rg_body_hull(const rg_world *w, rg_body_id id) {
     rg__body *body = rg__world_body(w, id);
     return body ? body->hull : NULL;
 }
-static rg_vec3 rg__body_local_com(const rg__body *body) {
-    return body->hull ? body->hull->centroid : rg_v3(0, 0, 0);
-}
+static rg_vec3 rg__body_local_com(const rg__body *body) { return body->local_com; }
 RIGID_API rg_vec3 rg_body_position(const rg_world *w, rg_body_id id) {
     rg__body *body = rg__world_body(w, id);
     if (!body) return rg_v3(0, 0, 0);
@@ -8278,6 +8559,531 @@ RIGID_API rg_result rg_body_apply_torque(rg_world *w, rg_body_id id, rg_vec3 tor
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(torque), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
     return rg__body_accumulate(body, rg_v3(0, 0, 0), torque);
+}
+
+/* =============================================================================================
+   >>shape: shapes on bodies: defs, mass properties, filters, by id
+   =============================================================================================
+
+   A body's shapes are linked in the order they were added (rg__body.first_shape, rg__shape.next)
+   and each is measured once, when added: volume, centroid and inertia at density 1 in the
+   body frame, and its extent. The body's mass properties are their sum (rg__shape_sum_mass). */
+
+#define RG__SHAPE_COOKIE 0x52475331
+#define RG__PI ((rg_real)3.14159265358979323846)
+
+RIGID_API rg_shape_def rg_shape_default_def(void) {
+    rg_shape_def def;
+    memset(&def, 0, sizeof def);
+    def.density = 1000;
+    def.static_friction = (rg_real)0.6;
+    def.dynamic_friction = (rg_real)0.5;
+    def.category_bits = 1;
+    def.mask_bits = 0xFFFFFFFFu;
+    def.cookie = RG__SHAPE_COOKIE;
+    return def;
+}
+
+static int rg__shape_def_is_valid(const rg_shape_def *def) {
+    return def && def->cookie == RG__SHAPE_COOKIE && rg__body_coefficient_is_valid(def->density) &&
+           rg__is_finite_real(def->restitution) && def->restitution >= 0 && def->restitution <= 1 &&
+           rg__body_coefficient_is_valid(def->static_friction) && rg__body_coefficient_is_valid(def->dynamic_friction) &&
+           rg__body_coefficient_is_valid(def->rolling_friction) && rg__body_coefficient_is_valid(def->spinning_friction);
+}
+
+/* The shape a def describes, geometry still to be set. */
+static void rg__shape_from_def(const rg_shape_def *def, rg__shape *shape) {
+    memset(shape, 0, sizeof *shape);
+    shape->next_free = shape->next = -1;
+    shape->orientation = rg_quat_identity();
+    shape->density = def->density;
+    shape->restitution = def->restitution;
+    shape->static_friction = def->static_friction;
+    shape->dynamic_friction = def->dynamic_friction;
+    shape->rolling_friction = def->rolling_friction;
+    shape->spinning_friction = def->spinning_friction;
+    shape->category_bits = def->category_bits;
+    shape->mask_bits = def->mask_bits;
+    shape->group = def->group;
+    shape->is_sensor = def->is_sensor != 0;
+    shape->user_data = def->user_data;
+}
+
+/* A solid sphere's volume and inertia at density 1: 4/3 pi r^3 and 2/5 V r^2 about any axis. */
+static void rg__shape_measure_sphere(rg__shape *shape) {
+    rg_real r = shape->radius, volume = (rg_real)4 / 3 * RG__PI * r * r * r;
+    shape->volume = volume;
+    shape->centroid = shape->p0;
+    shape->unit_inertia = rg_mat3_diagonal(rg_v3(1, 1, 1));
+    shape->unit_inertia = rg_mat3_scale(shape->unit_inertia, (rg_real)0.4 * volume * r * r);
+    shape->extent = r;
+}
+
+/* A capsule: a cylinder of length L and two hemispherical caps (together a sphere of mass m_s).
+   About its axis: m_c r^2 / 2 + 2/5 m_s r^2. Across it, about the centre: the cylinder's
+   m_c (L^2 / 12 + r^2 / 4), and each cap's own 83/320 (m_s / 2) r^2 moved by the parallel-axis
+   theorem to its centroid, 3/8 r beyond the cylinder's end: together
+   m_s (2/5 r^2 + L^2 / 4 + 3/8 L r). */
+static void rg__shape_measure_capsule(rg__shape *shape) {
+    rg_vec3 axis = rg_v3_sub(shape->p1, shape->p0);
+    rg_real r = shape->radius, length = rg_v3_length(axis), r2 = r * r;
+    rg_real cylinder = RG__PI * r2 * length, caps = (rg_real)4 / 3 * RG__PI * r2 * r;
+    rg_real along = cylinder * r2 / 2 + (rg_real)0.4 * caps * r2;
+    rg_real across = cylinder * (length * length / 12 + r2 / 4) +
+                     caps * ((rg_real)0.4 * r2 + length * length / 4 + (rg_real)0.375 * length * r);
+    rg_vec3 u = length > 0 ? rg_v3_scale(axis, 1 / length) : rg_v3(0, 1, 0);
+    shape->volume = cylinder + caps;
+    shape->centroid = rg_v3_scale(rg_v3_add(shape->p0, shape->p1), (rg_real)0.5);
+    /* across E + (along - across) u u^T */
+    shape->unit_inertia = rg_mat3_add(rg_mat3_scale(rg_mat3_identity(), across),
+                                      rg_mat3_scale(rg_mat3_outer(u, u), along - across));
+    shape->extent = length / 2 + r;
+}
+
+/* A hull placed at (position, orientation) in the body frame. At the frame's origin unturned,
+   its own centroid and inertia, bit for bit. */
+static void rg__shape_measure_hull(rg__shape *shape) {
+    const rg_hull *h = shape->hull;
+    shape->placed = shape->position.x != 0 || shape->position.y != 0 || shape->position.z != 0 ||
+                    shape->orientation.x != 0 || shape->orientation.y != 0 || shape->orientation.z != 0;
+    shape->volume = h->volume;
+    shape->extent = h->radius;
+    if (!shape->placed) {
+        shape->centroid = h->centroid;
+        shape->unit_inertia = h->unit_inertia;
+        return;
+    }
+    shape->centroid = rg_v3_add(shape->position, rg__quat_rotate(shape->orientation, h->centroid));
+    shape->unit_inertia = rg__mat3_rotate_tensor(rg_mat3_from_quat(shape->orientation), h->unit_inertia);
+}
+
+/* A mesh has no volume; its extent reaches the corners of its box from the box's centre. */
+static void rg__shape_measure_mesh(rg__shape *shape) {
+    const rg_mesh *m = shape->mesh;
+    shape->volume = 0;
+    shape->centroid = rg_v3_scale(rg_v3_add(m->lo, m->hi), (rg_real)0.5);
+    memset(&shape->unit_inertia, 0, sizeof shape->unit_inertia);
+    shape->extent = rg_v3_length(rg_v3_sub(m->hi, shape->centroid));
+}
+
+static void rg__shape_measure(rg__shape *shape) {
+    switch (shape->type) {
+    case RG_SHAPE_SPHERE: rg__shape_measure_sphere(shape); break;
+    case RG_SHAPE_CAPSULE: rg__shape_measure_capsule(shape); break;
+    case RG_SHAPE_HULL: rg__shape_measure_hull(shape); break;
+    case RG_SHAPE_MESH: rg__shape_measure_mesh(shape); break;
+    }
+}
+
+/* Does the shape give its body mass? */
+static int rg__shape_has_mass(const rg__shape *shape) {
+    return !shape->is_sensor && shape->type != RG_SHAPE_MESH && shape->density > 0 && shape->volume > 0;
+}
+
+/* The shapes a body's sum takes: its list, less `skip` (a shape being destroyed), plus `extra`
+   (a shape being added), in list order. Returns how many, at most `capacity` written. */
+typedef struct rg__shape_walk {
+    const rg_world *w;
+    const rg__body *body;
+    const rg__shape *skip, *extra;
+    int next;                     /* next index in the list, -1 at its end */
+    int extra_done;
+} rg__shape_walk;
+
+static void rg__shape_walk_start(rg__shape_walk *walk, const rg_world *w, const rg__body *body,
+                                 const rg__shape *skip, const rg__shape *extra) {
+    walk->w = w;
+    walk->body = body;
+    walk->skip = skip;
+    walk->extra = extra;
+    walk->next = body->first_shape;
+    walk->extra_done = extra == NULL;
+}
+
+static const rg__shape *rg__shape_walk_next(rg__shape_walk *walk) {
+    while (walk->next >= 0) {
+        const rg__shape *shape = &walk->w->shapes[walk->next];
+        walk->next = shape->next;
+        if (shape != walk->skip) return shape;
+    }
+    if (!walk->extra_done) {
+        walk->extra_done = 1;
+        return walk->extra;
+    }
+    return NULL;
+}
+
+/* The sum of a body's shapes (Mirtich's and the closed forms above, moved by the parallel-axis
+   theorem: I = sum (rho_i I_i + m_i (|d_i|^2 E - d_i d_i^T)), d_i from the body's centre of mass
+   to the shape's centroid). A fixed mass scales the densities' sum. A dynamic body without a
+   shape of mass is 1 kg with a solid sphere's inertia of radius 0.5 m at the frame's origin.
+   One shape of mass gives its own values, bit for bit (the product and quotient would round).
+   Static and kinematic bodies: mass zero, their centre the shapes' volume centroid. */
+static void rg__shape_sum_mass(const rg_world *w, const rg__body *body, const rg__shape *skip, const rg__shape *extra,
+                               rg__mass_properties *out) {
+    rg__shape_walk walk;
+    const rg__shape *shape, *only = NULL;
+    rg_real total = 0;
+    rg_vec3 moment = rg_v3(0, 0, 0);
+    int massive = 0, dynamic = body->type == RG_BODY_DYNAMIC;
+    memset(out, 0, sizeof *out);
+    rg__shape_walk_start(&walk, w, body, skip, extra);
+    while ((shape = rg__shape_walk_next(&walk)) != NULL) {
+        rg_real weight = dynamic ? shape->density * shape->volume : shape->volume;
+        if (!rg__shape_has_mass(shape) && !(!dynamic && shape->volume > 0 && !shape->is_sensor)) continue;
+        ++massive;
+        only = shape;
+        total += weight;
+        moment = rg_v3_madd(moment, shape->centroid, weight);
+    }
+    if (massive == 1) {
+        rg_real density = body->fixed_mass > 0 ? body->fixed_mass / only->volume : only->density;
+        out->local_com = only->centroid;
+        if (dynamic) {
+            out->mass = density * only->volume;
+            out->inertia = rg_mat3_scale(only->unit_inertia, density);
+        }
+    } else if (massive > 1) {
+        rg_real scale = dynamic && body->fixed_mass > 0 ? body->fixed_mass / total : 1;
+        out->local_com = rg_v3_scale(moment, 1 / total);
+        if (dynamic) {
+            out->mass = total * scale;
+            rg__shape_walk_start(&walk, w, body, skip, extra);
+            while ((shape = rg__shape_walk_next(&walk)) != NULL) {
+                rg_real m;
+                rg_vec3 d;
+                if (!rg__shape_has_mass(shape)) continue;
+                m = shape->density * shape->volume * scale;
+                d = rg_v3_sub(shape->centroid, out->local_com);
+                out->inertia = rg_mat3_add(out->inertia, rg_mat3_scale(shape->unit_inertia, shape->density * scale));
+                out->inertia = rg_mat3_add(out->inertia, rg_mat3_scale(rg_mat3_identity(), m * rg_v3_dot(d, d)));
+                out->inertia = rg_mat3_add(out->inertia, rg_mat3_scale(rg_mat3_outer(d, d), -m));
+            }
+        }
+    } else if (dynamic) {
+        out->mass = 1;
+        out->inertia = rg_mat3_scale(rg_mat3_identity(), (rg_real)0.1); /* 2/5 m r^2, r = 0.5 */
+    }
+    rg__shape_walk_start(&walk, w, body, skip, extra);
+    while ((shape = rg__shape_walk_next(&walk)) != NULL) {
+        rg_real reach = rg_v3_length(rg_v3_sub(shape->centroid, out->local_com)) + shape->extent;
+        if (reach > out->radius) out->radius = reach;
+    }
+}
+
+/* Are these mass properties usable by the solver: mass, the inertia's diagonal and their inverses
+   finite and positive (a dynamic body), all finite (any body)? An extreme density on a large
+   shape overflows. */
+static int rg__shape_mass_is_usable(const rg__mass_properties *mp, int dynamic, rg_mat3 *inverse) {
+    int i;
+    memset(inverse, 0, sizeof *inverse);
+    if (!rg__v3_is_sane(mp->local_com) || !rg__is_finite_real(mp->radius)) return 0;
+    if (!dynamic) return 1;
+    *inverse = rg_mat3_inverse(mp->inertia);
+    if (!(mp->mass > 0) || !rg__is_finite_real(mp->mass) || !rg__is_finite_real(1 / mp->mass)) return 0;
+    for (i = 0; i < 3; ++i)
+        if (!(mp->inertia.m[i][i] > 0) || !rg__is_finite_real(mp->inertia.m[i][i]) || !(inverse->m[i][i] > 0))
+            return 0;
+    return rg__mat3_is_finite(mp->inertia) && rg__mat3_is_finite(*inverse);
+}
+
+/* The body takes new mass properties. Its frame stays where it is, so the centre of mass moves
+   with the local centre; the motion of the body's points is kept: the centre's velocity changes
+   by w x (its shift). */
+static void rg__shape_apply_mass(rg__body *body, const rg__mass_properties *mp, rg_mat3 inverse) {
+    rg_vec3 shift = rg__quat_rotate(body->orientation, rg_v3_sub(mp->local_com, body->local_com));
+    body->com = rg_v3_add(body->com, shift);
+    body->local_com = mp->local_com;
+    if (body->type != RG_BODY_STATIC)
+        body->linear_velocity = rg_v3_add(body->linear_velocity, rg_v3_cross(body->angular_velocity, shift));
+    body->mass = mp->mass;
+    body->inv_mass = mp->mass > 0 ? 1 / mp->mass : 0;
+    body->inertia_local = mp->inertia;
+    body->inv_inertia_local = inverse;
+    body->radius = mp->radius;
+    rg__integrate_world_inertia(body);
+}
+
+/* Would the body's mass properties stay usable with `extra` added or `skip` taken away, and its
+   velocities valid? Then they are applied. */
+static int rg__shape_update_body_mass(rg_world *w, rg__body *body, const rg__shape *skip, const rg__shape *extra) {
+    rg__mass_properties mp;
+    rg_mat3 inverse;
+    rg__body trial;
+    rg__shape_sum_mass(w, body, skip, extra, &mp);
+    if (!rg__shape_mass_is_usable(&mp, body->type == RG_BODY_DYNAMIC, &inverse)) return 0;
+    trial = *body;
+    rg__shape_apply_mass(&trial, &mp, inverse);
+    if (!rg__body_velocities_are_valid(&trial, trial.linear_velocity, trial.angular_velocity)) return 0;
+    *body = trial;
+    return 1;
+}
+
+/* The shape an id names, or NULL for a stale id or one never handed out. */
+static rg__shape *rg__world_shape(const rg_world *w, rg_shape_id id) {
+    rg__shape *shape;
+    if (!w || id.generation == 0 || id.index >= (uint32_t)stbds_arrlen(w->shapes)) return NULL;
+    shape = &w->shapes[id.index];
+    return shape->generation == id.generation && (id.generation & 1) ? shape : NULL;
+}
+
+static rg_shape_id rg__shape_id_of(const rg_world *w, int index) {
+    rg_shape_id id;
+    id.index = (uint32_t)index;
+    id.generation = w->shapes[index].generation;
+    return id;
+}
+
+/* A slot for a new shape (from the free list or appended), or -1 when out of memory. */
+static int rg__shape_allocate(rg_world *w) {
+    int index;
+    if (w->shape_free_list >= 0) {
+        index = w->shape_free_list;
+        w->shape_free_list = w->shapes[index].next_free;
+        return index;
+    }
+    {
+        rg__shape blank;
+        memset(&blank, 0, sizeof blank);
+        index = (int)stbds_arrlen(w->shapes);
+        stbds_arrput(w->shapes, blank);
+        return (int)stbds_arrlen(w->shapes) == index + 1 ? index : -1;
+    }
+}
+
+/* Links a measured shape into the world and at the end of its body's list; the body's mass
+   must already include it. */
+static rg_shape_id rg__shape_insert(rg_world *w, int body_index, const rg__shape *candidate, rg_result *result) {
+    rg_shape_id id = {0, 0};
+    rg__body *body;
+    int index = rg__shape_allocate(w), *link;
+    uint32_t generation;
+    if (index < 0) {
+        rg__set_result(result, RG_ERR_OUT_OF_MEMORY);
+        return id;
+    }
+    RIGID_ASSERT(!(w->shapes[index].generation & 1));
+    generation = w->shapes[index].generation + 1; /* free slots are even, so this is odd */
+    w->shapes[index] = *candidate;
+    w->shapes[index].generation = generation;
+    w->shapes[index].body = body_index;
+    w->shapes[index].next = -1;
+    body = &w->bodies[body_index];
+    link = &body->first_shape;
+    while (*link >= 0) link = &w->shapes[*link].next;
+    *link = index;
+    ++body->shape_count;
+    rg__set_result(result, RG_OK);
+    return rg__shape_id_of(w, index);
+}
+
+/* The end of every rg_body_add_*: the shape is measured, the body's mass updated (refused if
+   it would be unusable), the shape linked, and the body's box and pairs start over. */
+static rg_shape_id rg__shape_add(rg_world *w, rg_body_id body_id, rg__shape *candidate, rg_result *result) {
+    rg_shape_id id = {0, 0};
+    rg__body *body = rg__world_body(w, body_id);
+    if (!body) {
+        rg__set_result(result, RG_ERR_STALE_ID);
+        return id;
+    }
+    rg__shape_measure(candidate);
+    if (!rg__shape_update_body_mass(w, body, NULL, candidate)) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return id;
+    }
+    id = rg__shape_insert(w, (int)body_id.index, candidate, result);
+    rg__narrowphase_remove_body(w, (int)body_id.index);
+    rg__broadphase_body_moved(w, (int)body_id.index);
+    return id;
+}
+
+/* The checks every rg_body_add_* starts with; on failure the result says why. */
+static int rg__shape_arguments_ok(rg_world *w, rg_body_id body, const rg_shape_def *def, int geometry_ok,
+                                  rg_result *result) {
+    if (!w || !rg__shape_def_is_valid(def) || !geometry_ok) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return 0;
+    }
+    if (!rg__world_body(w, body)) {
+        rg__set_result(result, RG_ERR_STALE_ID);
+        return 0;
+    }
+    return 1;
+}
+
+static int rg__shape_radius_is_valid(rg_real radius) { return rg__is_sane_real(radius) && radius > 0; }
+
+RIGID_API rg_shape_id rg_body_add_sphere(rg_world *w, rg_body_id body, const rg_shape_def *def, rg_vec3 center,
+                                         rg_real radius, rg_result *result) {
+    rg_shape_id none = {0, 0};
+    rg__shape candidate;
+    if (!rg__shape_arguments_ok(w, body, def, rg__v3_is_sane(center) && rg__shape_radius_is_valid(radius), result))
+        return none;
+    rg__shape_from_def(def, &candidate);
+    candidate.type = RG_SHAPE_SPHERE;
+    candidate.p0 = candidate.p1 = center;
+    candidate.radius = radius;
+    return rg__shape_add(w, body, &candidate, result);
+}
+
+RIGID_API rg_shape_id rg_body_add_capsule(rg_world *w, rg_body_id body, const rg_shape_def *def, rg_vec3 center_a,
+                                          rg_vec3 center_b, rg_real radius, rg_result *result) {
+    rg_shape_id none = {0, 0};
+    rg__shape candidate;
+    int ok = rg__v3_is_sane(center_a) && rg__v3_is_sane(center_b) && rg__shape_radius_is_valid(radius) &&
+             rg__is_sane_real(rg_v3_length(rg_v3_sub(center_b, center_a)));
+    if (!rg__shape_arguments_ok(w, body, def, ok, result)) return none;
+    rg__shape_from_def(def, &candidate);
+    candidate.type = RG_SHAPE_CAPSULE;
+    candidate.p0 = center_a;
+    candidate.p1 = center_b;
+    candidate.radius = radius;
+    return rg__shape_add(w, body, &candidate, result);
+}
+
+RIGID_API rg_shape_id rg_body_add_hull(rg_world *w, rg_body_id body, const rg_shape_def *def, const rg_hull *hull,
+                                       rg_vec3 position, rg_quat orientation, rg_result *result) {
+    rg_shape_id none = {0, 0};
+    rg__shape candidate;
+    int ok = hull && hull->vertex_count > 0 && rg__v3_is_sane(position) && rg__body_quat_is_usable(orientation);
+    if (!rg__shape_arguments_ok(w, body, def, ok, result)) return none;
+    rg__shape_from_def(def, &candidate);
+    candidate.type = RG_SHAPE_HULL;
+    candidate.hull = hull;
+    candidate.position = position;
+    candidate.orientation = rg_quat_normalize(orientation);
+    return rg__shape_add(w, body, &candidate, result);
+}
+
+RIGID_API rg_shape_id rg_body_add_mesh(rg_world *w, rg_body_id body, const rg_shape_def *def, const rg_mesh *mesh,
+                                       rg_result *result) {
+    rg_shape_id none = {0, 0};
+    rg__shape candidate;
+    rg__body *owner;
+    if (!rg__shape_arguments_ok(w, body, def, mesh && mesh->triangle_count > 0, result)) return none;
+    owner = rg__world_body(w, body);
+    if (owner->type == RG_BODY_DYNAMIC) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return none;
+    }
+    rg__shape_from_def(def, &candidate);
+    candidate.type = RG_SHAPE_MESH;
+    candidate.mesh = mesh;
+    return rg__shape_add(w, body, &candidate, result);
+}
+
+/* Unlinks shape `index` from its body's list and frees its slot (a slot whose generation would
+   wrap is retired, so that an old id never aliases a new shape). */
+static void rg__shape_release(rg_world *w, int index) {
+    rg__shape *shape = &w->shapes[index];
+    rg__body *body = &w->bodies[shape->body];
+    int *link = &body->first_shape;
+    while (*link != index) link = &w->shapes[*link].next;
+    *link = shape->next;
+    --body->shape_count;
+    if (shape->generation + 1 == 0) {
+        shape->generation = 0xfffffffeu;
+    } else {
+        shape->generation += 1;
+        shape->next_free = w->shape_free_list;
+        w->shape_free_list = index;
+    }
+}
+
+RIGID_API rg_result rg_shape_destroy(rg_world *w, rg_shape_id id) {
+    rg__shape *shape = rg__world_shape(w, id);
+    rg__body *body;
+    if (!w) return RG_ERR_INVALID_ARGUMENT;
+    if (!shape) return RG_ERR_STALE_ID;
+    body = &w->bodies[shape->body];
+    /* fewer shapes never overflow: the sum of the others was usable before */
+    if (!rg__shape_update_body_mass(w, body, shape, NULL)) return RG_ERR_INVALID_ARGUMENT;
+    if (body->hull == shape->hull && shape->type == RG_SHAPE_HULL && (int)id.index == body->first_shape)
+        body->hull = NULL;
+    rg__narrowphase_remove_body(w, shape->body);
+    rg__broadphase_body_moved(w, shape->body);
+    rg__shape_release(w, (int)id.index);
+    return RG_OK;
+}
+
+RIGID_API int rg_shape_is_valid(const rg_world *w, rg_shape_id id) { return rg__world_shape(w, id) != NULL; }
+
+RIGID_API rg_shape_type rg_shape_get_type(const rg_world *w, rg_shape_id id) {
+    rg__shape *shape = rg__world_shape(w, id);
+    return shape ? shape->type : RG_SHAPE_HULL;
+}
+RIGID_API rg_body_id rg_shape_body(const rg_world *w, rg_shape_id id) {
+    rg__shape *shape = rg__world_shape(w, id);
+    rg_body_id body = {0, 0};
+    if (!shape) return body;
+    body.index = (uint32_t)shape->body;
+    body.generation = w->bodies[shape->body].generation;
+    return body;
+}
+RIGID_API void *rg_shape_user_data(const rg_world *w, rg_shape_id id) {
+    rg__shape *shape = rg__world_shape(w, id);
+    return shape ? shape->user_data : NULL;
+}
+RIGID_API int rg_shape_is_sensor(const rg_world *w, rg_shape_id id) {
+    rg__shape *shape = rg__world_shape(w, id);
+    return shape ? shape->is_sensor : 0;
+}
+RIGID_API rg_result rg_shape_set_filter(rg_world *w, rg_shape_id id, uint32_t category_bits, uint32_t mask_bits,
+                                        int32_t group) {
+    rg__shape *shape = rg__world_shape(w, id);
+    if (!w) return RG_ERR_INVALID_ARGUMENT;
+    if (!shape) return RG_ERR_STALE_ID;
+    shape->category_bits = category_bits;
+    shape->mask_bits = mask_bits;
+    shape->group = group;
+    return RG_OK;
+}
+RIGID_API int rg_shape_get_sphere(const rg_world *w, rg_shape_id id, rg_vec3 *center, rg_real *radius) {
+    rg__shape *shape = rg__world_shape(w, id);
+    if (!shape || shape->type != RG_SHAPE_SPHERE) return 0;
+    if (center) *center = shape->p0;
+    if (radius) *radius = shape->radius;
+    return 1;
+}
+RIGID_API int rg_shape_get_capsule(const rg_world *w, rg_shape_id id, rg_vec3 *center_a, rg_vec3 *center_b,
+                                   rg_real *radius) {
+    rg__shape *shape = rg__world_shape(w, id);
+    if (!shape || shape->type != RG_SHAPE_CAPSULE) return 0;
+    if (center_a) *center_a = shape->p0;
+    if (center_b) *center_b = shape->p1;
+    if (radius) *radius = shape->radius;
+    return 1;
+}
+RIGID_API const rg_hull *rg_shape_get_hull(const rg_world *w, rg_shape_id id, rg_vec3 *position, rg_quat *orientation) {
+    rg__shape *shape = rg__world_shape(w, id);
+    if (!shape || shape->type != RG_SHAPE_HULL) return NULL;
+    if (position) *position = shape->position;
+    if (orientation) *orientation = shape->orientation;
+    return shape->hull;
+}
+RIGID_API const rg_mesh *rg_shape_get_mesh(const rg_world *w, rg_shape_id id) {
+    rg__shape *shape = rg__world_shape(w, id);
+    return shape && shape->type == RG_SHAPE_MESH ? shape->mesh : NULL;
+}
+RIGID_API void rg_shape_aabb(const rg_world *w, rg_shape_id id, rg_vec3 *min, rg_vec3 *max) {
+    rg__shape *shape = rg__world_shape(w, id);
+    if (min) *min = shape ? shape->aabb_min : rg_v3(0, 0, 0);
+    if (max) *max = shape ? shape->aabb_max : rg_v3(0, 0, 0);
+}
+RIGID_API int rg_body_shapes(const rg_world *w, rg_body_id body_id, rg_shape_id *out, int capacity) {
+    rg__body *body = rg__world_body(w, body_id);
+    int index, total = 0;
+    if (!body) return 0;
+    for (index = body->first_shape; index >= 0; index = w->shapes[index].next, ++total)
+        if (out && total < capacity) out[total] = rg__shape_id_of(w, index);
+    return total;
+}
+
+/* The filtering rule: the same non-zero group decides (positive: always, negative: never);
+   otherwise each shape's category must be in the other's mask. */
+static int rg__shape_filters_pass(const rg__shape *a, const rg__shape *b) {
+    if (a->group != 0 && a->group == b->group) return a->group > 0;
+    return (a->category_bits & b->mask_bits) != 0 && (b->category_bits & a->mask_bits) != 0;
 }
 
 #if defined(__clang__)

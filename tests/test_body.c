@@ -275,8 +275,6 @@ static void test_bad_input_is_refused_and_changes_nothing(void) {
     result = RG_OK; ENSURE(rg_body_create(w, &bad, &result).generation == 0 && result == RG_ERR_INVALID_ARGUMENT);
     bad = def; bad.mass = -1;
     result = RG_OK; ENSURE(rg_body_create(w, &bad, &result).generation == 0 && result == RG_ERR_INVALID_ARGUMENT);
-    bad = def; bad.hull = NULL;
-    result = RG_OK; ENSURE(rg_body_create(w, &bad, &result).generation == 0 && result == RG_ERR_INVALID_ARGUMENT);
     bad = def; bad.restitution = 1.5f;
     result = RG_OK; ENSURE(rg_body_create(w, &bad, &result).generation == 0 && result == RG_ERR_INVALID_ARGUMENT);
     bad = def; bad.static_friction = -0.1f;
