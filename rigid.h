@@ -1,6 +1,7 @@
 /* rigid.h - v0.1.0 - 3D rigid-body physics in one header - MIT license (see end of file)
 
-   rigid.h simulates convex rigid bodies that fall, collide, slide, bounce and stack.
+   rigid.h simulates rigid bodies that fall, collide, roll, slide, bounce and stack: bodies made
+   of spheres, capsules and convex hulls (several per body), on static triangle meshes.
    Method: iterative impulses with friction (Bender & Schmitt 2006), time sequencing and shock
    propagation (Guendelman, Bridson & Fedkiw 2003), sort-and-sweep broad phase and
    separating-plane witnesses (Baraff 1997), polyhedral mass properties (Mirtich 1996).
@@ -30,7 +31,7 @@
 
    TABLE OF CONTENTS
       Declarations (search for the title): Types, Math, Convex hulls, Narrow phase without a
-      world, World and bodies, Inspection. The implementation, one grep-able marker a stage, in
+      world, World and bodies, Shapes, Triangle meshes, Inspection. The implementation, one grep-able marker a stage, in
       the order of the step; the private names of a stage carry its prefix:
          marker         prefix             what
          >>types        rg__<module>_...   internal data of every module
@@ -38,9 +39,11 @@
                                            vector, quaternion and matrix helpers
          >>hull         rg__hull_          hulls from boxes and faces, Mirtich mass properties
          >>quickhull    rg__qh_            rg_hull_create: the convex hull of a point cloud
-         >>collide      rg__collide_       separating axes, witnesses, clipped contact manifolds
+         >>collide      rg__collide_       separating axes, witnesses, clipped contact manifolds;
+                                           spheres, capsules, a mesh's triangles
+         >>mesh         rg__mesh_          triangle meshes: internal edges, bounding volumes
          >>broadphase   rg__broadphase_    incremental sort-and-sweep over the bodies' boxes
-         >>narrowphase  rg__narrowphase_   a manifold per pair, kept or collided again
+         >>narrowphase  rg__narrowphase_   a manifold per shape pair, kept or collided again
          >>solver       rg__solver_        the solver's data, tuning and its method in brief
          >>integrate    rg__integrate_     free motion: velocities, gyroscopic term, positions
          >>impulse      rg__impulse_       pushes, effective masses, a face's resultant, friction
@@ -55,17 +58,20 @@
          >>step         rg__step_          the contact stage's driver, what a step reports
          >>world        rg__world_         world def, creation, rg_world_step, stats
          >>body         rg__body_          bodies by id: creation, state, forces, impulses
+         >>shape        rg__shape_         shapes on bodies: mass properties, filters, by id
       The long modules are cut further, by sub-markers >>module.unit that keep the module's
       prefix: >>quickhull.geometry, .build, .polygons; >>collide.frames, .axes, .manifold,
-      .search; >>broadphase.pairs, .boxes, .sort, .sweep.
+      .search, .round, .triangle; >>broadphase.pairs, .boxes, .sort, .sweep.
 
    ARCHITECTURE
       One rg_world_step(world, dt) (Guendelman et al. §5: collide, advance velocities, contact,
       advance positions):
-      1. >>broadphase updates each body's box in the sort-and-sweep lists (Baraff §7.2) and
-         keeps the set of pairs whose boxes overlap.
-      2. >>narrowphase gives each pair a contact manifold: kept from last step when the pair has
-         hardly moved relative to itself, otherwise collided again by >>collide; points within
+      1. >>broadphase updates each body's box (the union of its shapes') in the sort-and-sweep
+         lists (Baraff §7.2) and keeps the set of pairs whose boxes overlap.
+      2. >>narrowphase expands each pair into the pairs of its bodies' shapes that the filters
+         let through (a mesh with each triangle its bounding volumes find near the other shape)
+         and gives each a contact manifold: kept from last step when the pair has hardly moved
+         relative to itself, otherwise collided again by >>collide; points within
          contact_margin of touching are speculative (negative depth).
       3. >>prepare builds the solver's bodies and points, the contact graph's levels from the
          ground up and a seeded shuffle; >>collision resolves the collisions with the
@@ -507,13 +513,13 @@ typedef struct rg_body_def {
     rg_quat orientation;              /* default identity */
     rg_vec3 linear_velocity;          /* of the centre of mass */
     rg_vec3 angular_velocity;         /* world frame, radians per second */
-    rg_real density;                  /* default 1000 kg/m^3; used when mass <= 0 */
-    rg_real mass;                     /* > 0 overrides density, inertia scaled to match */
-    rg_real restitution;              /* default 0; a pair uses the smaller of the two */
-    rg_real static_friction;          /* default 0.6; a pair uses the larger of the two */
-    rg_real dynamic_friction;         /* default 0.5; a pair uses the larger of the two */
-    rg_real rolling_friction;         /* default 0 */
-    rg_real spinning_friction;        /* default 0 */
+    rg_real density;                  /* default 1000 kg/m^3: the hull shape's */
+    rg_real mass;                     /* > 0 fixes the body's mass: its shapes' densities scale to match */
+    rg_real restitution;              /* default 0; the hull shape's: a pair uses the smaller of the two */
+    rg_real static_friction;          /* default 0.6; the hull shape's: a pair uses the larger of the two */
+    rg_real dynamic_friction;         /* default 0.5; the hull shape's: a pair uses the larger of the two */
+    rg_real rolling_friction;         /* default 0; as rg_shape_def.rolling_friction */
+    rg_real spinning_friction;        /* default 0; as rg_shape_def.spinning_friction */
     void   *user_data;
 } rg_body_def;
 
@@ -575,8 +581,10 @@ typedef struct rg_shape_def {
     rg_real  restitution;         /* default 0 */
     rg_real  static_friction;     /* default 0.6 */
     rg_real  dynamic_friction;    /* default 0.5 */
-    rg_real  rolling_friction;    /* default 0: resisting torque = coefficient x normal force x radius */
-    rg_real  spinning_friction;   /* default 0 */
+    rg_real  rolling_friction;    /* default 0; the pair's larger coefficient times its normal force
+                                     times the larger radius (sphere, capsule; a hull's extent)
+                                     resists rolling: a ball decelerates at 5/7 mu_r g */
+    rg_real  spinning_friction;   /* default 0; the same about the normal, for spinning */
     uint32_t category_bits;       /* default 1: the categories this shape belongs to */
     uint32_t mask_bits;           /* default 0xFFFFFFFF: the categories it collides with */
     int32_t  group;               /* default 0; shapes of one positive group always collide, of one
@@ -1110,11 +1118,15 @@ typedef struct rg__kept_manifold {
     uint32_t features[RG_MANIFOLD_MAX];
 } rg__kept_manifold;
 
-/* What the narrow phase keeps for a pair of shapes (or a shape and a mesh's triangle) from
-   one step to the next. */
-typedef struct rg__shape_pair_cache {
+/* A pair of shapes of a body pair, or a shape and a mesh's triangle. */
+typedef struct rg__shape_pair_key {
     int place_a, place_b;         /* the shapes' places in their bodies' lists */
     int triangle;                 /* the mesh's triangle, or -1 */
+} rg__shape_pair_key;
+
+/* What the narrow phase keeps for a pair of shapes from one step to the next. */
+typedef struct rg__shape_pair_cache {
+    rg__shape_pair_key key;
     rg_witness witness;           /* Baraff §7.1: the last separating feature */
     rg__kept_manifold kept;
     int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
@@ -1152,7 +1164,8 @@ typedef struct rg__narrowphase {
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
     rg__pair_entry_hint *hints, *next_hints; /* stb_ds arrays: last and this step's pairs' entries */
     rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
-    rg__shape_pair_cache *children; /* stb_ds scratch: a pair's shape pairs of this step */
+    rg__shape_pair_key *keys;     /* stb_ds scratch: a pair's shape pairs of this step */
+    rg__shape_pair_cache *children; /* stb_ds scratch: their caches, when they changed */
     int *triangles;               /* stb_ds scratch: a mesh query's triangles */
     rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
     uint32_t step;
@@ -5206,6 +5219,7 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
+    stbds_arrfree(w->narrowphase.keys);
     stbds_arrfree(w->narrowphase.children);
     stbds_arrfree(w->narrowphase.triangles);
     stbds_arrfree(w->narrowphase.bodies);
@@ -5498,23 +5512,22 @@ static void rg__narrowphase_query_mesh(rg__narrowphase *np, const rg__shape *mes
     rg__mesh_query(mesh->mesh, rg_v3_sub(c, half), rg_v3_add(c, half), &np->triangles);
 }
 
-/* Appends a shape pair (its cache still to be matched) to np->children. */
+/* Appends a shape pair to np->keys. */
 static void rg__narrowphase_add_child(rg__narrowphase *np, int place_a, int place_b, int triangle) {
-    rg__shape_pair_cache *child = stbds_arraddnptr(np->children, 1);
-    memset(child, 0, sizeof *child);
-    child->place_a = place_a;
-    child->place_b = place_b;
-    child->triangle = triangle;
-    child->manifold_index = -1;
+    rg__shape_pair_key key;
+    key.place_a = place_a;
+    key.place_b = place_b;
+    key.triangle = triangle;
+    stbds_arrput(np->keys, key);
 }
 
-/* The shape pairs of body pair (a, b) for this step, into np->children in visit order (places
+/* The shape pairs of body pair (a, b) for this step, into np->keys in visit order (places
    in a's list, in b's, triangle): each shape of a with each shape of b that the filters let
    through, sensors aside; a mesh with each of its triangles near the other shape. */
 static void rg__narrowphase_list_children(rg_world *w, int a, int b, rg_real margin) {
     rg__narrowphase *np = &w->narrowphase;
     int ia, ib, place_a = 0;
-    stbds_arrsetlen(np->children, 0);
+    stbds_arrsetlen(np->keys, 0);
     for (ia = w->bodies[a].first_shape; ia >= 0; ia = w->shapes[ia].next, ++place_a) {
         const rg__shape *sa = &w->shapes[ia];
         int place_b = 0;
@@ -5536,24 +5549,31 @@ static void rg__narrowphase_list_children(rg_world *w, int a, int b, rg_real mar
 }
 
 /* Orders shape pairs as they are visited. */
-static int rg__narrowphase_child_compare(const rg__shape_pair_cache *x, const rg__shape_pair_cache *y) {
+static int rg__narrowphase_child_compare(const rg__shape_pair_key *x, const rg__shape_pair_key *y) {
     if (x->place_a != y->place_a) return x->place_a < y->place_a ? -1 : 1;
     if (x->place_b != y->place_b) return x->place_b < y->place_b ? -1 : 1;
     if (x->triangle != y->triangle) return x->triangle < y->triangle ? -1 : 1;
     return 0;
 }
 
-/* This step's shape pairs (np->children) take their caches from the pair's list of the last
-   step, both in visit order, and become the pair's list. The same pairs as last step (the
-   common case) keep the list as it is. */
+/* This step's shape pairs (np->keys) take their caches from the pair's list of the last step,
+   both in visit order, and become the pair's list. The same pairs as last step (the common
+   case) keep the list as it is. */
 static void rg__narrowphase_match_children(rg__narrowphase *np, rg__pair_cache *cache) {
-    int i, j = 0, n = (int)stbds_arrlen(np->children), old = (int)stbds_arrlen(cache->children), same = n == old;
-    for (i = 0; i < n && same; ++i) same = rg__narrowphase_child_compare(&np->children[i], &cache->children[i]) == 0;
+    int i, j = 0, n = (int)stbds_arrlen(np->keys), old = (int)stbds_arrlen(cache->children), same = n == old;
+    for (i = 0; i < n && same; ++i) same = rg__narrowphase_child_compare(&np->keys[i], &cache->children[i].key) == 0;
     if (same) return;
+    stbds_arrsetlen(np->children, n);
     for (i = 0; i < n; ++i) {
-        while (j < old && rg__narrowphase_child_compare(&cache->children[j], &np->children[i]) < 0) ++j;
-        if (j < old && rg__narrowphase_child_compare(&cache->children[j], &np->children[i]) == 0)
-            np->children[i] = cache->children[j++];
+        rg__shape_pair_cache *child = &np->children[i];
+        while (j < old && rg__narrowphase_child_compare(&cache->children[j].key, &np->keys[i]) < 0) ++j;
+        if (j < old && rg__narrowphase_child_compare(&cache->children[j].key, &np->keys[i]) == 0) {
+            *child = cache->children[j++];
+            continue;
+        }
+        memset(child, 0, sizeof *child);
+        child->key = np->keys[i];
+        child->manifold_index = -1;
     }
     stbds_arrsetlen(cache->children, n);
     if (n > 0) memcpy(cache->children, np->children, sizeof *np->children * (size_t)n);
@@ -5585,18 +5605,18 @@ static int rg__narrowphase_collide_child(rg_world *w, int a, int b, const rg__sh
     int count;
     memset(out, 0, sizeof *out);
     child->witness.held = 0;
-    if (child->triangle < 0) {
+    if (child->key.triangle < 0) {
         rg__narrowphase_convex_of(sa, pa, &ca);
         rg__narrowphase_convex_of(sb, pb, &cb);
         return rg__collide_convex(&ca, &cb, margin, &child->witness, &np->scratch, out);
     }
     if (sb->type == RG_SHAPE_MESH) {
         rg__narrowphase_convex_of(sa, pa, &ca);
-        rg__narrowphase_triangle_of(sb, pb, child->triangle, &triangle);
+        rg__narrowphase_triangle_of(sb, pb, child->key.triangle, &triangle);
         return rg__collide_convex_triangle(&ca, &triangle, margin, &np->scratch, out);
     }
     rg__narrowphase_convex_of(sb, pb, &cb);
-    rg__narrowphase_triangle_of(sa, pa, child->triangle, &triangle);
+    rg__narrowphase_triangle_of(sa, pa, child->key.triangle, &triangle);
     count = rg__collide_convex_triangle(&cb, &triangle, margin, &np->scratch, out);
     rg__narrowphase_flip_manifold(out);
     return count;
@@ -5646,8 +5666,8 @@ static void rg__narrowphase_update(rg_world *w) {
         child_count = (int)stbds_arrlen(cache->children);
         for (c = 0; c < child_count; ++c) {
             rg__shape_pair_cache *child = &cache->children[c];
-            const rg__shape *sa = rg__narrowphase_shape_at(w, pair.a, child->place_a);
-            const rg__shape *sb = rg__narrowphase_shape_at(w, pair.b, child->place_b);
+            const rg__shape *sa = rg__narrowphase_shape_at(w, pair.a, child->key.place_a);
+            const rg__shape *sb = rg__narrowphase_shape_at(w, pair.b, child->key.place_b);
             const rg__pair_manifold *previous = NULL;
             rg__pair_manifold *m;
             rg_manifold result;
@@ -5664,7 +5684,7 @@ static void rg__narrowphase_update(rg_world *w) {
             if (count > 0 && !rg__narrowphase_manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
             if (child->manifold_index >= 0 && child->manifold_index < (int)stbds_arrlen(np->previous) &&
                 rg__narrowphase_same_pair(&np->previous[child->manifold_index], pair, sa - w->shapes, sb - w->shapes,
-                                          child->triangle))
+                                          child->key.triangle))
                 previous = &np->previous[child->manifold_index];
             child->manifold_index = -1;
             if (count == 0) continue;
@@ -5676,7 +5696,7 @@ static void rg__narrowphase_update(rg_world *w) {
             m->b = pair.b;
             m->shape_a = (int)(sa - w->shapes);
             m->shape_b = (int)(sb - w->shapes);
-            m->triangle = child->triangle;
+            m->triangle = child->key.triangle;
             m->child = c;
             m->normal = result.normal;
             m->count = count;
@@ -6588,13 +6608,24 @@ static rg_vec3 rg__prepare_perpendicular(rg_vec3 n) {
     return rg_v3_normalize(t);
 }
 
-/* Guendelman §6-7: a pair's restitution is the smaller of its shapes', its frictions the larger. */
+/* The lever of a shape's rolling and spinning resistance: a sphere's or capsule's radius, a
+   hull's extent from its centroid; a mesh has none (the other shape's counts). */
+static rg_real rg__prepare_rolling_radius(const rg__shape *shape) {
+    if (shape->type == RG_SHAPE_SPHERE || shape->type == RG_SHAPE_CAPSULE) return shape->radius;
+    return shape->type == RG_SHAPE_HULL ? shape->extent : 0;
+}
+
+/* Guendelman §6-7: a pair's restitution is the smaller of its shapes', its frictions the larger.
+   Rolling and spinning friction (§9) limit the angular impulse to the coefficient times the
+   normal impulse times the pair's larger rolling radius: a dimensionless coefficient, so that a
+   ball rolling on a plane decelerates at 5/7 mu_r g whatever its size. */
 static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__shape *a, const rg__shape *b) {
+    rg_real lever = rg__max_real(rg__prepare_rolling_radius(a), rg__prepare_rolling_radius(b));
     m->restitution = rg__min_real(a->restitution, b->restitution);
     m->static_friction = rg__max_real(a->static_friction, b->static_friction);
     m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
-    m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction);
-    m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction);
+    m->rolling_friction = rg__max_real(a->rolling_friction, b->rolling_friction) * lever;
+    m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction) * lever;
 }
 
 /* The solver's manifolds and points from the narrow phase's: frames, materials, arms, masses,

@@ -392,6 +392,223 @@ static void test_shapes_bad_input_changes_nothing(void) {
     rg_hull_destroy(box);
 }
 
+/* ---- spheres and capsules in a world ---- */
+
+/* A static box of half extents (50, 0.5, 50) whose top face passes through the origin, turned
+   by `angle` about z (a slope rising towards -x for a positive angle), friction mu (negative:
+   the defaults). */
+static rg_body_id shapes_slope(rg_world *w, rg_hull *slab, double angle, double mu) {
+    rg_body_def bd = rg_body_default_def();
+    rg_quat q = rg_quat_from_axis_angle(rg_v3(0, 0, 1), (rg_real)angle);
+    bd.type = RG_BODY_STATIC;
+    if (mu >= 0) bd.static_friction = bd.dynamic_friction = (rg_real)mu;
+    bd.hull = slab;
+    bd.orientation = q;
+    bd.position = rg_quat_rotate(q, rg_v3(0, -0.5f, 0));
+    return rg_body_create(w, &bd, NULL);
+}
+
+static rg_body_id shapes_ball(rg_world *w, rg_vec3 position, rg_real radius, const rg_shape_def *sd) {
+    rg_body_id body = shapes_empty_body(w, RG_BODY_DYNAMIC, position);
+    rg_body_add_sphere(w, body, sd, rg_v3(0, 0, 0), radius, NULL);
+    return body;
+}
+
+/* A ball dropped on the ground rests at its radius (within 2 mm). */
+static void test_shapes_sphere_rests_at_its_radius(void) {
+    rg_world *w = shapes_world(rg_v3(0, -9.81f, 0));
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id ball;
+    int i;
+    shapes_slope(w, slab, 0, -1);
+    ball = shapes_ball(w, rg_v3(0, 1.5f, 0), 0.5f, &sd);
+    for (i = 0; i < 180; ++i) rg_world_step(w, 1.0f / 60);
+    rg_test_note("rests at %.5f m (radius 0.5)", rg_body_position(w, ball).y);
+    ENSURE_NEAR(rg_body_position(w, ball).y, 0.5, 0.002);
+    ENSURE_NEAR(rg_v3_length(rg_body_linear_velocity(w, ball)), 0, 0.01);
+    rg_world_destroy(w);
+    rg_hull_destroy(slab);
+}
+
+/* Released on a 20 degree slope the ball rolls without slipping: acceleration (5/7) g sin(theta)
+   (within 2%) and spin v / r (within 2%). */
+static void test_shapes_sphere_rolls_down_a_slope(void) {
+    double theta = 20 * 3.14159265358979 / 180, g = 9.81, r = 0.5, v1, v2, a, spin;
+    rg_world *w = shapes_world(rg_v3(0, (rg_real)-g, 0));
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_shape_def sd = rg_shape_default_def();
+    rg_vec3 normal = rg_v3((rg_real)-sin(theta), (rg_real)cos(theta), 0);
+    rg_body_id ball;
+    int i;
+    shapes_slope(w, slab, theta, -1);
+    ball = shapes_ball(w, rg_v3_scale(normal, (rg_real)r), (rg_real)r, &sd);
+    for (i = 0; i < 30; ++i) rg_world_step(w, 1.0f / 60);
+    v1 = rg_v3_length(rg_body_linear_velocity(w, ball));
+    for (i = 0; i < 60; ++i) rg_world_step(w, 1.0f / 60);
+    v2 = rg_v3_length(rg_body_linear_velocity(w, ball));
+    a = v2 - v1;
+    spin = rg_v3_length(rg_body_angular_velocity(w, ball));
+    rg_test_note("a %.4f m/s^2 (5/7 g sin = %.4f), spin %.4f rad/s (v/r = %.4f)", a, 5.0 / 7 * g * sin(theta), spin,
+                 v2 / r);
+    ENSURE_REL(a, 5.0 / 7 * g * sin(theta), 0.02);
+    ENSURE_REL(spin, v2 / r, 0.02);
+    /* it stays on the slope */
+    ENSURE_NEAR(rg_v3_dot(rg_body_position(w, ball), normal), r, 0.002);
+    rg_world_destroy(w);
+    rg_hull_destroy(slab);
+}
+
+/* A ball sliding at v0 without spin: friction slows it and spins it up until it rolls, at
+   (5/7) v0 (within 2%) after t = 2 v0 / (7 mu g) (within 5%). */
+static void test_shapes_sphere_slides_then_rolls(void) {
+    double v0 = 5, mu = 0.2, g = 9.81, r = 0.5, t_roll = 2 * v0 / (7 * mu * g), t = -1, v = 0;
+    rg_world *w = shapes_world(rg_v3(0, (rg_real)-g, 0));
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id ball;
+    int i;
+    shapes_slope(w, slab, 0, mu);
+    sd.static_friction = sd.dynamic_friction = (rg_real)mu;
+    ball = shapes_ball(w, rg_v3(-20, (rg_real)r, 0), (rg_real)r, &sd);
+    rg_body_set_linear_velocity(w, ball, rg_v3((rg_real)v0, 0, 0));
+    for (i = 1; i <= 240 && t < 0; ++i) {
+        double slip;
+        rg_world_step(w, 1.0f / 240);
+        v = rg_body_linear_velocity(w, ball).x;
+        slip = v + rg_body_angular_velocity(w, ball).z * r; /* rolling: v = -w_z r */
+        if (slip < 1e-3 * v0) t = i / 240.0;
+    }
+    rg_test_note("rolls from t %.4f s (2 v0 / 7 mu g = %.4f) at %.4f m/s (5/7 v0 = %.4f)", t, t_roll, v, 5.0 / 7 * v0);
+    ENSURE_REL(t, t_roll, 0.05);
+    ENSURE_REL(v, 5.0 / 7 * v0, 0.02);
+    rg_world_destroy(w);
+    rg_hull_destroy(slab);
+}
+
+/* Seed 001 §1: ball 1 strikes balls 2 and 3, which touch each other, at both at once (no
+   gravity, no friction, restitution 1). The struck balls leave with equal speeds (within 1%)
+   in mirror-symmetric directions; momentum and energy are kept. */
+static void test_shapes_three_billiard_balls_stay_symmetric(void) {
+    rg_world *w = shapes_world(rg_v3(0, 0, 0));
+    rg_shape_def sd = rg_shape_default_def();
+    double r = 0.5, v = 2, sqrt3 = 1.7320508075688772, p[3], e;
+    rg_body_id b1, b2, b3;
+    rg_vec3 v1, v2, v3;
+    int i;
+    sd.restitution = 1;
+    sd.static_friction = sd.dynamic_friction = 0;
+    b2 = shapes_ball(w, rg_v3(0, (rg_real)r, 0), (rg_real)r, &sd);
+    b3 = shapes_ball(w, rg_v3(0, (rg_real)-r, 0), (rg_real)r, &sd);
+    b1 = shapes_ball(w, rg_v3((rg_real)(-sqrt3 * r - 0.05), 0, 0), (rg_real)r, &sd);
+    rg_body_set_linear_velocity(w, b1, rg_v3((rg_real)v, 0, 0));
+    for (i = 0; i < 30; ++i) rg_world_step(w, 1.0f / 60);
+    v1 = rg_body_linear_velocity(w, b1);
+    v2 = rg_body_linear_velocity(w, b2);
+    v3 = rg_body_linear_velocity(w, b3);
+    rg_test_note("struck balls leave at (%.4f, %.4f) and (%.4f, %.4f), the striker at %.4f", v2.x, v2.y, v3.x, v3.y, v1.x);
+    ENSURE(rg_v3_length(v2) > 0.3 * v);
+    ENSURE_REL(rg_v3_length(v3), rg_v3_length(v2), 0.01);
+    ENSURE_NEAR(v3.x, v2.x, 0.01 * rg_v3_length(v2));
+    ENSURE_NEAR(v3.y, -v2.y, 0.01 * rg_v3_length(v2));
+    p[0] = v1.x + v2.x + v3.x;
+    p[1] = v1.y + v2.y + v3.y;
+    p[2] = v1.z + v2.z + v3.z;
+    e = rg_v3_length_squared(v1) + rg_v3_length_squared(v2) + rg_v3_length_squared(v3);
+    ENSURE_NEAR(p[0], v, 0.01 * v);
+    ENSURE_NEAR(p[1], 0, 0.01 * v);
+    ENSURE_REL(e, v * v, 0.02);
+    rg_world_destroy(w);
+}
+
+/* Newton's cradle of five touching balls, restitution 1, no gravity or friction: the first
+   strikes the row at v; the far ball leaves at v (within 2%), the others keep below 2% of it. */
+static void test_shapes_newtons_cradle_of_spheres(void) {
+    rg_world *w = shapes_world(rg_v3(0, 0, 0));
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id balls[5];
+    double v = 1, worst = 0;
+    int i;
+    sd.restitution = 1;
+    sd.static_friction = sd.dynamic_friction = 0;
+    for (i = 0; i < 5; ++i) balls[i] = shapes_ball(w, rg_v3((rg_real)i - (i == 0 ? 0.05f : 0), 0, 0), 0.5f, &sd);
+    rg_body_set_linear_velocity(w, balls[0], rg_v3((rg_real)v, 0, 0));
+    for (i = 0; i < 30; ++i) rg_world_step(w, 1.0f / 60);
+    for (i = 0; i < 4; ++i) {
+        double speed = rg_v3_length(rg_body_linear_velocity(w, balls[i]));
+        if (speed > worst) worst = speed;
+    }
+    rg_test_note("far ball %.4f m/s, the others at most %.4f", rg_body_linear_velocity(w, balls[4]).x, worst);
+    ENSURE_REL(rg_body_linear_velocity(w, balls[4]).x, v, 0.02);
+    ENSURE(worst < 0.02 * v);
+    rg_world_destroy(w);
+}
+
+/* A capsule lying on the ground rests at its radius (within 2 mm) on two points; one stood on
+   its end, tilted by 2 degrees, falls over (its axis ends within 10 degrees of horizontal). */
+static void test_shapes_capsule_rests_and_tips(void) {
+    rg_world *w = shapes_world(rg_v3(0, -9.81f, 0));
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id lying, standing;
+    rg_contact contacts[16];
+    rg_vec3 axis;
+    int i, n, on_lying = 0;
+    shapes_slope(w, slab, 0, -1);
+    lying = shapes_empty_body(w, RG_BODY_DYNAMIC, rg_v3(0, 0.3f, 0));
+    rg_body_add_capsule(w, lying, &sd, rg_v3(-0.5f, 0, 0), rg_v3(0.5f, 0, 0), 0.25f, NULL);
+    standing = shapes_empty_body(w, RG_BODY_DYNAMIC, rg_v3(5, 0, 0));
+    rg_body_add_capsule(w, standing, &sd, rg_v3(0, 0.25f, 0), rg_v3(0, 1.75f, 0), 0.25f, NULL);
+    rg_body_set_transform(w, standing, rg_v3(5, 0, 0), rg_quat_from_axis_angle(rg_v3(0, 0, 1), 0.035f));
+    for (i = 0; i < 60; ++i) rg_world_step(w, 1.0f / 60);
+    ENSURE_NEAR(rg_body_position(w, lying).y, 0.25, 0.002);
+    n = rg_world_contacts(w, contacts, 16);
+    for (i = 0; i < n && i < 16; ++i)
+        if (contacts[i].a.index == lying.index || contacts[i].b.index == lying.index) ++on_lying;
+    ENSURE(on_lying == 2);
+    for (i = 0; i < 180; ++i) rg_world_step(w, 1.0f / 60);
+    axis = rg_quat_rotate(rg_body_orientation(w, standing), rg_v3(0, 1, 0));
+    rg_test_note("lying capsule at %.5f m on %d points; the tilted one's axis ends at y = %.3f", rg_body_position(w, lying).y,
+                 on_lying, axis.y);
+    ENSURE(fabs(axis.y) < sin(10 * 3.14159265 / 180));
+    rg_world_destroy(w);
+    rg_hull_destroy(slab);
+}
+
+/* Rolling friction: a ball rolling at 3 m/s on the level with mu_r = 0.05 slows at
+   5/7 mu_r g (within 5%); with mu_r = 0 it keeps its speed (within 0.5% over 3 s). */
+static double shapes_rolling_deceleration(double mu_r, double *kept) {
+    rg_world *w = shapes_world(rg_v3(0, -9.81f, 0));
+    rg_hull *slab = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id ball;
+    double v1, v2;
+    int i;
+    shapes_slope(w, slab, 0, -1);
+    sd.rolling_friction = (rg_real)mu_r;
+    ball = shapes_ball(w, rg_v3(-20, 0.5f, 0), 0.5f, &sd);
+    rg_body_set_linear_velocity(w, ball, rg_v3(3, 0, 0));
+    rg_body_set_angular_velocity(w, ball, rg_v3(0, 0, -6));
+    for (i = 0; i < 30; ++i) rg_world_step(w, 1.0f / 60);
+    v1 = rg_body_linear_velocity(w, ball).x;
+    for (i = 0; i < 60; ++i) rg_world_step(w, 1.0f / 60);
+    v2 = rg_body_linear_velocity(w, ball).x;
+    for (i = 0; i < 90; ++i) rg_world_step(w, 1.0f / 60);
+    *kept = rg_body_linear_velocity(w, ball).x / 3;
+    rg_world_destroy(w);
+    rg_hull_destroy(slab);
+    return v1 - v2;
+}
+
+static void test_shapes_rolling_friction_matches_its_coefficient(void) {
+    double kept, a = shapes_rolling_deceleration(0.05, &kept), kept_free;
+    double free_a = shapes_rolling_deceleration(0, &kept_free);
+    rg_test_note("deceleration %.4f m/s^2 (5/7 mu_r g = %.4f); without it %.5f, speed kept %.5f", a,
+                 5.0 / 7 * 0.05 * 9.81, free_a, kept_free);
+    ENSURE_REL(a, 5.0 / 7 * 0.05 * 9.81, 0.05);
+    ENSURE_NEAR(kept_free, 1, 0.005);
+}
+
 void rg_tests_shapes(void) {
     RUN_TEST(test_shapes_sphere_mass_is_closed_form);
     RUN_TEST(test_shapes_capsule_mass_matches_integration);
@@ -402,4 +619,11 @@ void rg_tests_shapes(void) {
     RUN_TEST(test_shapes_filtering_rule_both_ways);
     RUN_TEST(test_shapes_set_filter_takes_effect);
     RUN_TEST(test_shapes_bad_input_changes_nothing);
+    RUN_TEST(test_shapes_sphere_rests_at_its_radius);
+    RUN_TEST(test_shapes_sphere_rolls_down_a_slope);
+    RUN_TEST(test_shapes_sphere_slides_then_rolls);
+    RUN_TEST(test_shapes_three_billiard_balls_stay_symmetric);
+    RUN_TEST(test_shapes_newtons_cradle_of_spheres);
+    RUN_TEST(test_shapes_capsule_rests_and_tips);
+    RUN_TEST(test_shapes_rolling_friction_matches_its_coefficient);
 }
