@@ -197,9 +197,9 @@ typedef struct errors {
 static double larger(double a, double b) { return a > b ? a : b; }
 
 /* Checks m = collide(a, b): count 0 exactly when the gap exceeds the margin (outside a band of
-   tol around it); the deepest depth minus the gap when the cores are apart; a moved by depth
-   along the normal just touches b; the points lie on b and, moved back by depth, on a. Errors
-   are divided by the pair's size. */
+   band * size around it); the deepest depth against minus the gap when the cores are apart; a
+   moved by the depth along the normal just touches b; the points lie on b and, moved back by
+   their depth, on a. Records the largest errors, divided by the pair's size. */
 static void check_manifold(const rg_convex_shape *a, const rg_convex_shape *b, rg_real margin, const rg_manifold *m,
                            double size, double band, errors *e) {
     double gap = shape_gap(a, b), core = gap + shape_radius(a) + shape_radius(b);
@@ -249,6 +249,22 @@ static int flipped(const rg_manifold *m, const rg_manifold *s, double tol, int s
         if (j == s->count) return 0;
     }
     return 1;
+}
+
+/* ---- random draws ----------------------------------------------------------------------------- */
+
+static double log_uniform(double lo, double hi) { return lo * pow(hi / lo, rg_test_random()); }
+
+/* a random direction, then a length uniform in [lo, hi] */
+static rg_vec3 random_offset(double lo, double hi) {
+    rg_vec3 u = rg_test_unit_vector();
+    return rg_v3_scale(u, (rg_real)rg_test_uniform(lo, hi));
+}
+
+/* three draws in order (a function's arguments are evaluated in no fixed order) */
+static rg_vec3 draw3(double (*draw)(double, double), double lo, double hi) {
+    double x = draw(lo, hi), y = draw(lo, hi), z = draw(lo, hi);
+    return rg_v3((rg_real)x, (rg_real)y, (rg_real)z);
 }
 
 /* ---- analytic cases --------------------------------------------------------------------------- */
@@ -484,7 +500,7 @@ static void test_shapes_collide_swap_flips(void) {
     shapes[4] = capsule_shape(rg_v3(-0.3, 0.2, 1.2), rg_v3(0.4, -0.3, 1.0), 0.35);
     shapes[5] = hull_shape(box, rg_v3(0.3, 1.1, -0.2), rg_quat_from_axis_angle(rg_v3(1, 0, 0.5), 0.9));
     for (k = 0; k < 40; ++k) {
-        rg_vec3 shift = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0, 0.5));
+        rg_vec3 shift = random_offset(0, 0.5);
         for (i = 0; i < 6; ++i)
             for (j = 0; j < 6; ++j) {
                 int same_ids;
@@ -513,11 +529,9 @@ static void test_shapes_collide_swap_flips(void) {
 
 /* ---- random pairs against the brute force ----------------------------------------------------- */
 
-static double log_uniform(double lo, double hi) { return lo * pow(hi / lo, rg_test_random()); }
-
 /* A hull of size 0.1 to 10: a box, or the hull of 8 to 24 points in an ellipsoid. */
 static rg_hull *random_hull(void) {
-    rg_vec3 size = rg_v3((rg_real)log_uniform(0.05, 5), (rg_real)log_uniform(0.05, 5), (rg_real)log_uniform(0.05, 5)), p[24];
+    rg_vec3 size = draw3(log_uniform, 0.05, 5), p[24];
     int i, n = 8 + (int)(rg_test_random() * 17);
     if (rg_test_random() < 0.4) return rg_hull_create_box(size, NULL);
     for (i = 0; i < n; ++i) {
@@ -547,7 +561,7 @@ static rg_convex_shape random_shape(rg_shape_type type, rg_vec3 c, rg_hull **hul
         return s;
     }
     {
-        rg_vec3 half = rg_v3_scale(rg_test_unit_vector(), (rg_real)(log_uniform(0.1, 10) / 2));
+        rg_vec3 u = rg_test_unit_vector(), half = rg_v3_scale(u, (rg_real)(log_uniform(0.1, 10) / 2));
         s = capsule_shape(rg_v3_sub(c, half), rg_v3_add(c, half), (rg_real)(log_uniform(0.1, 10) / 2));
         *extent = s.radius + rg_v3_length(half);
         return s;
@@ -583,7 +597,7 @@ static void test_shapes_collide_random_against_brute_force(void) {
         for (k = 0; k < 1500; ++k) {
             rg_hull *ha, *hb;
             double ea, eb, size;
-            rg_vec3 cb = rg_v3((rg_real)rg_test_uniform(-3, 3), (rg_real)rg_test_uniform(-3, 3), (rg_real)rg_test_uniform(-3, 3));
+            rg_vec3 cb = draw3(rg_test_uniform, -3, 3);
             rg_convex_shape b = random_shape(pairs[p][1], cb, &hb, &eb), a;
             rg_manifold m;
             rg_real margin;
@@ -594,7 +608,7 @@ static void test_shapes_collide_random_against_brute_force(void) {
                 continue;
             }
             size = ea + eb;
-            a = moved_shape(a, rg_v3_scale(rg_test_unit_vector(), (rg_real)(size * rg_test_uniform(0, 1.1))));
+            a = moved_shape(a, random_offset(0, 1.1 * size));
             /* a few capsules laid flat against their partner's direction, to reach the lying cases */
             if (a.type == RG_SHAPE_CAPSULE && b.type == RG_SHAPE_CAPSULE && rg_test_random() < 0.3) {
                 rg_vec3 mid = rg_v3_scale(rg_v3_add(a.center_a, a.center_b), 0.5), half = rg_v3_scale(rg_v3_sub(b.center_b, b.center_a), 0.5);
@@ -707,8 +721,9 @@ static void test_shapes_collide_small_sphere_by_big_box(void) {
     rg_test_seed(5);
     for (k = 0; k < 3000; ++k) {
         /* near a random corner or edge: a corner, two coordinates pulled in for an edge */
-        rg_vec3 c = rg_v3(rg_test_random() < 0.5 ? -100 : 100, rg_test_random() < 0.5 ? -50 : 50, rg_test_random() < 0.5 ? -80 : 80);
-        rg_vec3 off = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0, 0.012));
+        rg_vec3 c = draw3(rg_test_uniform, -1, 1);
+        rg_vec3 off = random_offset(0, 0.012);
+        c = rg_v3(c.x < 0 ? -100 : 100, c.y < 0 ? -50 : 50, c.z < 0 ? -80 : 80);
         rg_convex_shape a;
         rg_manifold m;
         dvec p, q;
@@ -800,13 +815,15 @@ static void test_shapes_collide_hull_pairs_as_rg_collide_hulls(void) {
         rg_hull *ha = random_hull(), *hb = random_hull();
         rg_convex_shape a, b;
         rg_manifold m, n;
+        rg_vec3 at;
         int i;
         if (!ha || !hb) {
             rg_hull_destroy(ha);
             rg_hull_destroy(hb);
             continue;
         }
-        a = hull_shape(ha, rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0, 6)), rg_test_rotation());
+        at = random_offset(0, 6);
+        a = hull_shape(ha, at, rg_test_rotation());
         b = hull_shape(hb, rg_v3(0, 0, 0), rg_test_rotation());
         a.orientation.w *= 3; /* not normalised */
         rg_collide_shapes(&a, &b, 0.05, &m);
