@@ -582,8 +582,9 @@ typedef struct rg_shape_def {
     rg_real  static_friction;     /* default 0.6 */
     rg_real  dynamic_friction;    /* default 0.5 */
     rg_real  rolling_friction;    /* default 0; the pair's larger coefficient times its normal force
-                                     times the larger radius (sphere, capsule; a hull's extent)
-                                     resists rolling: a ball decelerates at 5/7 mu_r g */
+                                     times its rolling radius (the larger sphere or capsule radius;
+                                     between hulls the smaller one's extent) resists rolling: a ball
+                                     slows at 5/7 mu_r g */
     rg_real  spinning_friction;   /* default 0; the same about the normal, for spinning */
     uint32_t category_bits;       /* default 1: the categories this shape belongs to */
     uint32_t mask_bits;           /* default 0xFFFFFFFF: the categories it collides with */
@@ -1244,6 +1245,7 @@ typedef struct rg__solver_manifold {
     rg_vec3 n, t1, t2;            /* normal and tangent basis */
     rg_real restitution, static_friction, dynamic_friction, rolling_friction, spinning_friction;
     rg_real spin, roll1, roll2;   /* accumulated spinning and rolling impulses (Guendelman §9) */
+    int round;                    /* bit 1: the points lie on a's round surface (sphere, capsule); bit 2: on b's */
     int deep;                     /* first-order pass: a point ends the step deeper than the slop */
     /* A patch: touching points that span a face, whose normal impulses are solved together as
        one resultant (force and two moments about the patch's centre) */
@@ -4335,20 +4337,657 @@ static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_
     }
 }
 
+/* Round shapes are a core (a sphere's centre, a capsule's segment) swept by a radius, so their
+   contacts come from the closest points of the cores: two round shapes overlap where their cores
+   are closer than the sum of the radii, a round shape and a hull where its core is closer to the
+   hull than its radius. The normal is the direction between the closest points, the depth the
+   radii minus their distance (the Minkowski sum of a core and a ball is the shape). Cores that
+   meet have no such direction: crossing capsule axes take the perpendicular of both, a core in a
+   hull the separating axis of least overlap (the hull's faces, and for a segment the cross
+   products of the segment with the hull's edges, Baraff §7.1).
+
+   Feature ids: rg__collide_hash_combine(rg__collide_feature_prefix(kind, first, second), code),
+   the parts of a round core named 0 (inside the segment), 1 (its first end, p0, and a sphere's
+   centre) and 2 (its second end, p1):
+      RG__ROUND_SEGMENTS  round with round: first and second the parts of A's and B's cores that
+                          are closest, code 0. Capsules lying along each other: first = second = 3,
+                          code the end bounding the overlap: 1, 2 B's p0, p1; 3, 4 A's p0, p1.
+      RG__ROUND_FACE      the point lies on hull face `first` (second 0): code the capsule's part
+                          (1, 2), or 0x100 | k where the segment leaves the face across its side k.
+      RG__ROUND_EDGE      the hull's edge from vertex `first` to `second` (first < second),
+      RG__ROUND_VERTEX    the hull's vertex `first` (second 0): code the round part (0, 1, 2).
+      RG__ROUND_EDGE_AXIS a core inside the hull, pushed out across hull edge `first`: code 0.
+   A pair of different types gives the same ids in either order (one routine, flipped). */
+enum { RG__ROUND_SEGMENTS = 8, RG__ROUND_FACE, RG__ROUND_EDGE, RG__ROUND_VERTEX, RG__ROUND_EDGE_AXIS };
+
+/* A capsule lies along a capsule or on a face (two points) when the sine of the angle between
+   them is below this, about 3 degrees: within it a capsule at rest on a face or a capsule does
+   not rock from end to end. The depths are then measured along the one normal, which moves the
+   deepest point's depth by at most radius * (1 - cos 3 degrees), 0.14% of the radius. */
+#define RG__ROUND_FLAT_SINE ((rg_real)0.05)
+#define RG__ROUND_FLAT_COSINE ((rg_real)0.99875)
+/* Two points only when the overlap of lying capsules is longer than this part of the smaller
+   radius; shorter, they would be one point twice. */
+#define RG__ROUND_OVERLAP ((rg_real)0.01)
+/* A core closer to a hull than this part of the size of GJK's simplex (its points are hull
+   vertices minus segment ends; the rounding of its closest point scales with them) counts as
+   touching it: the direction between the closest points is then mostly rounding, and the
+   separating axes give the normal. Above it GJK's normal is within about 1/4 radian (a face's
+   normal, the axes' answer, can be 55 degrees off at a corner), and below it the axes' depth
+   is off by less than 16 epsilon of the simplex's size. */
+#define RG__ROUND_TOUCH ((rg_real)16 * RG__EPSILON)
+/* GJK stops when the distance is within this part of its lower bound (van den Bergen 1999
+   §4.3). On polytopes it ends after a few supports (at most 10 on hulls of 100 vertices);
+   should it run through RG__GJK_ITERATIONS, the separating axes answer instead. */
+#define RG__GJK_RELATIVE ((rg_real)64 * RG__EPSILON)
+#define RG__GJK_ITERATIONS 64
+
+/* Up to two contact points of a round shape, before they go into a manifold. */
+typedef struct rg__round_points {
+    rg_vec3 p[2];
+    rg_real depth[2];
+    uint32_t code[2];
+    int count;
+} rg__round_points;
+
+static void rg__collide_round_add(rg__round_points *points, rg_vec3 p, rg_real depth, uint32_t code) {
+    points->p[points->count] = p;
+    points->depth[points->count] = depth;
+    points->code[points->count] = code;
+    ++points->count;
+}
+
+/* The points into out, deepest first: point i at origin + rotation p[i] (world), ids from the
+   prefix of kind, first, second. */
+static int rg__collide_round_manifold(const rg__round_points *points, rg_vec3 normal, rg_vec3 origin, rg_quat rotation,
+                                      int kind, int first, int second, rg_manifold *out) {
+    uint32_t prefix = rg__collide_feature_prefix(kind, first, second);
+    int i, swap = points->count == 2 && points->depth[1] > points->depth[0];
+    out->normal = rg_v3_normalize(rg__quat_rotate(rotation, normal));
+    out->count = points->count;
+    for (i = 0; i < points->count; ++i) {
+        int k = swap ? 1 - i : i;
+        out->points[i] = rg_v3_add(origin, rg__quat_rotate(rotation, points->p[k]));
+        out->depths[i] = points->depth[k];
+        out->features[i] = rg__collide_hash_combine(prefix, points->code[k]);
+    }
+    return out->count;
+}
+
+/* The manifold of the pair the other way round: the normal reversed, each point moved onto the
+   other surface (point - depth normal); depths and ids unchanged. */
+static int rg__collide_flip(rg_manifold *m) {
+    int i;
+    for (i = 0; i < m->count; ++i) m->points[i] = rg_v3_madd(m->points[i], m->normal, -m->depths[i]);
+    m->normal = rg_v3_neg(m->normal);
+    return m->count;
+}
+
+/* The part of a core at segment parameter t: 1 at p0 (or a point core), 2 at p1, 0 between. */
+static uint32_t rg__collide_round_part(rg_real t, int is_segment) {
+    if (!is_segment || t <= 0) return 1;
+    return t >= 1 ? 2 : 0;
+}
+
+/* A unit vector perpendicular to d (non-zero), from the axis d is least along. */
+static rg_vec3 rg__collide_round_perpendicular(rg_vec3 d) {
+    rg_real x = rg__fabs(d.x), y = rg__fabs(d.y), z = rg__fabs(d.z);
+    rg_vec3 axis = x <= y && x <= z ? rg_v3(1, 0, 0) : (y <= z ? rg_v3(0, 1, 0) : rg_v3(0, 0, 1));
+    return rg_v3_normalize(rg_v3_cross(d, axis));
+}
+
+/* A normal for cores that meet: the perpendicular of both segments when they cross, of the one
+   segment when they are parallel or one is a point, up for two points; turned towards A's
+   middle. */
+static rg_vec3 rg__collide_round_meeting_normal(const rg__convex *a, const rg__convex *b) {
+    rg_vec3 da = rg_v3_sub(a->p1, a->p0), db = rg_v3_sub(b->p1, b->p0), c = rg_v3_cross(da, db), n;
+    rg_real la = rg_v3_length(da), lb = rg_v3_length(db);
+    rg_vec3 apart = rg_v3_scale(rg_v3_sub(rg_v3_add(a->p0, a->p1), rg_v3_add(b->p0, b->p1)), (rg_real)0.5);
+    if (rg_v3_length(c) > RG__PARALLEL_SINE * la * lb) n = rg_v3_normalize(c);
+    else if (la > 0 || lb > 0) n = rg__collide_round_perpendicular(la >= lb ? da : db);
+    else n = rg_v3(0, 1, 0);
+    return rg_v3_dot(n, apart) < 0 ? rg_v3_neg(n) : n;
+}
+
+/* Capsules lying along each other: the two ends of the stretch of B's segment that A's segment
+   projects onto, each with its depth along normal, kept within margin. 0 when the segments are
+   not within RG__ROUND_FLAT_SINE of parallel or overlap too little. */
+static int rg__collide_round_along(const rg__convex *a, const rg__convex *b, rg_vec3 normal, rg_real margin,
+                                   rg_manifold *out) {
+    rg_vec3 da = rg_v3_sub(a->p1, a->p0), db = rg_v3_sub(b->p1, b->p0), c = rg_v3_cross(da, db);
+    rg_real aa = rg_v3_dot(da, da), bb = rg_v3_dot(db, db), ends[2], t[2];
+    uint32_t code[2];
+    rg__round_points points;
+    int i, low;
+    if (!(aa > 0) || !(bb > 0) || rg_v3_dot(c, c) > RG__ROUND_FLAT_SINE * RG__ROUND_FLAT_SINE * aa * bb) return 0;
+    ends[0] = rg_v3_dot(rg_v3_sub(a->p0, b->p0), db) / bb;
+    ends[1] = rg_v3_dot(rg_v3_sub(a->p1, b->p0), db) / bb;
+    low = ends[1] < ends[0];
+    t[0] = ends[low] > 0 ? ends[low] : 0;
+    code[0] = ends[low] > 0 ? 3u + (uint32_t)low : 1u;
+    t[1] = ends[!low] < 1 ? ends[!low] : 1;
+    code[1] = ends[!low] < 1 ? 3u + (uint32_t)!low : 2u;
+    if (!((t[1] - t[0]) * rg__sqrt(bb) > RG__ROUND_OVERLAP * rg__min_real(a->radius, b->radius))) return 0;
+    points.count = 0;
+    for (i = 0; i < 2; ++i) {
+        rg_vec3 q = rg_v3_madd(b->p0, db, t[i]);
+        rg_vec3 p = rg_v3_madd(a->p0, da, rg__collide_segment_closest(a->p0, a->p1, q));
+        rg_real depth = a->radius + b->radius - rg_v3_dot(rg_v3_sub(p, q), normal);
+        if (depth >= -margin) rg__collide_round_add(&points, rg_v3_madd(q, normal, b->radius), depth, code[i]);
+    }
+    if (points.count == 0) return 0;
+    return rg__collide_round_manifold(&points, normal, rg_v3(0, 0, 0), rg_quat_identity(), RG__ROUND_SEGMENTS, 3, 3,
+                                      out);
+}
+
+/* Sphere or capsule A with sphere or capsule B: the closest points of the cores, or the two ends
+   of the overlap of capsules lying along each other. */
+static int rg__collide_round_round(const rg__convex *a, const rg__convex *b, rg_real margin, rg_manifold *out) {
+    rg_real s, t, distance, tiny;
+    rg_vec3 p, q, d, n;
+    rg__round_points points;
+    rg__collide_segments_closest(a->p0, a->p1, b->p0, b->p1, &s, &t);
+    p = rg_v3_madd(a->p0, rg_v3_sub(a->p1, a->p0), s);
+    q = rg_v3_madd(b->p0, rg_v3_sub(b->p1, b->p0), t);
+    d = rg_v3_sub(p, q);
+    distance = rg_v3_length(d);
+    if (!(distance <= a->radius + b->radius + margin)) return 0;
+    /* below the rounding of the closest points the direction between them means nothing */
+    tiny = 16 * RG__EPSILON * (rg__max_abs3(p.x, p.y, p.z) + rg__max_abs3(q.x, q.y, q.z));
+    n = distance > tiny ? rg_v3_normalize(d) : rg__collide_round_meeting_normal(a, b);
+    if (a->type == RG_SHAPE_CAPSULE && b->type == RG_SHAPE_CAPSULE && rg__collide_round_along(a, b, n, margin, out))
+        return out->count;
+    points.count = 0;
+    rg__collide_round_add(&points, rg_v3_madd(q, n, b->radius), a->radius + b->radius - rg_v3_dot(d, n), 0);
+    return rg__collide_round_manifold(&points, n, rg_v3(0, 0, 0), rg_quat_identity(), RG__ROUND_SEGMENTS,
+                                      (int)rg__collide_round_part(s, a->type == RG_SHAPE_CAPSULE),
+                                      (int)rg__collide_round_part(t, b->type == RG_SHAPE_CAPSULE), out);
+}
+
+/* ---- GJK: the distance from a point or segment to a hull (Gilbert, Johnson & Keerthi 1988) ----
+
+   The closest points of hull H and segment S are those of the Minkowski difference D = H - S
+   closest to the origin. GJK keeps a simplex of up to four points of D (hull vertex minus
+   segment end), finds its point v closest to the origin, and adds D's support point w in the
+   direction -v, until v.v - v.w (the gap between |v| and the lower bound v.w / |v|) is below
+   RG__GJK_RELATIVE of v.v, w repeats a vertex, or v stops shrinking. The closest point of a
+   triangle follows the Voronoi regions of its vertices and edges (Ericson 2005 §5.1.5); a
+   degenerate triangle or tetrahedron falls back on its edges or faces, so rounding never divides
+   by a zero area. Everything is in the hull's frame. */
+
+typedef struct rg__gjk_vertex {   /* a point of D: hull vertex `hull` minus segment end `end` */
+    rg_vec3 w;
+    int hull, end;
+} rg__gjk_vertex;
+
+typedef struct rg__gjk_simplex {
+    rg__gjk_vertex v[4];
+    rg_real weight[4];            /* barycentric weights of `closest` */
+    rg_vec3 closest;              /* the simplex's point closest to the origin */
+    int count;
+} rg__gjk_simplex;
+
+typedef struct rg__gjk_part {     /* a vertex, edge or face of the simplex and its closest point */
+    int keep[3], count;
+    rg_real weight[3];
+    rg_vec3 point;
+} rg__gjk_part;
+
+typedef struct rg__gjk_result {
+    rg_vec3 on_hull;              /* the hull's closest point, hull frame */
+    rg_vec3 normal;               /* unit, from the hull's closest point towards the core's */
+    rg_real distance;
+    int hull_vertices[3], hull_count; /* the hull's distinct vertices in the final simplex */
+    int ends;                     /* bit e: the segment's end e is in the final simplex */
+} rg__gjk_result;
+
+enum { RG__GJK_APART, RG__GJK_CLOSEST, RG__GJK_TOUCHING };
+
+static void rg__collide_gjk_part_add(rg__gjk_part *part, const rg__gjk_vertex *v, int i, rg_real weight) {
+    part->keep[part->count] = i;
+    part->weight[part->count] = weight;
+    part->point = part->count == 0 ? rg_v3_scale(v[i].w, weight) : rg_v3_madd(part->point, v[i].w, weight);
+    ++part->count;
+}
+
+static rg__gjk_part rg__collide_gjk_part_empty(void) {
+    rg__gjk_part part;
+    memset(&part, 0, sizeof part);
+    return part;
+}
+
+static rg__gjk_part rg__collide_gjk_on_vertex(const rg__gjk_vertex *v, int i) {
+    rg__gjk_part part = rg__collide_gjk_part_empty();
+    rg__collide_gjk_part_add(&part, v, i, 1);
+    part.point = v[i].w;
+    return part;
+}
+
+static rg__gjk_part rg__collide_gjk_on_segment(const rg__gjk_vertex *v, int i, int j) {
+    rg_vec3 ab = rg_v3_sub(v[j].w, v[i].w);
+    rg_real t = -rg_v3_dot(v[i].w, ab), length2 = rg_v3_dot(ab, ab);
+    rg__gjk_part part;
+    if (!(t > 0)) return rg__collide_gjk_on_vertex(v, i);
+    if (!(t < length2)) return rg__collide_gjk_on_vertex(v, j);
+    t /= length2;
+    part = rg__collide_gjk_part_empty();
+    rg__collide_gjk_part_add(&part, v, i, 1 - t);
+    rg__collide_gjk_part_add(&part, v, j, t);
+    return part;
+}
+
+/* The closest of two parts, the first on a tie. */
+static rg__gjk_part rg__collide_gjk_closer(rg__gjk_part p, rg__gjk_part q) {
+    return rg_v3_dot(q.point, q.point) < rg_v3_dot(p.point, p.point) ? q : p;
+}
+
+/* Ericson §5.1.5 with the query point at the origin: d1..d6 are the edges' dot products with the
+   directions to the origin; va, vb, vc the barycentric areas. */
+static rg__gjk_part rg__collide_gjk_on_triangle(const rg__gjk_vertex *v, int i, int j, int k) {
+    rg_vec3 a = v[i].w, b = v[j].w, c = v[k].w, ab = rg_v3_sub(b, a), ac = rg_v3_sub(c, a);
+    rg_real d1 = -rg_v3_dot(ab, a), d2 = -rg_v3_dot(ac, a), d3 = -rg_v3_dot(ab, b), d4 = -rg_v3_dot(ac, b);
+    rg_real d5 = -rg_v3_dot(ab, c), d6 = -rg_v3_dot(ac, c), va, vb, vc, sum;
+    rg__gjk_part part;
+    if (d1 <= 0 && d2 <= 0) return rg__collide_gjk_on_vertex(v, i);
+    if (d3 >= 0 && d4 <= d3) return rg__collide_gjk_on_vertex(v, j);
+    if (d6 >= 0 && d5 <= d6) return rg__collide_gjk_on_vertex(v, k);
+    vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) return rg__collide_gjk_on_segment(v, i, j);
+    vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) return rg__collide_gjk_on_segment(v, i, k);
+    va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return rg__collide_gjk_on_segment(v, j, k);
+    sum = va + vb + vc;
+    if (va < 0 || vb < 0 || vc < 0 || !(sum > 0)) /* rounding in a sliver: the best edge */
+        return rg__collide_gjk_closer(rg__collide_gjk_closer(rg__collide_gjk_on_segment(v, i, j),
+                                                             rg__collide_gjk_on_segment(v, i, k)),
+                                      rg__collide_gjk_on_segment(v, j, k));
+    part = rg__collide_gjk_part_empty();
+    rg__collide_gjk_part_add(&part, v, i, va / sum);
+    rg__collide_gjk_part_add(&part, v, j, vb / sum);
+    rg__collide_gjk_part_add(&part, v, k, vc / sum);
+    return part;
+}
+
+/* The closest point over the faces whose plane does not have the origin strictly on the side of
+   the fourth vertex (Ericson §5.1.6); 0 when there is none: the origin is inside. A flat
+   tetrahedron has every face in the running, and their union covers it. */
+static int rg__collide_gjk_on_tetrahedron(const rg__gjk_vertex *v, rg__gjk_part *best) {
+    static const int faces[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
+    int f, found = 0;
+    for (f = 0; f < 4; ++f) {
+        rg_vec3 a = v[faces[f][0]].w;
+        rg_vec3 n = rg_v3_cross(rg_v3_sub(v[faces[f][1]].w, a), rg_v3_sub(v[faces[f][2]].w, a));
+        rg_real origin = -rg_v3_dot(n, a), other = rg_v3_dot(n, rg_v3_sub(v[faces[f][3]].w, a));
+        rg__gjk_part part;
+        if ((origin > 0 && other > 0) || (origin < 0 && other < 0)) continue;
+        part = rg__collide_gjk_on_triangle(v, faces[f][0], faces[f][1], faces[f][2]);
+        *best = found ? rg__collide_gjk_closer(*best, part) : part;
+        found = 1;
+    }
+    return found;
+}
+
+/* Cuts the simplex to its part closest to the origin; 0 when the origin is inside it. */
+static int rg__collide_gjk_reduce(rg__gjk_simplex *s) {
+    rg__gjk_vertex v[4];
+    rg__gjk_part part;
+    int i;
+    for (i = 0; i < s->count; ++i) v[i] = s->v[i];
+    if (s->count == 1) part = rg__collide_gjk_on_vertex(v, 0);
+    else if (s->count == 2) part = rg__collide_gjk_on_segment(v, 0, 1);
+    else if (s->count == 3) part = rg__collide_gjk_on_triangle(v, 0, 1, 2);
+    else if (!rg__collide_gjk_on_tetrahedron(v, &part)) return 0;
+    for (i = 0; i < part.count; ++i) {
+        s->v[i] = v[part.keep[i]];
+        s->weight[i] = part.weight[i];
+    }
+    s->count = part.count;
+    s->closest = part.point;
+    return 1;
+}
+
+/* D's support point along direction: sup_H(direction) - sup_S(-direction); a point core (e0 =
+   e1) always gives end 0, and ties go to the lower index. */
+static rg__gjk_vertex rg__collide_gjk_support(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_vec3 direction) {
+    rg__gjk_vertex x;
+    x.hull = rg__collide_hull_support(h, direction);
+    x.end = rg_v3_dot(direction, e1) < rg_v3_dot(direction, e0);
+    x.w = rg_v3_sub(h->vertices[x.hull], x.end ? e1 : e0);
+    return x;
+}
+
+/* The size of the simplex's points, which the rounding of its closest point scales with. */
+static rg_real rg__collide_gjk_size(const rg__gjk_simplex *s) {
+    rg_real size = 0;
+    int i;
+    for (i = 0; i < s->count; ++i) size = rg__max_real(size, rg__max_abs3(s->v[i].w.x, s->v[i].w.y, s->v[i].w.z));
+    return size;
+}
+
+/* The closest points of hull h and segment e0 e1 (hull frame). RG__GJK_APART as soon as the
+   lower bound exceeds limit; RG__GJK_TOUCHING when the origin is inside a tetrahedron, the
+   distance falls to RG__ROUND_TOUCH of the simplex's size, or the iterations run out without
+   converging; otherwise RG__GJK_CLOSEST with *r filled. */
+static int rg__collide_gjk(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real limit, rg__gjk_result *r) {
+    rg__gjk_simplex s, previous;
+    rg_vec3 middle = rg_v3_scale(rg_v3_add(e0, e1), (rg_real)0.5), v, on_hull;
+    int i, k, iteration;
+    s.v[0] = rg__collide_gjk_support(h, e0, e1, rg_v3_sub(middle, h->centroid));
+    s.weight[0] = 1;
+    s.closest = s.v[0].w;
+    s.count = 1;
+    for (iteration = 0;; ++iteration) {
+        rg_real vv, vw, touch = RG__ROUND_TOUCH * rg__collide_gjk_size(&s);
+        rg__gjk_vertex w;
+        v = s.closest;
+        vv = rg_v3_dot(v, v);
+        if (vv <= touch * touch || iteration == RG__GJK_ITERATIONS) return RG__GJK_TOUCHING;
+        w = rg__collide_gjk_support(h, e0, e1, rg_v3_neg(v));
+        vw = rg_v3_dot(v, w.w);
+        if (vw > 0 && vw * vw > limit * limit * vv) return RG__GJK_APART; /* every point of D beyond limit */
+        if (vv - vw <= RG__GJK_RELATIVE * vv) break;
+        for (k = 0; k < s.count; ++k)
+            if (s.v[k].hull == w.hull && s.v[k].end == w.end) break;
+        if (k < s.count) break; /* w is in the simplex: v is D's closest point up to rounding */
+        previous = s;
+        s.v[s.count++] = w;
+        if (!rg__collide_gjk_reduce(&s)) return RG__GJK_TOUCHING;
+        if (!(rg_v3_dot(s.closest, s.closest) < vv)) { /* rounding: no progress */
+            s = previous;
+            v = s.closest;
+            break;
+        }
+    }
+    on_hull = rg_v3(0, 0, 0);
+    r->hull_count = 0;
+    r->ends = 0;
+    for (i = 0; i < s.count; ++i) {
+        on_hull = rg_v3_madd(on_hull, h->vertices[s.v[i].hull], s.weight[i]);
+        r->ends |= 1 << s.v[i].end;
+        for (k = 0; k < r->hull_count && r->hull_vertices[k] != s.v[i].hull; ++k) {}
+        if (k == r->hull_count && k < 3) r->hull_vertices[r->hull_count++] = s.v[i].hull;
+    }
+    /* v = hull point - core point, from the differences of nearby points: more accurate than the
+       difference of the two closest points, which carry the coordinates' rounding */
+    r->on_hull = on_hull;
+    r->distance = rg_v3_length(v);
+    r->normal = rg_v3_scale(v, -1 / r->distance);
+    return RG__GJK_CLOSEST;
+}
+
+/* ---- round shapes with hulls ---- */
+
+/* Face f's points of segment e0 e1 (a point when e0 = e1), hull frame: the segment clipped to the
+   face's side planes (the planes through its edges perpendicular to it), each end projected
+   onto the face with depth radius - height above it; both ends when `both`, else the lower one.
+   Points deeper than -margin are kept; 0 when the segment misses the face's prism. */
+static int rg__collide_round_face_points(const rg_hull *h, int f, rg_vec3 e0, rg_vec3 e1, rg_real radius,
+                                         rg_real margin, int both, rg__round_points *points) {
+    const rg__hull_face *face = &h->faces[f];
+    rg_vec3 d = rg_v3_sub(e1, e0), n = face->normal;
+    rg_vec3 first = h->vertices[h->face_vertices[face->first]], v1 = first, x[2];
+    rg_real t[2], height[2];
+    uint32_t code[2];
+    int i, k;
+    t[0] = 0;
+    t[1] = 1;
+    code[0] = 1;
+    code[1] = 2;
+    for (i = 0; i < face->count; ++i) {
+        rg_vec3 v0 = v1, side;
+        rg_real at0, along;
+        v1 = i + 1 < face->count ? h->vertices[h->face_vertices[face->first + i + 1]] : first;
+        side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
+        at0 = rg_v3_dot(side, rg_v3_sub(e0, v0));
+        along = rg_v3_dot(side, d);
+        if (along > 0 && -at0 / along < t[1]) { /* leaves the prism at t = -at0 / along */
+            t[1] = -at0 / along;
+            code[1] = 0x100u | (uint32_t)i;
+        } else if (along < 0 && -at0 / along > t[0]) { /* enters it there */
+            t[0] = -at0 / along;
+            code[0] = 0x100u | (uint32_t)i;
+        } else if (along == 0 && at0 > 0) {
+            return 0;
+        }
+        if (t[0] > t[1]) return 0;
+    }
+    for (k = 0; k < 2; ++k) {
+        x[k] = rg_v3_madd(e0, d, t[k]);
+        height[k] = rg_v3_dot(n, x[k]) - face->offset;
+    }
+    for (k = 0; k < 2; ++k) {
+        if (both ? (k == 1 && !(t[1] > t[0])) : k != (height[1] < height[0])) continue;
+        if (radius - height[k] >= -margin)
+            rg__collide_round_add(points, rg_v3_madd(x[k], n, -height[k]), radius - height[k], code[k]);
+    }
+    return points->count;
+}
+
+/* The separating axis of least overlap of a core touching or inside hull h (hull frame): the
+   face normals, and for a segment the cross products with the hull's edges whose arcs on the
+   Gauss map cross the segment's great circle (the edges that, with the segment, make faces of
+   the Minkowski difference). A face wins within RG__AXIS_* of the best edge. */
+typedef struct rg__round_axis {
+    rg_vec3 normal;               /* from the hull towards the core */
+    rg_real separation;
+    int face, edge;               /* one of them -1 */
+} rg__round_axis;
+
+static rg__round_axis rg__collide_round_axis(const rg_hull *h, rg_vec3 e0, rg_vec3 e1) {
+    rg__round_axis best, edge;
+    rg_vec3 d = rg_v3_sub(e1, e0);
+    rg_real length = rg_v3_length(d);
+    int i;
+    best.edge = -1;
+    best.face = 0;
+    best.separation = -RG__REAL_MAX;
+    for (i = 0; i < h->face_count; ++i) {
+        rg_vec3 n = h->faces[i].normal;
+        rg_real s = rg__min_real(rg_v3_dot(n, e0), rg_v3_dot(n, e1)) - h->faces[i].offset;
+        if (s > best.separation) {
+            best.separation = s;
+            best.face = i;
+        }
+    }
+    best.normal = h->faces[best.face].normal;
+    edge.separation = -RG__REAL_MAX;
+    edge.edge = -1;
+    for (i = 0; length > 0 && i < h->edge_count; ++i) {
+        const rg__hull_edge *e = &h->edges[i];
+        rg_vec3 n0 = h->faces[e->faces[0]].normal, n1 = h->faces[e->faces[1]].normal;
+        rg_vec3 direction = rg__collide_edge_direction(h, i), u = rg_v3_cross(d, direction);
+        rg_real s0 = rg_v3_dot(n0, d), s1 = rg_v3_dot(n1, d), u_length = rg_v3_length(u), s;
+        if (!((s0 < 0 && s1 > 0) || (s0 > 0 && s1 < 0))) continue;
+        if (!(u_length > RG__PARALLEL_SINE * length * rg_v3_length(direction))) continue;
+        u = rg_v3_scale(u, 1 / u_length);
+        if (rg_v3_dot(u, rg_v3_add(n0, n1)) < 0) u = rg_v3_neg(u);
+        s = rg__min_real(rg_v3_dot(u, e0), rg_v3_dot(u, e1)) - rg_v3_dot(u, h->vertices[e->v[0]]);
+        if (s > edge.separation) {
+            edge.separation = s;
+            edge.edge = i;
+            edge.normal = u;
+        }
+    }
+    if (edge.edge >= 0 &&
+        best.separation < edge.separation - RG__AXIS_RELATIVE * rg__fabs(edge.separation) - RG__AXIS_ABSOLUTE * h->radius) {
+        edge.face = -1;
+        return edge;
+    }
+    return best;
+}
+
+/* The hull feature at GJK's closest point, as an id's kind, first and second (see the ids
+   above): the face whose normal is nearest n when it is within RG__ROUND_FLAT_COSINE of n and
+   passes through the point within rounding (its index in *face, else -1), or when the simplex
+   holds three hull vertices; else the simplex's edge or vertex. */
+static int rg__collide_round_feature(const rg_hull *h, const rg__gjk_result *r, rg_vec3 n, rg_real rounding,
+                                     int *first, int *second, int *face) {
+    int f, best = 0;
+    rg_real best_cosine = rg_v3_dot(h->faces[0].normal, n);
+    for (f = 1; f < h->face_count; ++f) {
+        rg_real cosine = rg_v3_dot(h->faces[f].normal, n);
+        if (cosine > best_cosine) {
+            best = f;
+            best_cosine = cosine;
+        }
+    }
+    *face = best_cosine >= RG__ROUND_FLAT_COSINE &&
+            h->faces[best].offset - rg_v3_dot(h->faces[best].normal, r->on_hull) <= rounding ? best : -1;
+    *second = 0;
+    if (*face >= 0 || r->hull_count >= 3) {
+        *first = best;
+        return RG__ROUND_FACE;
+    }
+    *first = r->hull_vertices[0];
+    if (r->hull_count == 1) return RG__ROUND_VERTEX;
+    *second = r->hull_vertices[1];
+    if (*first > *second) {
+        *second = *first;
+        *first = r->hull_vertices[1];
+    }
+    return RG__ROUND_EDGE;
+}
+
+/* Is segment d within RG__ROUND_FLAT_SINE of parallel to the plane of unit normal n? */
+static int rg__collide_round_lies_on(rg_vec3 d, rg_vec3 n) {
+    rg_real along = rg_v3_dot(d, n), dd = rg_v3_dot(d, d);
+    return dd > 0 && along * along <= RG__ROUND_FLAT_SINE * RG__ROUND_FLAT_SINE * dd;
+}
+
+/* A core touching or inside the hull (hull frame): the axis of least overlap gives the normal; a
+   face takes the core's points on it (both ends of a capsule lying on it), an edge the closest
+   points of the segment and the edge. */
+static int rg__collide_round_inside(const rg__convex *round, const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real margin,
+                                    rg_vec3 origin, rg_quat rotation, rg_manifold *out) {
+    rg__round_axis axis = rg__collide_round_axis(h, e0, e1);
+    rg__round_points points;
+    rg_vec3 d = rg_v3_sub(e1, e0);
+    points.count = 0;
+    if (!(round->radius - axis.separation >= -margin)) return 0;
+    if (axis.face >= 0) {
+        if (!rg__collide_round_face_points(h, axis.face, e0, e1, round->radius, margin,
+                                           rg__collide_round_lies_on(d, axis.normal), &points)) {
+            /* the core misses the face's prism (a face preferred to a slightly better edge): its
+               lower end, projected onto the plane */
+            int k = rg_v3_dot(axis.normal, e1) < rg_v3_dot(axis.normal, e0);
+            rg_vec3 x = k ? e1 : e0;
+            rg_real height = rg_v3_dot(axis.normal, x) - h->faces[axis.face].offset;
+            rg__collide_round_add(&points, rg_v3_madd(x, axis.normal, -height), round->radius - height,
+                                  k ? 2u : 1u);
+        }
+        return rg__collide_round_manifold(&points, axis.normal, origin, rotation, RG__ROUND_FACE, axis.face, 0, out);
+    } else {
+        const rg__hull_edge *edge = &h->edges[axis.edge];
+        rg_vec3 v0 = h->vertices[edge->v[0]], v1 = h->vertices[edge->v[1]];
+        rg_real s, t;
+        rg__collide_segments_closest(e0, e1, v0, v1, &s, &t);
+        rg__collide_round_add(&points, rg_v3_madd(v0, rg_v3_sub(v1, v0), t), round->radius - axis.separation, 0);
+        return rg__collide_round_manifold(&points, axis.normal, origin, rotation, RG__ROUND_EDGE_AXIS, axis.edge, 0,
+                                          out);
+    }
+}
+
+/* Sphere or capsule A with hull B: GJK's closest points of A's core and the hull, in the hull's
+   frame. Closest to a face's inside, the core takes its lowest point over the face, with the
+   face's normal; a capsule closest to a face and within RG__ROUND_FLAT_SINE of parallel to it
+   takes two, the ends of its part over the face. A core touching or inside the hull goes to
+   rg__collide_round_inside. */
+static int rg__collide_round_hull(const rg__convex *round, const rg__convex *hull, rg_real margin, rg_manifold *out) {
+    const rg_hull *h = hull->hull;
+    rg_quat inverse = rg_quat_conjugate(hull->rotation);
+    rg_vec3 e0 = rg__quat_rotate(inverse, rg_v3_sub(round->p0, hull->position)), e1 = e0, n;
+    rg_real limit = round->radius + margin, rounding;
+    rg__gjk_result r;
+    rg__round_points points;
+    int status, kind, first, second, face, lying;
+    if (round->type == RG_SHAPE_CAPSULE) e1 = rg__quat_rotate(inverse, rg_v3_sub(round->p1, hull->position));
+    status = rg__collide_gjk(h, e0, e1, limit, &r);
+    if (status == RG__GJK_APART) return 0;
+    if (status == RG__GJK_TOUCHING) return rg__collide_round_inside(round, h, e0, e1, margin, hull->position, hull->rotation, out);
+    if (!(r.distance <= limit)) return 0;
+    n = r.normal;
+    /* the face test's tolerance: the rounding of the hull point's coordinates */
+    rounding = RG__ROUND_TOUCH * (h->radius + rg__max_abs3(h->centroid.x, h->centroid.y, h->centroid.z));
+    kind = rg__collide_round_feature(h, &r, n, rounding, &first, &second, &face);
+    points.count = 0;
+    lying = face >= 0 && rg__collide_round_lies_on(rg_v3_sub(e1, e0), h->faces[face].normal);
+    /* on a face's inside (three of its vertices) or lying on it: the face's exact normal */
+    if (face >= 0 && (lying || r.hull_count == 3) &&
+        rg__collide_round_face_points(h, face, e0, e1, round->radius, margin, lying, &points))
+        return rg__collide_round_manifold(&points, h->faces[face].normal, hull->position, hull->rotation,
+                                          RG__ROUND_FACE, face, 0, out);
+    rg__collide_round_add(&points, r.on_hull, round->radius - r.distance,
+                          r.ends == 3 ? 0u : (uint32_t)r.ends);
+    return rg__collide_round_manifold(&points, n, hull->position, hull->rotation, kind, first, second, out);
+}
+
+/* The narrow phase of two posed convex shapes (margin >= 0 and finite, poses sane, rotations
+   unit; the caller checks): hull pairs go to rg__collide_unit_poses with the witness, a round
+   shape and a hull to rg__collide_round_hull, two round shapes to rg__collide_round_round. Each
+   pair of types has one routine; the other order is its manifold flipped (rg__collide_flip). A
+   witness only serves hull pairs: held is 0 for the others. out is cleared first. */
+static int rg__collide_convex(const rg__convex *a, const rg__convex *b, rg_real margin, rg__witness *witness,
+                              rg__collide_scratch *scratch, rg_manifold *out) {
+    int a_round = a->type == RG_SHAPE_SPHERE || a->type == RG_SHAPE_CAPSULE;
+    int b_round = b->type == RG_SHAPE_SPHERE || b->type == RG_SHAPE_CAPSULE;
+    memset(out, 0, sizeof *out);
+    if (witness) witness->held = 0;
+    if (a->type == RG_SHAPE_HULL && b->type == RG_SHAPE_HULL)
+        return rg__collide_unit_poses(a->hull, a->position, a->rotation, b->hull, b->position, b->rotation, margin,
+                                      witness, scratch, out);
+    if (a_round && b->type == RG_SHAPE_HULL) return rg__collide_round_hull(a, b, margin, out);
+    if (a->type == RG_SHAPE_HULL && b_round) {
+        rg__collide_round_hull(b, a, margin, out);
+        return rg__collide_flip(out);
+    }
+    if (!a_round || !b_round) return 0;
+    if (a->type == RG_SHAPE_CAPSULE && b->type == RG_SHAPE_SPHERE) {
+        rg__collide_round_round(b, a, margin, out);
+        return rg__collide_flip(out);
+    }
+    return rg__collide_round_round(a, b, margin, out);
+}
+
+/* A public shape as the collision takes it; 0 for an invalid one (see rg_collide_shapes). */
+static int rg__collide_convex_of(const rg_convex_shape *shape, rg__convex *c) {
+    memset(c, 0, sizeof *c);
+    c->type = shape->type;
+    c->rotation = rg_quat_identity();
+    if (shape->type == RG_SHAPE_HULL) {
+        if (!rg__collide_pose_is_collidable(shape->hull, shape->position, shape->orientation)) return 0;
+        c->hull = shape->hull;
+        c->position = shape->position;
+        c->rotation = rg_quat_normalize(shape->orientation);
+        return 1;
+    }
+    if (shape->type != RG_SHAPE_SPHERE && shape->type != RG_SHAPE_CAPSULE) return 0;
+    if (!(shape->radius > 0) || !rg__is_sane_real(shape->radius) || !rg__v3_is_sane(shape->center_a)) return 0;
+    if (shape->type == RG_SHAPE_CAPSULE && !rg__v3_is_sane(shape->center_b)) return 0;
+    c->p0 = shape->center_a;
+    c->p1 = shape->type == RG_SHAPE_CAPSULE ? shape->center_b : shape->center_a;
+    c->radius = shape->radius;
+    return 1;
+}
+
+RIGID_API int rg_collide_shapes(const rg_convex_shape *a, const rg_convex_shape *b, rg_real margin,
+                                rg_manifold *out) {
+    rg__convex ca, cb;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (!a || !b || !rg__collide_convex_of(a, &ca) || !rg__collide_convex_of(b, &cb) ||
+        !rg__collide_margin(margin, &margin))
+        return 0;
+    return rg__collide_convex(&ca, &cb, margin, NULL, NULL, out);
+}
+
 /* ---- >>collide.triangle: a convex shape against one triangle of a mesh ----------------------- */
 
 /* =============================================================================================
    >>mesh: triangle meshes: creation, internal edges, the bounding-volume hierarchy
    ============================================================================================= */
 
-/* TEMPORARY until the collide.round, collide.triangle and mesh branches land */
-static int rg__collide_convex(const rg__convex *a, const rg__convex *b, rg_real margin, rg__witness *witness,
-                              rg__collide_scratch *scratch, rg_manifold *out) {
-    memset(out, 0, sizeof *out);
-    if (a->type != RG_SHAPE_HULL || b->type != RG_SHAPE_HULL) return 0;
-    return rg__collide_unit_poses(a->hull, a->position, a->rotation, b->hull, b->position, b->rotation, margin, witness,
-                                  scratch, out);
-}
+/* TEMPORARY until the collide.triangle and mesh branches land */
 static int rg__collide_convex_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin,
                                        rg__collide_scratch *scratch, rg_manifold *out) {
     (void)a; (void)t; (void)margin; (void)scratch;
@@ -5477,14 +6116,6 @@ static void rg__narrowphase_convex_of(const rg__shape *shape, const rg__narrowph
     }
 }
 
-/* The manifold seen from the other side: the normal reversed, the points moved onto the other
-   surface (the depths stay). */
-static void rg__narrowphase_flip_manifold(rg_manifold *m) {
-    int k;
-    for (k = 0; k < m->count; ++k) m->points[k] = rg_v3_madd(m->points[k], m->normal, -m->depths[k]);
-    m->normal = rg_v3_neg(m->normal);
-}
-
 /* Triangle t of a mesh shape on a body posed by `pose`, in world space. */
 static void rg__narrowphase_triangle_of(const rg__shape *mesh, const rg__narrowphase_body *pose, int t,
                                         rg__triangle *out) {
@@ -5602,7 +6233,6 @@ static int rg__narrowphase_collide_child(rg_world *w, int a, int b, const rg__sh
     const rg__narrowphase_body *pa = &np->bodies[a], *pb = &np->bodies[b];
     rg__convex ca, cb;
     rg__triangle triangle;
-    int count;
     memset(out, 0, sizeof *out);
     child->witness.held = 0;
     if (child->key.triangle < 0) {
@@ -5617,9 +6247,8 @@ static int rg__narrowphase_collide_child(rg_world *w, int a, int b, const rg__sh
     }
     rg__narrowphase_convex_of(sb, pb, &cb);
     rg__narrowphase_triangle_of(sa, pa, child->key.triangle, &triangle);
-    count = rg__collide_convex_triangle(&cb, &triangle, margin, &np->scratch, out);
-    rg__narrowphase_flip_manifold(out);
-    return count;
+    (void)rg__collide_convex_triangle(&cb, &triangle, margin, &np->scratch, out);
+    return rg__collide_flip(out);
 }
 
 /* The narrow phase of a step: each broad-phase pair's shape pairs, each reusing its kept manifold
@@ -6608,19 +7237,28 @@ static rg_vec3 rg__prepare_perpendicular(rg_vec3 n) {
     return rg_v3_normalize(t);
 }
 
-/* The lever of a shape's rolling and spinning resistance: a sphere's or capsule's radius, a
-   hull's extent from its centroid; a mesh has none (the other shape's counts). */
-static rg_real rg__prepare_rolling_radius(const rg__shape *shape) {
-    if (shape->type == RG_SHAPE_SPHERE || shape->type == RG_SHAPE_CAPSULE) return shape->radius;
-    return shape->type == RG_SHAPE_HULL ? shape->extent : 0;
+static int rg__prepare_is_round(const rg__shape *shape) {
+    return shape->type == RG_SHAPE_SPHERE || shape->type == RG_SHAPE_CAPSULE;
+}
+
+/* The lever of a pair's rolling and spinning resistance, its rolling radius: the larger radius
+   of its spheres and capsules; between hulls (or a hull and a mesh) the smaller hull's extent
+   from its centroid, about the radius of a hull that rolls; a mesh has none. */
+static rg_real rg__prepare_rolling_radius(const rg__shape *a, const rg__shape *b) {
+    rg_real round = 0;
+    if (rg__prepare_is_round(a)) round = a->radius;
+    if (rg__prepare_is_round(b)) round = rg__max_real(round, b->radius);
+    if (round > 0) return round;
+    if (a->type == RG_SHAPE_HULL && b->type == RG_SHAPE_HULL) return rg__min_real(a->extent, b->extent);
+    return a->type == RG_SHAPE_HULL ? a->extent : (b->type == RG_SHAPE_HULL ? b->extent : 0);
 }
 
 /* Guendelman §6-7: a pair's restitution is the smaller of its shapes', its frictions the larger.
    Rolling and spinning friction (§9) limit the angular impulse to the coefficient times the
-   normal impulse times the pair's larger rolling radius: a dimensionless coefficient, so that a
-   ball rolling on a plane decelerates at 5/7 mu_r g whatever its size. */
+   normal impulse times the pair's rolling radius: a dimensionless coefficient, so that a ball
+   rolling on a plane slows at 5/7 mu_r g whatever its size. */
 static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__shape *a, const rg__shape *b) {
-    rg_real lever = rg__max_real(rg__prepare_rolling_radius(a), rg__prepare_rolling_radius(b));
+    rg_real lever = rg__prepare_rolling_radius(a, b);
     m->restitution = rg__min_real(a->restitution, b->restitution);
     m->static_friction = rg__max_real(a->static_friction, b->static_friction);
     m->dynamic_friction = rg__max_real(a->dynamic_friction, b->dynamic_friction);
@@ -6659,6 +7297,7 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->t1 = rg__prepare_perpendicular(m->n);
         m->t2 = rg_v3_cross(m->n, m->t1);
         rg__prepare_mix_materials(m, &w->shapes[pm->shape_a], &w->shapes[pm->shape_b]);
+        m->round = rg__prepare_is_round(&w->shapes[pm->shape_a]) | 2 * rg__prepare_is_round(&w->shapes[pm->shape_b]);
         m->spin = m->roll1 = m->roll2 = 0;
         s->approaching[i] = 0;
         /* the manifold's points start zeroed, in one memset (a memset per point cost a
@@ -7100,12 +7739,17 @@ static const rg_mat3 *rg__predict_body_curvature(const rg__solver *s, rg__solver
    (*bn) and the tangents (*b1, *b2). The normal keeps its direction: eq. (7) would turn it with
    the body whose face it is, which the narrow phase does not say, and turning it with the other
    one (or half with each) predicts penetration that is not there for pairs that slide fast
-   while turning, and free collisions gain energy. */
+   while turning, and free collisions gain energy.
+   A point on a sphere's or capsule's round surface is no material point: as the body rolls, the
+   touching point stays where the surface is nearest the other, at the radius from the core, so
+   it moves with the core and its arm takes no curvature (turned, a rolling ball's bottom would
+   rise by r (1 - cos w h) and the ball sink that much into the ground each step). */
 static void rg__predict_turn_correction(const rg__solver_manifold *m, const rg_mat3 *ca, const rg_mat3 *cb,
                                        const rg__solver_point *p, rg_real *bn, rg_real *b1, rg_real *b2) {
-    rg_vec3 d = rg_v3(rg__predict_row_dot(ca, 0, p->ra) - rg__predict_row_dot(cb, 0, p->rb),
-                      rg__predict_row_dot(ca, 1, p->ra) - rg__predict_row_dot(cb, 1, p->rb),
-                      rg__predict_row_dot(ca, 2, p->ra) - rg__predict_row_dot(cb, 2, p->rb));
+    rg_vec3 ra = m->round & 1 ? rg_v3(0, 0, 0) : p->ra, rb = m->round & 2 ? rg_v3(0, 0, 0) : p->rb;
+    rg_vec3 d = rg_v3(rg__predict_row_dot(ca, 0, ra) - rg__predict_row_dot(cb, 0, rb),
+                      rg__predict_row_dot(ca, 1, ra) - rg__predict_row_dot(cb, 1, rb),
+                      rg__predict_row_dot(ca, 2, ra) - rg__predict_row_dot(cb, 2, rb));
     *bn = rg_v3_dot(d, m->n);
     *b1 = rg_v3_dot(d, m->t1);
     *b2 = rg_v3_dot(d, m->t2);
