@@ -5874,7 +5874,8 @@ static void rg__narrowphase_index_manifolds(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
     for (i = 0; i < n; ++i) {
         const rg__pair_manifold *m = &w->narrowphase.manifolds[i];
-        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, rg__broadphase_pair_key(m->a, m->b));
+        uint64_t key = rg__broadphase_pair_key(m->a, m->b);
+        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
         if (at >= 0 && m->child < (int)stbds_arrlen(w->narrowphase.cache[at].value.children))
             w->narrowphase.cache[at].value.children[m->child].manifold_index = i;
     }
