@@ -887,6 +887,24 @@ static void test_shapes_collide_bad_input(void) {
     bad = sphere_shape(rg_v3((rg_real)9e14, 0, 0), (rg_real)1e14);
     ENSURE(rg_collide_shapes(&bad, &h, 0, &m) == 0);
     ENSURE(rg_collide_shapes(&bad, &good, 0, &m) == 0);
+    /* huge but accepted (up to 1e15): every pair that overlaps gives finite numbers */
+    {
+        rg_convex_shape big[4];
+        int j;
+        big[0] = sphere_shape(rg_v3((rg_real)5e14, 0, 0), (rg_real)1e15);
+        big[1] = capsule_shape(rg_v3((rg_real)-1e15, 0, 0), rg_v3((rg_real)1e15, (rg_real)1e14, 0), (rg_real)1e15);
+        big[2] = hull_shape(box, rg_v3((rg_real)1e15, (rg_real)1e14, (rg_real)1e14), rg_quat_identity());
+        big[3] = sphere_shape(rg_v3(0, 0, 0), (rg_real)1e-3);
+        for (i = 0; i < 4; ++i)
+            for (j = 0; j < 4; ++j) {
+                int k;
+                if (i == j || (i >= 2 && j >= 2)) continue;
+                rg_collide_shapes(&big[i], &big[j], (rg_real)1e15, &m);
+                ENSURE(m.count >= 1);
+                ENSURE(rg_v3_is_finite(m.normal));
+                for (k = 0; k < m.count; ++k) ENSURE(rg_v3_is_finite(m.points[k]) && m.depths[k] - m.depths[k] == 0);
+            }
+    }
     rg_hull_destroy(box);
 }
 
