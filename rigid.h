@@ -4417,7 +4417,8 @@ static int rg__mesh_triangle_normal_of(rg_vec3 a, rg_vec3 b, rg_vec3 c, double n
     rg__qh_point_of(a, pa); rg__qh_point_of(b, pb); rg__qh_point_of(c, pc);
     rg__qh_sub(pb, pa, e1); rg__qh_sub(pc, pa, e2); rg__qh_sub(pc, pb, e3);
     rg__qh_cross(e1, e2, n);
-    longest = fmax(fmax(rg__qh_dot(e1, e1), rg__qh_dot(e2, e2)), rg__qh_dot(e3, e3));
+    longest = rg__qh_dot(e1, e1) > rg__qh_dot(e2, e2) ? rg__qh_dot(e1, e1) : rg__qh_dot(e2, e2);
+    if (rg__qh_dot(e3, e3) > longest) longest = rg__qh_dot(e3, e3);
     squared = rg__qh_dot(n, n);
     limit = 4 * (double)RG__EPSILON * size;
     if (!(squared > limit * limit * longest)) return 0;
@@ -4429,6 +4430,8 @@ static int rg__mesh_triangle_normal_of(rg_vec3 a, rg_vec3 b, rg_vec3 c, double n
 /* The kept triangles' corners and normals, in input order; returns how many. */
 static int rg__mesh_keep_triangles(rg__mesh_builder *b, const int *indices, int triangle_count) {
     int t, k;
+    stbds_arrsetcap(b->corners, 3 * (size_t)triangle_count);
+    stbds_arrsetcap(b->normals, 3 * (size_t)triangle_count);
     for (t = 0; t < triangle_count; ++t) {
         const int *v = indices + 3 * t;
         double n[3];
@@ -4548,39 +4551,37 @@ static int rg__mesh_bin_of(rg_real center, double lo, double scale) {
 
 typedef struct rg__mesh_bin { rg_vec3 lo, hi; int count; } rg__mesh_bin;
 
+/* Adds count triangles whose boxes' union is [lo, hi] to a bin. */
+static inline void rg__mesh_bin_add(rg__mesh_bin *bin, const rg_vec3 *lo, const rg_vec3 *hi, int count) {
+    bin->lo.x = lo->x < bin->lo.x ? lo->x : bin->lo.x;
+    bin->lo.y = lo->y < bin->lo.y ? lo->y : bin->lo.y;
+    bin->lo.z = lo->z < bin->lo.z ? lo->z : bin->lo.z;
+    bin->hi.x = hi->x > bin->hi.x ? hi->x : bin->hi.x;
+    bin->hi.y = hi->y > bin->hi.y ? hi->y : bin->hi.y;
+    bin->hi.z = hi->z > bin->hi.z ? hi->z : bin->hi.z;
+    bin->count += count;
+}
+
 /* The surface area heuristic (MacDonald & Booth 1990) over binned centres (Wald 2007): the plane
    between bins that minimises area(left) n(left) + area(right) n(right). Returns the cost and
-   sets *plane (bins below it go left), or returns -1 when every centre falls in one bin. */
-static double rg__mesh_best_plane(const rg__mesh_builder *b, int begin, int end, int axis, double lo, double scale,
-                                  int *plane) {
-    rg__mesh_bin bins[RG__MESH_BINS];
-    double left_cost[RG__MESH_BINS], best = -1;
-    rg_vec3 box_lo = rg_v3(0, 0, 0), box_hi = rg_v3(0, 0, 0);
-    int i, count = 0;
-    memset(bins, 0, sizeof bins);
-    for (i = begin; i < end; ++i) {
-        int t = b->order[i], k = rg__mesh_bin_of(rg__mesh_component(b->center[t], axis), lo, scale);
-        bins[k].lo = bins[k].count ? rg_v3_min(bins[k].lo, b->lo[t]) : b->lo[t];
-        bins[k].hi = bins[k].count ? rg_v3_max(bins[k].hi, b->hi[t]) : b->hi[t];
-        ++bins[k].count;
+   sets *plane (bins below it go left), or returns -1 when every centre falls in one bin. A plane
+   just above an empty bin cuts as the one below it does, which wins the tie: it is skipped. */
+static double rg__mesh_best_plane(const rg__mesh_bin *bins, int *plane) {
+    rg__mesh_bin left[RG__MESH_BINS], right;
+    double best = -1;
+    int i;
+    left[0] = bins[0];
+    for (i = 1; i < RG__MESH_BINS; ++i) {  /* left[i]: bins 0 .. i */
+        left[i] = left[i - 1];
+        rg__mesh_bin_add(&left[i], &bins[i].lo, &bins[i].hi, bins[i].count);
     }
-    for (i = 0; i < RG__MESH_BINS - 1; ++i) {  /* left_cost[i]: bins 0 .. i on the left */
-        if (bins[i].count) {
-            box_lo = count ? rg_v3_min(box_lo, bins[i].lo) : bins[i].lo;
-            box_hi = count ? rg_v3_max(box_hi, bins[i].hi) : bins[i].hi;
-            count += bins[i].count;
-        }
-        left_cost[i] = count ? rg__mesh_half_area(box_lo, box_hi) * count : -1;
-    }
-    for (i = RG__MESH_BINS - 1, count = 0; i > 0; --i) {  /* bins i .. last on the right */
+    right = bins[RG__MESH_BINS - 1];
+    for (i = RG__MESH_BINS - 1; i > 0; --i) {  /* right: bins i .. last */
         double cost;
-        if (bins[i].count) {
-            box_lo = count ? rg_v3_min(box_lo, bins[i].lo) : bins[i].lo;
-            box_hi = count ? rg_v3_max(box_hi, bins[i].hi) : bins[i].hi;
-            count += bins[i].count;
-        }
-        if (!count || left_cost[i - 1] < 0) continue;
-        cost = left_cost[i - 1] + rg__mesh_half_area(box_lo, box_hi) * count;
+        if (i < RG__MESH_BINS - 1) rg__mesh_bin_add(&right, &bins[i].lo, &bins[i].hi, bins[i].count);
+        if (!right.count || !bins[i - 1].count) continue;
+        cost = rg__mesh_half_area(left[i - 1].lo, left[i - 1].hi) * left[i - 1].count +
+               rg__mesh_half_area(right.lo, right.hi) * right.count;
         if (best < 0 || cost <= best) {  /* ties: the lowest plane */
             best = cost;
             *plane = i;
@@ -4589,28 +4590,47 @@ static double rg__mesh_best_plane(const rg__mesh_builder *b, int begin, int end,
     return best;
 }
 
-/* Binned SAH over the three axes (ties: the first axis); order[begin .. end) partitioned stably
-   at the best plane. Returns the split's middle, or -1 when no axis separates the centres. */
+/* Binned SAH over the three axes, binned in one pass (ties: the first axis); order[begin .. end)
+   partitioned stably at the best plane. Returns the split's middle, or -1 when no axis
+   separates the centres. */
 static int rg__mesh_sah_split(rg__mesh_builder *b, int begin, int end, const rg_vec3 centers[2]) {
-    double best = -1, lo = 0, scale = 0;
-    int axis, best_axis = 0, best_plane = 0, i, left = begin, right = 0;
+    rg__mesh_bin bins[3][RG__MESH_BINS];
+    double best = -1, lo[3], scale[3];
+    int axis, best_axis = 0, best_plane = 0, i, k, left = begin, right = 0;
     for (axis = 0; axis < 3; ++axis) {
-        double a = rg__mesh_component(centers[0], axis), extent = rg__mesh_component(centers[1], axis) - a, cost;
+        double extent;
+        lo[axis] = rg__mesh_component(centers[0], axis);
+        extent = rg__mesh_component(centers[1], axis) - lo[axis];
+        scale[axis] = extent > 0 ? RG__MESH_BINS / extent : 0;
+        for (k = 0; k < RG__MESH_BINS; ++k) {  /* empty: a box that any union replaces */
+            bins[axis][k].lo = rg_v3(RG__REAL_MAX, RG__REAL_MAX, RG__REAL_MAX);
+            bins[axis][k].hi = rg_v3(-RG__REAL_MAX, -RG__REAL_MAX, -RG__REAL_MAX);
+            bins[axis][k].count = 0;
+        }
+    }
+    for (i = begin; i < end; ++i) {
+        int t = b->order[i];
+        rg_vec3 c = b->center[t];
+        const rg_vec3 *tlo = &b->lo[t], *thi = &b->hi[t];
+        rg__mesh_bin_add(&bins[0][rg__mesh_bin_of(c.x, lo[0], scale[0])], tlo, thi, 1);
+        rg__mesh_bin_add(&bins[1][rg__mesh_bin_of(c.y, lo[1], scale[1])], tlo, thi, 1);
+        rg__mesh_bin_add(&bins[2][rg__mesh_bin_of(c.z, lo[2], scale[2])], tlo, thi, 1);
+    }
+    for (axis = 0; axis < 3; ++axis) {
+        double cost;
         int plane = 0;
-        if (!(extent > 0)) continue;
-        cost = rg__mesh_best_plane(b, begin, end, axis, a, RG__MESH_BINS / extent, &plane);
+        if (scale[axis] == 0) continue;
+        cost = rg__mesh_best_plane(bins[axis], &plane);
         if (cost >= 0 && (best < 0 || cost < best)) {
             best = cost;
             best_axis = axis;
             best_plane = plane;
-            lo = a;
-            scale = RG__MESH_BINS / extent;
         }
     }
     if (best < 0) return -1;
     for (i = begin; i < end; ++i) {
         int t = b->order[i];
-        int bin = rg__mesh_bin_of(rg__mesh_component(b->center[t], best_axis), lo, scale);
+        int bin = rg__mesh_bin_of(rg__mesh_component(b->center[t], best_axis), lo[best_axis], scale[best_axis]);
         if (bin < best_plane) b->order[left++] = t;
         else b->scratch[right++] = t;
     }

@@ -181,8 +181,8 @@ static void test_mesh_normals_are_unit_cross_products(void) {
     terrain land = terrain_make(20000, 7);
     rg_test_seed(41);
     for (i = 0; i < 3 * COUNT; i += 3) {
-        double scale = pow(10, rg_test_uniform(-2, 3));
-        rg_vec3 center = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0, 1000));
+        double scale = pow(10, rg_test_uniform(-2, 3)), distance = rg_test_uniform(0, 1000);
+        rg_vec3 center = rg_v3_scale(rg_test_unit_vector(), (rg_real)distance);
         v[i] = rg_v3_add(center, rg_v3_scale(rg_test_unit_vector(), (rg_real)scale));
         v[i + 1] = rg_v3_add(center, rg_v3_scale(rg_test_unit_vector(), (rg_real)scale));
         v[i + 2] = rg_v3_add(center, rg_v3_scale(rg_test_unit_vector(), (rg_real)scale));
@@ -408,10 +408,12 @@ static int query_mismatches(const rg_mesh *m, int boxes, box_maker make, void *c
     int n = rg_mesh_triangle_count(m), *got = (int *)malloc(sizeof(int) * (size_t)n);
     int *want = (int *)malloc(sizeof(int) * (size_t)n), i, t, wrong = 0;
     rg_vec3 *lo = (rg_vec3 *)malloc(sizeof(rg_vec3) * (size_t)n), *hi = (rg_vec3 *)malloc(sizeof(rg_vec3) * (size_t)n);
-    rg_vec3 all_lo, all_hi;
-    for (t = 0; t < n; ++t) triangle_box(m, t, &lo[t], &hi[t]);
-    all_lo = lo[0]; all_hi = hi[0];
-    for (t = 1; t < n; ++t) { all_lo = rg_v3_min(all_lo, lo[t]); all_hi = rg_v3_max(all_hi, hi[t]); }
+    rg_vec3 all_lo = rg_v3(1e30f, 1e30f, 1e30f), all_hi = rg_v3(-1e30f, -1e30f, -1e30f);
+    for (t = 0; t < n; ++t) {
+        triangle_box(m, t, &lo[t], &hi[t]);
+        all_lo = rg_v3_min(all_lo, lo[t]);
+        all_hi = rg_v3_max(all_hi, hi[t]);
+    }
     *hits = 0;
     for (i = 0; i < boxes; ++i) {
         rg_vec3 qlo, qhi;
@@ -429,17 +431,18 @@ static int query_mismatches(const rg_mesh *m, int boxes, box_maker make, void *c
     return wrong;
 }
 
-/* Boxes with half sizes in [range[0], range[1]] centred anywhere within range[1] of the mesh's box. */
+/* Boxes with half sizes in [range[0], range[1]] centred anywhere within range[1] of the mesh's
+   box (the random numbers drawn one statement each: argument order is unspecified). */
 static void uniform_box(rg_vec3 all_lo, rg_vec3 all_hi, void *context, rg_vec3 *lo, rg_vec3 *hi) {
     const double *range = (const double *)context;
-    rg_vec3 c, h;
-    c = rg_v3((rg_real)rg_test_uniform(all_lo.x - range[1], all_hi.x + range[1]),
-              (rg_real)rg_test_uniform(all_lo.y - range[1], all_hi.y + range[1]),
-              (rg_real)rg_test_uniform(all_lo.z - range[1], all_hi.z + range[1]));
-    h = rg_v3((rg_real)rg_test_uniform(range[0], range[1]), (rg_real)rg_test_uniform(range[0], range[1]),
-              (rg_real)rg_test_uniform(range[0], range[1]));
-    *lo = rg_v3_sub(c, h);
-    *hi = rg_v3_add(c, h);
+    double c[3], h[3];
+    int k;
+    c[0] = rg_test_uniform(all_lo.x - range[1], all_hi.x + range[1]);
+    c[1] = rg_test_uniform(all_lo.y - range[1], all_hi.y + range[1]);
+    c[2] = rg_test_uniform(all_lo.z - range[1], all_hi.z + range[1]);
+    for (k = 0; k < 3; ++k) h[k] = rg_test_uniform(range[0], range[1]);
+    *lo = rg_v3((rg_real)(c[0] - h[0]), (rg_real)(c[1] - h[1]), (rg_real)(c[2] - h[2]));
+    *hi = rg_v3((rg_real)(c[0] + h[0]), (rg_real)(c[1] + h[1]), (rg_real)(c[2] + h[2]));
 }
 
 /* A 100 352-triangle terrain: every kept triangle is an input triangle, once, and the query over
