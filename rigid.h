@@ -191,6 +191,11 @@
         edges' clamped closest points stand in (rg__collide_contact_manifold). A hull is
         collided only with finite vertices, position within RG__MAX_MAGNITUDE and a finite
         rotation (rg__collide_pose_is_collidable).
+      - A mesh keeps a triangle only when its height exceeds 4 RG__EPSILON of its largest
+        coordinate magnitude, so its normal (computed in double) is the triangle's and not its
+        coordinates' rounding (rg__mesh_triangle_normal_of). A mesh's hierarchy is at most 60
+        levels deep (median splits from depth 32 halve every node), so the query's fixed stack of
+        64 always suffices (rg__mesh_build_node).
       - A body whose box is not finite is parked at the far corner, so the sweep's order stays
         total (rg__broadphase_compute_box).
       - Every point of a manifold lies within RG__ON_BODY_REACH hull radii of both bodies'
@@ -4659,7 +4664,8 @@ static int rg__mesh_median_split(rg__mesh_builder *b, int begin, int end, const 
 
 /* Node `node` over order[begin .. end): a leaf of at most RG__MESH_LEAF_SIZE triangles, or split
    by SAH (median splits from RG__MESH_SAH_DEPTH on, or when the centres coincide) into two
-   children, allocated side by side. The depth stays below RG__MESH_SAH_DEPTH + log2(2^30 / 4). */
+   children, allocated side by side. Leaves are at most RG__MESH_SAH_DEPTH + log2(2^30 / 4) = 60
+   deep: fewer than 2^30 triangles, halved from depth 32 on. */
 static void rg__mesh_build_node(rg__mesh_builder *b, int node, int begin, int end, int depth) {
     rg_vec3 box[2], centers[2];
     rg__mesh_node child;
