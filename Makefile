@@ -16,7 +16,7 @@ LDLIBS   = -lm
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 TEST_SOURCES = tests/main.c $(wildcard tests/test_*.c)
-TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h) tools/random.h tests/programs/state_hash.h
+TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h) tools/random.h tools/terrain.h tests/programs/state_hash.h
 EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 
 # tcc 0.9.27 (Debian, x86-64) overwrites 4 bytes of the caller's stack after a call returning a

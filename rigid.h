@@ -41,7 +41,7 @@
          >>quickhull    rg__qh_            rg_hull_create: the convex hull of a point cloud
          >>collide      rg__collide_       separating axes, witnesses, clipped contact manifolds;
                                            spheres, capsules, a mesh's triangles
-         >>mesh         rg__mesh_          triangle meshes: internal edges, bounding volumes
+         >>mesh         rg__mesh_          triangle meshes: welding, active edges, the hierarchy
          >>broadphase   rg__broadphase_    incremental sort-and-sweep over the bodies' boxes
          >>narrowphase  rg__narrowphase_   a manifold per shape pair, kept or collided again
          >>solver       rg__solver_        the solver's data, tuning and its method in brief
@@ -61,7 +61,8 @@
          >>shape        rg__shape_         shapes on bodies: mass properties, filters, by id
       The long modules are cut further, by sub-markers >>module.unit that keep the module's
       prefix: >>quickhull.geometry, .build, .polygons; >>collide.frames, .axes, .manifold,
-      .search, .round, .triangle; >>broadphase.pairs, .boxes, .sort, .sweep.
+      .search, .round, .triangle; >>mesh.input, .edges, .hierarchy, .create, .query;
+      >>broadphase.pairs, .boxes, .sort, .sweep.
 
    ARCHITECTURE
       One rg_world_step(world, dt) (Guendelman et al. §5: collide, advance velocities, contact,
@@ -107,6 +108,8 @@
       unless said otherwise.
          RG__HULL_VOLUME_LEFT          1e-14  a hull whose volume is below this part of the sum
                                               of its terms' magnitudes is degenerate (>>hull)
+         RG__MESH_ACTIVE_COSINE        0.9962 cos 5 degrees: mesh edges whose triangles' normals
+                                              are closer are flat, inactive (>>mesh)
          RG__SAP_REBUILD_EXCHANGES     2      the sweep rebuilds after this many n log2 n
          RG__SAP_TESTS_PER_EXCHANGE    4      exchanges, box tests counted this many to one
          RG__SAP_FATTENING             0.005  a moving body's box is fattened by this part of its
@@ -193,6 +196,11 @@
         edges' clamped closest points stand in (rg__collide_contact_manifold). A hull is
         collided only with finite vertices, position within RG__MAX_MAGNITUDE and a finite
         rotation (rg__collide_pose_is_collidable).
+      - A mesh keeps a triangle only when its height exceeds 4 RG__EPSILON of its largest
+        coordinate magnitude, so its normal (computed in double) is the triangle's and not its
+        coordinates' rounding (rg__mesh_triangle_normal_of). A mesh's hierarchy is at most 60
+        levels deep (median splits from depth 32 halve every node), so the query's fixed stack of
+        64 always suffices (rg__mesh_build_node).
       - A body whose box is not finite is parked at the far corner, so the sweep's order stays
         total (rg__broadphase_compute_box).
       - Every point of a manifold lies within RG__ON_BODY_REACH hull radii of both bodies'
@@ -642,7 +650,11 @@ RIGID_API int  rg_body_shapes(const rg_world *w, rg_body_id body, rg_shape_id *o
 
 /* NULL and RG_ERR_INVALID_ARGUMENT for NULL arrays, counts <= 0, an index out of range, NaN,
    infinite or absurd coordinates (beyond 1e15); RG_ERR_DEGENERATE when no triangle has an
-   area. */
+   area. A triangle is dropped when two of its indices are equal or its height is within its
+   coordinates' rounding (4 epsilon of its largest coordinate magnitude). Vertices at the same
+   position count as one when edges are matched, so tiles that repeat their border vertices
+   join. The kept triangles are numbered in the hierarchy's order, not the input's;
+   rg_mesh_triangle gives each one's input vertex indices. */
 RIGID_API rg_mesh *rg_mesh_create(const rg_vec3 *vertices, int vertex_count, const int *indices,
                                   int triangle_count, rg_result *result);
 RIGID_API void     rg_mesh_destroy(rg_mesh *mesh);
@@ -654,8 +666,11 @@ RIGID_API int      rg_mesh_triangle(const rg_mesh *mesh, int t, int indices[3]);
 /* Bit k set: the edge from corner k to corner k + 1 of triangle t is active (a boundary, or
    convex by more than 5 degrees); 0 for a bad t. */
 RIGID_API unsigned rg_mesh_active_edges(const rg_mesh *mesh, int t);
-/* Kept triangles whose boxes overlap the box [lo, hi] (mesh frame), in ascending order: writes at
-   most capacity, returns the total; 0 for bad input. */
+/* Kept triangle t's unit normal, towards its front; zero for a bad t. */
+RIGID_API rg_vec3  rg_mesh_triangle_normal(const rg_mesh *mesh, int t);
+/* Kept triangles whose boxes overlap the box [lo, hi] (mesh frame; touching counts), in
+   ascending order: writes at most capacity, returns the total; 0 for bad input (NULL mesh, NaN,
+   infinite or absurd bounds, capacity < 0, NULL out with capacity > 0). */
 RIGID_API int      rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int *out, int capacity);
 
 /* ---------------------------------------------------------------------------------------------
@@ -984,6 +999,21 @@ struct rg_mesh {
     rg__mesh_node *nodes;         /* nodes[0] is the root */
     rg_vec3 lo, hi;               /* box of all the triangles */
 };
+
+/* A mesh under construction (only while rg_mesh_create runs). Kept triangles are numbered in
+   input order until the hierarchy puts them in leaf order. */
+typedef struct rg__mesh_builder {
+    const rg_vec3 *vertices;      /* the input's */
+    int *weld;                    /* stb_ds, per vertex: the lowest index at the same position */
+    int *corners;                 /* stb_ds: three input vertex indices per kept triangle */
+    double *normals;              /* stb_ds: three components per kept triangle, unit */
+    unsigned char *active;        /* stb_ds, per kept triangle: rg__triangle.active */
+    int *lower, *upper;           /* stb_ds, per half-edge 3 t + k: its welded corners, sorted */
+    int *sorted, *scratch, *counts; /* stb_ds: sort output, sort scratch, counting-sort counters */
+    rg_vec3 *lo, *hi, *center;    /* stb_ds, per kept triangle: its box and the box's centre */
+    int *order;                   /* stb_ds: kept triangles in the hierarchy's leaf order */
+    rg__mesh_node *nodes;         /* stb_ds: the hierarchy, nodes[0] the root */
+} rg__mesh_builder;
 
 /* ---- collide ---- */
 typedef rg_witness rg__witness;
@@ -4985,17 +5015,575 @@ RIGID_API int rg_collide_shapes(const rg_convex_shape *a, const rg_convex_shape 
 
 /* =============================================================================================
    >>mesh: triangle meshes: creation, internal edges, the bounding-volume hierarchy
+
+   rg_mesh_create checks the input, welds vertices at one position, drops the triangles without
+   a reliable normal, matches each edge with the triangle across it and marks the edges that may
+   give a contact normal of their own (active), then builds a bounding-volume hierarchy over the
+   triangles' boxes. The kept triangles are stored in the hierarchy's leaf order, so a subtree's
+   triangles are one contiguous range and a depth-first walk that visits the first child first
+   meets them in ascending index order: queries need no sort.
+
+   Internal edges: a body sliding across the seam of two triangles that meet flat would otherwise
+   strike the edge of the next one and take its normal (a "ghost" contact). An edge is inactive
+   when its two triangles meet flat (within RG__MESH_ACTIVE_COSINE) or concave: no convex shape
+   can touch such an edge without also touching one of the faces, whose normal then serves.
    ============================================================================================= */
 
-/* TEMPORARY until the collide.triangle and mesh branches land */
+/* An edge whose triangles' normals differ by less than this cosine (5 degrees) is flat:
+   inactive, like a concave one. */
+#ifndef RG__MESH_ACTIVE_COSINE
+#define RG__MESH_ACTIVE_COSINE 0.99619469809174553
+#endif
+
+enum {
+    RG__MESH_LEAF_SIZE = 4,       /* triangles per leaf, at most */
+    RG__MESH_BINS = 16,           /* binned SAH: candidate planes per axis, less one */
+    RG__MESH_SAH_DEPTH = 32,      /* from this depth on, median splits: the depth stays below */
+    RG__MESH_STACK = 64           /* 32 + log2(2^30 / 4) + 2, the query's stack */
+};
+
+/* ---- >>mesh.input: checks, welding, triangles kept ------------------------------------------- */
+
+/* Stable bottom-up merge sort of items by less(context, a, b); scratch holds n items. */
+typedef int (*rg__mesh_less)(const void *context, int a, int b);
+static void rg__mesh_merge_sort(int *items, int *scratch, int n, rg__mesh_less less, const void *context) {
+    int64_t width, i;
+    int *from = items, *to = scratch, *swap;
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            int64_t middle = i + width < n ? i + width : n, end = i + 2 * width < n ? i + 2 * width : n;
+            int64_t a = i, b = middle, k = i;
+            while (a < middle && b < end) to[k++] = less(context, from[b], from[a]) ? from[b++] : from[a++];
+            while (a < middle) to[k++] = from[a++];
+            while (b < end) to[k++] = from[b++];
+        }
+        swap = from; from = to; to = swap;
+    }
+    if (from != items) memcpy(items, from, sizeof(int) * (size_t)n);
+}
+
+static int rg__mesh_position_less(const void *context, int a, int b) {
+    const rg_vec3 *v = (const rg_vec3 *)context;
+    if (v[a].x != v[b].x) return v[a].x < v[b].x;
+    if (v[a].y != v[b].y) return v[a].y < v[b].y;
+    return v[a].z < v[b].z;
+}
+
+/* weld[i]: the lowest index of a vertex at vertex i's position (compared by value, so -0 and +0
+   are one), from the vertices sorted by position, ties in index order. */
+static void rg__mesh_weld(rg__mesh_builder *b, int vertex_count) {
+    int i, first = 0;
+    stbds_arrsetlen(b->weld, vertex_count);
+    stbds_arrsetlen(b->sorted, vertex_count);
+    stbds_arrsetlen(b->scratch, vertex_count);
+    for (i = 0; i < vertex_count; ++i) b->sorted[i] = i;
+    rg__mesh_merge_sort(b->sorted, b->scratch, vertex_count, rg__mesh_position_less, b->vertices);
+    for (i = 0; i < vertex_count; ++i) {
+        int v = b->sorted[i];
+        if (rg__mesh_position_less(b->vertices, b->sorted[first], v)) first = i;
+        b->weld[v] = b->sorted[first];
+    }
+}
+
+/* The input checks of rg_mesh_create: RG_OK or RG_ERR_INVALID_ARGUMENT. */
+static rg_result rg__mesh_check_input(const rg_vec3 *vertices, int vertex_count, const int *indices,
+                                      int triangle_count) {
+    int i;
+    if (!vertices || !indices || vertex_count <= 0 || triangle_count <= 0) return RG_ERR_INVALID_ARGUMENT;
+    if (triangle_count > (int)((~0u >> 1) / 3)) return RG_ERR_INVALID_ARGUMENT; /* 3 t + k fits an int */
+    for (i = 0; i < vertex_count; ++i)
+        if (!rg__v3_is_sane(vertices[i])) return RG_ERR_INVALID_ARGUMENT;
+    for (i = 0; i < 3 * triangle_count; ++i)
+        if (indices[i] < 0 || indices[i] >= vertex_count) return RG_ERR_INVALID_ARGUMENT;
+    return RG_OK;
+}
+
+/* Triangle (a, b, c)'s unit normal in double (the differences and products of float corners are
+   exact there), or 0 when it has none worth keeping: twice its area |n| is at most
+   4 RG__EPSILON s times its longest edge, s its largest coordinate magnitude. Each coordinate
+   is rounded to about RG__EPSILON s, so such a triangle's height is a few roundings: its normal
+   would be theirs, not the triangle's. Equal corners give n = 0. */
+static int rg__mesh_triangle_normal_of(rg_vec3 a, rg_vec3 b, rg_vec3 c, double normal[3]) {
+    double pa[3], pb[3], pc[3], e1[3], e2[3], e3[3], n[3], longest, squared, limit;
+    rg_real size = rg__max_real(rg__max_abs3(a.x, a.y, a.z), rg__max_real(rg__max_abs3(b.x, b.y, b.z),
+                                                                       rg__max_abs3(c.x, c.y, c.z)));
+    rg__qh_point_of(a, pa); rg__qh_point_of(b, pb); rg__qh_point_of(c, pc);
+    rg__qh_sub(pb, pa, e1); rg__qh_sub(pc, pa, e2); rg__qh_sub(pc, pb, e3);
+    rg__qh_cross(e1, e2, n);
+    longest = rg__qh_dot(e1, e1) > rg__qh_dot(e2, e2) ? rg__qh_dot(e1, e1) : rg__qh_dot(e2, e2);
+    if (rg__qh_dot(e3, e3) > longest) longest = rg__qh_dot(e3, e3);
+    squared = rg__qh_dot(n, n);
+    limit = 4 * (double)RG__EPSILON * size;
+    if (!(squared > limit * limit * longest)) return 0;
+    squared = sqrt(squared);
+    normal[0] = n[0] / squared; normal[1] = n[1] / squared; normal[2] = n[2] / squared;
+    return 1;
+}
+
+/* The kept triangles' corners and normals, in input order; returns how many. */
+static int rg__mesh_keep_triangles(rg__mesh_builder *b, const int *indices, int triangle_count) {
+    int t, k;
+    stbds_arrsetcap(b->corners, 3 * (size_t)triangle_count);
+    stbds_arrsetcap(b->normals, 3 * (size_t)triangle_count);
+    for (t = 0; t < triangle_count; ++t) {
+        const int *v = indices + 3 * t;
+        double n[3];
+        if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) continue;
+        if (!rg__mesh_triangle_normal_of(b->vertices[v[0]], b->vertices[v[1]], b->vertices[v[2]], n)) continue;
+        for (k = 0; k < 3; ++k) {
+            stbds_arrput(b->corners, v[k]);
+            stbds_arrput(b->normals, n[k]);
+        }
+    }
+    return (int)stbds_arrlen(b->corners) / 3;
+}
+
+/* ---- >>mesh.edges: neighbours across edges, active edges ------------------------------------- */
+
+/* Stable counting sort of items by keys[item] in [0, key_count), into out. */
+static void rg__mesh_counting_sort(const int *keys, const int *items, int *out, int n, int **counts,
+                                   int key_count) {
+    int i, sum = 0;
+    stbds_arrsetlen(*counts, key_count);
+    memset(*counts, 0, sizeof(int) * (size_t)key_count);
+    for (i = 0; i < n; ++i) ++(*counts)[keys[items[i]]];
+    for (i = 0; i < key_count; ++i) {
+        int c = (*counts)[i];
+        (*counts)[i] = sum;
+        sum += c;
+    }
+    for (i = 0; i < n; ++i) out[(*counts)[keys[items[i]]]++] = items[i];
+}
+
+/* The half-edges 3 t + k (from corner k to k + 1 of kept triangle t) sorted by their welded
+   corners (lower, upper), then by index: two stable counting sorts, by upper, then by lower. A
+   run of equal (lower, upper) is one edge of the mesh. */
+static void rg__mesh_sort_half_edges(rg__mesh_builder *b, int triangle_count, int vertex_count) {
+    int h, n = 3 * triangle_count;
+    stbds_arrsetlen(b->lower, n);
+    stbds_arrsetlen(b->upper, n);
+    stbds_arrsetlen(b->sorted, n);
+    stbds_arrsetlen(b->scratch, n);
+    for (h = 0; h < n; ++h) {
+        int from = b->weld[b->corners[h]], to = b->weld[b->corners[h - h % 3 + (h % 3 + 1) % 3]];
+        b->lower[h] = from < to ? from : to;
+        b->upper[h] = from < to ? to : from;
+        b->sorted[h] = h;
+    }
+    rg__mesh_counting_sort(b->upper, b->sorted, b->scratch, n, &b->counts, vertex_count);
+    rg__mesh_counting_sort(b->lower, b->scratch, b->sorted, n, &b->counts, vertex_count);
+}
+
+/* Whether the edge that half-edge h of triangle t shares with triangle u (whose corner `far` is
+   off the edge) is active: the normals differ by more than RG__MESH_ACTIVE_COSINE and u bends
+   away below t's plane (convex). A far corner within rounding of the plane with the normals
+   apart is a sheet folded back on itself, a knife edge: convex too. */
+static int rg__mesh_edge_is_active(const rg__mesh_builder *b, int h, int u, int far) {
+    const double *nt = b->normals + 3 * (h / 3), *nu = b->normals + 3 * u;
+    double p[3], c[3], d[3];
+    if (!(rg__qh_dot(nt, nu) < RG__MESH_ACTIVE_COSINE)) return 0;
+    rg__qh_point_of(b->vertices[b->corners[h]], p);
+    rg__qh_point_of(b->vertices[far], c);
+    rg__qh_sub(c, p, d);
+    return rg__qh_dot(nt, d) < 16 * DBL_EPSILON * sqrt(rg__qh_dot(d, d));
+}
+
+/* Each kept triangle's active edges. An edge is shared when exactly two half-edges run along it,
+   in opposite directions (a consistently oriented surface); any other edge (alone, shared by
+   three or more, or by two running the same way) is a boundary, active. A shared edge is judged
+   once, from its first half-edge's triangle, so both sides agree. */
+static void rg__mesh_find_active_edges(rg__mesh_builder *b, int triangle_count, int vertex_count) {
+    int i, n = 3 * triangle_count;
+    rg__mesh_sort_half_edges(b, triangle_count, vertex_count);
+    stbds_arrsetlen(b->active, triangle_count);
+    memset(b->active, 7, (size_t)triangle_count);
+    for (i = 0; i < n;) {
+        int h = b->sorted[i], g, run = 1;
+        while (i + run < n && b->lower[b->sorted[i + run]] == b->lower[h] &&
+               b->upper[b->sorted[i + run]] == b->upper[h]) ++run;
+        g = b->sorted[i + 1 < n ? i + 1 : i];
+        if (run == 2 && b->weld[b->corners[h]] != b->weld[b->corners[g]]) {  /* opposite directions */
+            int far = b->corners[g - g % 3 + (g % 3 + 2) % 3];
+            if (!rg__mesh_edge_is_active(b, h, g / 3, far)) {
+                b->active[h / 3] &= (unsigned char)~(1u << (h % 3));
+                b->active[g / 3] &= (unsigned char)~(1u << (g % 3));
+            }
+        }
+        i += run;
+    }
+}
+
+/* ---- >>mesh.hierarchy: the bounding-volume hierarchy, built top down ------------------------- */
+
+static rg_real rg__mesh_component(rg_vec3 v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
+
+/* Half the surface area of the box [lo, hi], in double: the SAH's probability weight. */
+static double rg__mesh_half_area(rg_vec3 lo, rg_vec3 hi) {
+    double dx = (double)hi.x - lo.x, dy = (double)hi.y - lo.y, dz = (double)hi.z - lo.z;
+    return dx * dy + dy * dz + dz * dx;
+}
+
+/* The box of the triangles order[begin .. end) and the box of their boxes' centres. */
+static void rg__mesh_range_boxes(const rg__mesh_builder *b, int begin, int end, rg_vec3 box[2],
+                                 rg_vec3 centers[2]) {
+    int i;
+    box[0] = b->lo[b->order[begin]]; box[1] = b->hi[b->order[begin]];
+    centers[0] = centers[1] = b->center[b->order[begin]];
+    for (i = begin + 1; i < end; ++i) {
+        int t = b->order[i];
+        box[0] = rg_v3_min(box[0], b->lo[t]); box[1] = rg_v3_max(box[1], b->hi[t]);
+        centers[0] = rg_v3_min(centers[0], b->center[t]); centers[1] = rg_v3_max(centers[1], b->center[t]);
+    }
+}
+
+/* A centre's bin on an axis: RG__MESH_BINS equal slices of the centres' extent from lo. */
+static int rg__mesh_bin_of(rg_real center, double lo, double scale) {
+    int bin = (int)(((double)center - lo) * scale);
+    return bin < 0 ? 0 : (bin >= RG__MESH_BINS ? RG__MESH_BINS - 1 : bin);
+}
+
+typedef struct rg__mesh_bin { rg_vec3 lo, hi; int count; } rg__mesh_bin;
+
+/* Adds count triangles whose boxes' union is [lo, hi] to a bin. */
+static inline void rg__mesh_bin_add(rg__mesh_bin *bin, const rg_vec3 *lo, const rg_vec3 *hi, int count) {
+    bin->lo.x = lo->x < bin->lo.x ? lo->x : bin->lo.x;
+    bin->lo.y = lo->y < bin->lo.y ? lo->y : bin->lo.y;
+    bin->lo.z = lo->z < bin->lo.z ? lo->z : bin->lo.z;
+    bin->hi.x = hi->x > bin->hi.x ? hi->x : bin->hi.x;
+    bin->hi.y = hi->y > bin->hi.y ? hi->y : bin->hi.y;
+    bin->hi.z = hi->z > bin->hi.z ? hi->z : bin->hi.z;
+    bin->count += count;
+}
+
+/* The surface area heuristic (MacDonald & Booth 1990) over binned centres (Wald 2007): the plane
+   between bins that minimises area(left) n(left) + area(right) n(right). Returns the cost and
+   sets *plane (bins below it go left), or returns -1 when every centre falls in one bin. A plane
+   just above an empty bin cuts as the one below it does, which wins the tie: it is skipped. */
+static double rg__mesh_best_plane(const rg__mesh_bin *bins, int *plane) {
+    rg__mesh_bin left[RG__MESH_BINS], right;
+    double best = -1;
+    int i;
+    left[0] = bins[0];
+    for (i = 1; i < RG__MESH_BINS; ++i) {  /* left[i]: bins 0 .. i */
+        left[i] = left[i - 1];
+        rg__mesh_bin_add(&left[i], &bins[i].lo, &bins[i].hi, bins[i].count);
+    }
+    right = bins[RG__MESH_BINS - 1];
+    for (i = RG__MESH_BINS - 1; i > 0; --i) {  /* right: bins i .. last */
+        double cost;
+        if (i < RG__MESH_BINS - 1) rg__mesh_bin_add(&right, &bins[i].lo, &bins[i].hi, bins[i].count);
+        if (!right.count || !bins[i - 1].count) continue;
+        cost = rg__mesh_half_area(left[i - 1].lo, left[i - 1].hi) * left[i - 1].count +
+               rg__mesh_half_area(right.lo, right.hi) * right.count;
+        if (best < 0 || cost <= best) {  /* ties: the lowest plane */
+            best = cost;
+            *plane = i;
+        }
+    }
+    return best;
+}
+
+/* Binned SAH over the three axes, binned in one pass (ties: the first axis); order[begin .. end)
+   partitioned stably at the best plane. Returns the split's middle, or -1 when no axis
+   separates the centres. */
+static int rg__mesh_sah_split(rg__mesh_builder *b, int begin, int end, const rg_vec3 centers[2]) {
+    rg__mesh_bin bins[3][RG__MESH_BINS];
+    double best = -1, lo[3], scale[3];
+    int axis, best_axis = 0, best_plane = 0, i, k, left = begin, right = 0;
+    for (axis = 0; axis < 3; ++axis) {
+        double extent;
+        lo[axis] = rg__mesh_component(centers[0], axis);
+        extent = rg__mesh_component(centers[1], axis) - lo[axis];
+        scale[axis] = extent > 0 ? RG__MESH_BINS / extent : 0;
+        for (k = 0; k < RG__MESH_BINS; ++k) {  /* empty: a box that any union replaces */
+            bins[axis][k].lo = rg_v3(RG__REAL_MAX, RG__REAL_MAX, RG__REAL_MAX);
+            bins[axis][k].hi = rg_v3(-RG__REAL_MAX, -RG__REAL_MAX, -RG__REAL_MAX);
+            bins[axis][k].count = 0;
+        }
+    }
+    for (i = begin; i < end; ++i) {
+        int t = b->order[i];
+        rg_vec3 c = b->center[t];
+        const rg_vec3 *tlo = &b->lo[t], *thi = &b->hi[t];
+        rg__mesh_bin_add(&bins[0][rg__mesh_bin_of(c.x, lo[0], scale[0])], tlo, thi, 1);
+        rg__mesh_bin_add(&bins[1][rg__mesh_bin_of(c.y, lo[1], scale[1])], tlo, thi, 1);
+        rg__mesh_bin_add(&bins[2][rg__mesh_bin_of(c.z, lo[2], scale[2])], tlo, thi, 1);
+    }
+    for (axis = 0; axis < 3; ++axis) {
+        double cost;
+        int plane = 0;
+        if (scale[axis] == 0) continue;
+        cost = rg__mesh_best_plane(bins[axis], &plane);
+        if (cost >= 0 && (best < 0 || cost < best)) {
+            best = cost;
+            best_axis = axis;
+            best_plane = plane;
+        }
+    }
+    if (best < 0) return -1;
+    for (i = begin; i < end; ++i) {
+        int t = b->order[i];
+        int bin = rg__mesh_bin_of(rg__mesh_component(b->center[t], best_axis), lo[best_axis], scale[best_axis]);
+        if (bin < best_plane) b->order[left++] = t;
+        else b->scratch[right++] = t;
+    }
+    memcpy(b->order + left, b->scratch, sizeof(int) * (size_t)right);
+    return left;
+}
+
+typedef struct rg__mesh_axis_order { const rg_vec3 *center; int axis; } rg__mesh_axis_order;
+
+static int rg__mesh_center_less(const void *context, int a, int b) {
+    const rg__mesh_axis_order *o = (const rg__mesh_axis_order *)context;
+    return rg__mesh_component(o->center[a], o->axis) < rg__mesh_component(o->center[b], o->axis);
+}
+
+/* The median split: order[begin .. end) sorted stably by centre along the centres' longest axis
+   (ties: the first axis) and cut in half. Halving bounds the depth. */
+static int rg__mesh_median_split(rg__mesh_builder *b, int begin, int end, const rg_vec3 centers[2]) {
+    rg__mesh_axis_order o;
+    rg_vec3 extent = rg_v3_sub(centers[1], centers[0]);
+    o.center = b->center;
+    o.axis = extent.y > extent.x ? 1 : 0;
+    if (extent.z > rg__mesh_component(extent, o.axis)) o.axis = 2;
+    rg__mesh_merge_sort(b->order + begin, b->scratch, end - begin, rg__mesh_center_less, &o);
+    return begin + (end - begin) / 2;
+}
+
+/* Node `node` over order[begin .. end): a leaf of at most RG__MESH_LEAF_SIZE triangles, or split
+   by SAH (median splits from RG__MESH_SAH_DEPTH on, or when the centres coincide) into two
+   children, allocated side by side. Leaves are at most RG__MESH_SAH_DEPTH + log2(2^30 / 4) = 60
+   deep: fewer than 2^30 triangles, halved from depth 32 on. */
+static void rg__mesh_build_node(rg__mesh_builder *b, int node, int begin, int end, int depth) {
+    rg_vec3 box[2], centers[2];
+    rg__mesh_node child;
+    int middle = -1, first;
+    rg__mesh_range_boxes(b, begin, end, box, centers);
+    b->nodes[node].lo = box[0];
+    b->nodes[node].hi = box[1];
+    if (end - begin <= RG__MESH_LEAF_SIZE) {
+        b->nodes[node].first = begin;
+        b->nodes[node].count = end - begin;
+        return;
+    }
+    if (depth < RG__MESH_SAH_DEPTH) middle = rg__mesh_sah_split(b, begin, end, centers);
+    if (middle < 0) middle = rg__mesh_median_split(b, begin, end, centers);
+    memset(&child, 0, sizeof child);
+    first = (int)stbds_arrlen(b->nodes);
+    stbds_arrput(b->nodes, child);
+    stbds_arrput(b->nodes, child);
+    b->nodes[node].first = first;
+    b->nodes[node].count = 0;
+    rg__mesh_build_node(b, first, begin, middle, depth + 1);
+    rg__mesh_build_node(b, first + 1, middle, end, depth + 1);
+}
+
+/* Every kept triangle's box and centre, then the hierarchy from the root. */
+static void rg__mesh_build_hierarchy(rg__mesh_builder *b, int triangle_count) {
+    rg__mesh_node root;
+    int t;
+    stbds_arrsetlen(b->lo, triangle_count);
+    stbds_arrsetlen(b->hi, triangle_count);
+    stbds_arrsetlen(b->center, triangle_count);
+    stbds_arrsetlen(b->order, triangle_count);
+    stbds_arrsetlen(b->scratch, triangle_count);
+    for (t = 0; t < triangle_count; ++t) {
+        rg_vec3 p0 = b->vertices[b->corners[3 * t]], p1 = b->vertices[b->corners[3 * t + 1]];
+        rg_vec3 p2 = b->vertices[b->corners[3 * t + 2]];
+        b->lo[t] = rg_v3_min(p0, rg_v3_min(p1, p2));
+        b->hi[t] = rg_v3_max(p0, rg_v3_max(p1, p2));
+        b->center[t] = rg_v3_scale(rg_v3_add(b->lo[t], b->hi[t]), (rg_real)0.5);
+        b->order[t] = t;
+    }
+    memset(&root, 0, sizeof root);
+    stbds_arrput(b->nodes, root);
+    rg__mesh_build_node(b, 0, 0, triangle_count, 0);
+}
+
+/* ---- >>mesh.create: the mesh in one allocation, creation, accessors -------------------------- */
+
+static void rg__mesh_builder_free(rg__mesh_builder *b) {
+    stbds_arrfree(b->weld);
+    stbds_arrfree(b->corners);
+    stbds_arrfree(b->normals);
+    stbds_arrfree(b->active);
+    stbds_arrfree(b->lower);
+    stbds_arrfree(b->upper);
+    stbds_arrfree(b->sorted);
+    stbds_arrfree(b->scratch);
+    stbds_arrfree(b->counts);
+    stbds_arrfree(b->lo);
+    stbds_arrfree(b->hi);
+    stbds_arrfree(b->center);
+    stbds_arrfree(b->order);
+    stbds_arrfree(b->nodes);
+}
+
+/* One allocation holds the mesh and its arrays, so rg_mesh_destroy is one free. */
+static rg_mesh *rg__mesh_allocate(int vertex_count, int triangle_count, int node_count) {
+    size_t header = (sizeof(rg_mesh) + 15) & ~(size_t)15;
+    size_t vertices = ((size_t)vertex_count * sizeof(rg_vec3) + 15) & ~(size_t)15;
+    size_t normals = ((size_t)triangle_count * sizeof(rg_vec3) + 15) & ~(size_t)15;
+    size_t nodes = ((size_t)node_count * sizeof(rg__mesh_node) + 15) & ~(size_t)15;
+    size_t indices = ((size_t)triangle_count * 3 * sizeof(int) + 15) & ~(size_t)15;
+    char *block = (char *)RIGID_MALLOC(header + vertices + normals + nodes + indices + (size_t)triangle_count, NULL);
+    rg_mesh *mesh = (rg_mesh *)block;
+    if (!block) return NULL;
+    memset(mesh, 0, sizeof *mesh);
+    mesh->vertex_count = vertex_count;
+    mesh->triangle_count = triangle_count;
+    mesh->node_count = node_count;
+    mesh->vertices = (rg_vec3 *)(block + header);
+    mesh->normals = (rg_vec3 *)(block + header + vertices);
+    mesh->nodes = (rg__mesh_node *)(block + header + vertices + normals);
+    mesh->indices = (int *)(block + header + vertices + normals + nodes);
+    mesh->active = (unsigned char *)(block + header + vertices + normals + nodes + indices);
+    return mesh;
+}
+
+/* The finished mesh: the input's vertices, the kept triangles in the hierarchy's leaf order. */
+static rg_mesh *rg__mesh_emit(const rg__mesh_builder *b, int vertex_count, int triangle_count) {
+    int node_count = (int)stbds_arrlen(b->nodes), i, k;
+    rg_mesh *mesh = rg__mesh_allocate(vertex_count, triangle_count, node_count);
+    if (!mesh) return NULL;
+    memcpy(mesh->vertices, b->vertices, sizeof(rg_vec3) * (size_t)vertex_count);
+    memcpy(mesh->nodes, b->nodes, sizeof(rg__mesh_node) * (size_t)node_count);
+    for (i = 0; i < triangle_count; ++i) {
+        int t = b->order[i];
+        const double *n = b->normals + 3 * t;
+        for (k = 0; k < 3; ++k) mesh->indices[3 * i + k] = b->corners[3 * t + k];
+        mesh->normals[i] = rg_v3((rg_real)n[0], (rg_real)n[1], (rg_real)n[2]);
+        mesh->active[i] = b->active[t];
+    }
+    mesh->lo = mesh->nodes[0].lo;
+    mesh->hi = mesh->nodes[0].hi;
+    return mesh;
+}
+
+RIGID_API rg_mesh *rg_mesh_create(const rg_vec3 *vertices, int vertex_count, const int *indices,
+                                  int triangle_count, rg_result *result) {
+    rg__mesh_builder b;
+    rg_mesh *mesh = NULL;
+    rg_result status = rg__mesh_check_input(vertices, vertex_count, indices, triangle_count);
+    int kept;
+    if (status != RG_OK) {
+        rg__set_result(result, status);
+        return NULL;
+    }
+    memset(&b, 0, sizeof b);
+    b.vertices = vertices;
+    kept = rg__mesh_keep_triangles(&b, indices, triangle_count);
+    status = RG_ERR_DEGENERATE;
+    if (kept > 0) {
+        rg__mesh_weld(&b, vertex_count);
+        rg__mesh_find_active_edges(&b, kept, vertex_count);
+        rg__mesh_build_hierarchy(&b, kept);
+        mesh = rg__mesh_emit(&b, vertex_count, kept);
+        status = mesh ? RG_OK : RG_ERR_OUT_OF_MEMORY;
+    }
+    rg__mesh_builder_free(&b);
+    rg__set_result(result, status);
+    return mesh;
+}
+
+RIGID_API void rg_mesh_destroy(rg_mesh *mesh) {
+    if (mesh) RIGID_FREE(mesh, NULL);
+}
+
+RIGID_API int rg_mesh_vertex_count(const rg_mesh *mesh) { return mesh ? mesh->vertex_count : 0; }
+RIGID_API int rg_mesh_triangle_count(const rg_mesh *mesh) { return mesh ? mesh->triangle_count : 0; }
+
+RIGID_API rg_vec3 rg_mesh_vertex(const rg_mesh *mesh, int i) {
+    if (!mesh || i < 0 || i >= mesh->vertex_count) return rg_v3(0, 0, 0);
+    return mesh->vertices[i];
+}
+
+static int rg__mesh_has_triangle(const rg_mesh *mesh, int t) {
+    return mesh && t >= 0 && t < mesh->triangle_count;
+}
+
+RIGID_API int rg_mesh_triangle(const rg_mesh *mesh, int t, int indices[3]) {
+    if (!rg__mesh_has_triangle(mesh, t) || !indices) return 0;
+    indices[0] = mesh->indices[3 * t];
+    indices[1] = mesh->indices[3 * t + 1];
+    indices[2] = mesh->indices[3 * t + 2];
+    return 1;
+}
+
+RIGID_API unsigned rg_mesh_active_edges(const rg_mesh *mesh, int t) {
+    return rg__mesh_has_triangle(mesh, t) ? mesh->active[t] : 0u;
+}
+
+RIGID_API rg_vec3 rg_mesh_triangle_normal(const rg_mesh *mesh, int t) {
+    return rg__mesh_has_triangle(mesh, t) ? mesh->normals[t] : rg_v3(0, 0, 0);
+}
+
+/* Triangle t as a collision takes it (rg__triangle). */
+static void rg__mesh_triangle_of(const rg_mesh *mesh, int t, rg__triangle *out) {
+    int k;
+    for (k = 0; k < 3; ++k) out->v[k] = mesh->vertices[mesh->indices[3 * t + k]];
+    out->normal = mesh->normals[t];
+    out->active = mesh->active[t];
+}
+
+/* ---- >>mesh.query: the triangles whose boxes overlap a box ----------------------------------- */
+
+/* Closed boxes: touching overlaps. */
+static int rg__mesh_boxes_overlap(rg_vec3 a_lo, rg_vec3 a_hi, rg_vec3 b_lo, rg_vec3 b_hi) {
+    return a_lo.x <= b_hi.x && b_lo.x <= a_hi.x && a_lo.y <= b_hi.y && b_lo.y <= a_hi.y &&
+           a_lo.z <= b_hi.z && b_lo.z <= a_hi.z;
+}
+
+static int rg__mesh_triangle_overlaps(const rg_mesh *mesh, int t, rg_vec3 lo, rg_vec3 hi) {
+    const int *v = mesh->indices + 3 * t;
+    rg_vec3 p0 = mesh->vertices[v[0]], p1 = mesh->vertices[v[1]], p2 = mesh->vertices[v[2]];
+    return rg__mesh_boxes_overlap(rg_v3_min(p0, rg_v3_min(p1, p2)), rg_v3_max(p0, rg_v3_max(p1, p2)), lo, hi);
+}
+
+/* The triangles whose boxes overlap [lo, hi], depth first with the first child first: the
+   triangles are stored in leaf order, so they come out ascending. Each hit is appended to *grow
+   when grow is not NULL, otherwise written to out while fewer than capacity; returns the count.
+   The stack holds at most one pending sibling a level, plus two. */
+static int rg__mesh_collect(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int **grow, int *out, int capacity) {
+    int stack[RG__MESH_STACK], top = 0, count = 0, t;
+    stack[top++] = 0;
+    while (top > 0) {
+        const rg__mesh_node *node = &mesh->nodes[stack[--top]];
+        if (!rg__mesh_boxes_overlap(node->lo, node->hi, lo, hi)) continue;
+        if (node->count == 0) {
+            RIGID_ASSERT(top + 2 <= RG__MESH_STACK);
+            stack[top++] = node->first + 1;
+            stack[top++] = node->first;
+            continue;
+        }
+        for (t = node->first; t < node->first + node->count; ++t) {
+            if (!rg__mesh_triangle_overlaps(mesh, t, lo, hi)) continue;
+            if (grow) stbds_arrput(*grow, t);
+            else if (count < capacity) out[count] = t;
+            ++count;
+        }
+    }
+    return count;
+}
+
+/* Appends to the stb_ds array *out the triangles whose boxes overlap [lo, hi] (mesh frame), in
+   ascending order. */
+static void rg__mesh_query(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int **out) {
+    rg__mesh_collect(mesh, lo, hi, out, NULL, 0);
+}
+
+RIGID_API int rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int *out, int capacity) {
+    if (!mesh || !rg__v3_is_sane(lo) || !rg__v3_is_sane(hi) || capacity < 0 || (!out && capacity > 0)) return 0;
+    return rg__mesh_collect(mesh, lo, hi, NULL, out, capacity);
+}
+
+/* TEMPORARY until the collide.triangle branch lands */
 static int rg__collide_convex_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin,
                                        rg__collide_scratch *scratch, rg_manifold *out) {
     (void)a; (void)t; (void)margin; (void)scratch;
     memset(out, 0, sizeof *out);
     return 0;
 }
-static void rg__mesh_query(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int **out) { (void)mesh; (void)lo; (void)hi; (void)out; }
-static void rg__mesh_triangle_of(const rg_mesh *mesh, int t, rg__triangle *out) { (void)mesh; (void)t; memset(out, 0, sizeof *out); }
 /* END TEMPORARY */
 
 /* =============================================================================================

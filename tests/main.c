@@ -89,6 +89,7 @@ void rg_tests_solver(void);
 void rg_tests_bad_input(void);
 void rg_tests_shapes(void);
 void rg_tests_shapes_collide(void);
+void rg_tests_mesh(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -108,6 +109,7 @@ int main(int argc, char **argv) {
     rg_tests_bad_input();
     rg_tests_shapes();
     rg_tests_shapes_collide();
+    rg_tests_mesh();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
