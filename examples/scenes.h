@@ -1,6 +1,7 @@
-/* The benchmark scenes of docs/scenes.md, described once as data (boxes with poses) so that
-   rigid.h's tests, examples and benchmark and the peer engines (Bullet, ODE) all build the same
-   scene. C99 and C++; header-only, every function static.
+/* The benchmark scenes of docs/scenes.md, described once as data (boxes, spheres and at most one
+   triangle mesh, with poses) so that rigid.h's tests, examples and benchmark and the peer
+   engines (Bullet, ODE) all build the same scene. C99 and C++; header-only, every function
+   static.
 
    scene_build(&s, "pyramid") fills s; scene_free(&s) releases it. Besides the scenes of
    scene_names, scene_build knows "rain-2k" and "rain-5k" (the scaling run of tools/bench.c). With rigid.h included first,
@@ -21,11 +22,19 @@
 #define SCENE__STATIC static
 #endif
 
+/* What a body of a scene is. */
+enum scene_shape {
+    SCENE_BOX,             /* a box of half extents half[] */
+    SCENE_SPHERE,          /* a sphere of radius half[0] (all three halves hold it) */
+    SCENE_MESH             /* the scene's triangle mesh (static, its vertices in the body frame) */
+};
+
 typedef struct scene_box {
-    double half[3];        /* half extents */
-    double position[3];    /* centre */
+    double half[3];        /* half extents; a sphere's radius; 0 for the mesh */
+    double position[3];    /* centre (origin of the body frame) */
     double rotation[4];    /* unit quaternion x, y, z, w */
     int is_static;
+    int shape;             /* enum scene_shape */
 } scene_box;
 
 typedef struct scene {
@@ -35,15 +44,21 @@ typedef struct scene {
     int iterations;        /* solver iterations the peers use */
     double friction;       /* static and dynamic */
     double restitution;
-    double cube_mass;      /* mass of every dynamic box */
-    scene_box *boxes;      /* boxes[0] is the ground */
+    double cube_mass;      /* mass of every dynamic body, box or sphere */
+    scene_box *boxes;      /* boxes[0] is the ground (a box, or the mesh) */
     int count, capacity;
+    /* the mesh of the SCENE_MESH body: x, y, z of each vertex, and three vertex indices per
+       triangle, counter-clockwise seen from the side that collides (the front) */
+    double *mesh_vertices;
+    int mesh_vertex_count;
+    int *mesh_indices;
+    int mesh_triangle_count;
 } scene;
 
 static const char *const scene_names[] = {
-    "stack", "pyramid", "rain", "funnel", "funnel-bender", "rain-10k", "large-pyramid"
+    "stack", "pyramid", "rain", "funnel", "funnel-bender", "rain-10k", "large-pyramid", "balls", "mesh-rain"
 };
-#define SCENE_COUNT 7
+#define SCENE_COUNT 9
 
 SCENE__STATIC void scene__add(scene *s, double hx, double hy, double hz, double x, double y, double z,
                        const double rotation[4], int is_static) {
@@ -58,6 +73,7 @@ SCENE__STATIC void scene__add(scene *s, double hx, double hy, double hz, double 
     if (rotation) memcpy(b->rotation, rotation, sizeof b->rotation);
     else { b->rotation[0] = b->rotation[1] = b->rotation[2] = 0; b->rotation[3] = 1; }
     b->is_static = is_static;
+    b->shape = SCENE_BOX;
 }
 
 SCENE__STATIC void scene__axis_angle(double ax, double ay, double az, double angle, double q[4]) {
@@ -147,6 +163,59 @@ SCENE__STATIC void scene__funnel(scene *s) {
                 scene__add(s, 0.5, 0.5, 0.5, (i - 4.5) * 1.3, 14 + k * 1.3, (j - 4.5) * 1.3, NULL, 0);
 }
 
+/* `balls`: every dynamic box becomes a sphere of that radius at its centre, unturned. */
+SCENE__STATIC void scene__boxes_to_spheres(scene *s, double radius) {
+    int i;
+    for (i = 0; i < s->count; ++i) {
+        scene_box *b = &s->boxes[i];
+        if (b->is_static) continue;
+        b->shape = SCENE_SPHERE;
+        b->half[0] = b->half[1] = b->half[2] = radius;
+        b->rotation[0] = b->rotation[1] = b->rotation[2] = 0;
+        b->rotation[3] = 1;
+    }
+}
+
+/* The ground (boxes[0]) becomes a mesh: an n x n grid of square cells of side `cell`, centred
+   on the origin at y = 0, two triangles per cell. Vertex (i, j), i and j in 0..n, is number
+   i + (n + 1) j at x = (i - n/2) cell, z = (j - n/2) cell. Cell (i, j) is triangles
+   2 (i + n j) and 2 (i + n j) + 1: (i, j), (i, j + 1), (i + 1, j) and (i + 1, j), (i, j + 1),
+   (i + 1, j + 1), counter-clockwise seen from above (+z cross +x = +y). */
+SCENE__STATIC int scene__mesh_ground(scene *s, int n, double cell) {
+    int i, j, v = n + 1;
+    scene_box *g = &s->boxes[0];
+    s->mesh_vertices = (double *)malloc(sizeof(double) * 3 * (size_t)(v * v));
+    s->mesh_indices = (int *)malloc(sizeof(int) * 6 * (size_t)(n * n));
+    if (!s->mesh_vertices || !s->mesh_indices) return 0;
+    s->mesh_vertex_count = v * v;
+    s->mesh_triangle_count = 2 * n * n;
+    for (j = 0; j < v; ++j)
+        for (i = 0; i < v; ++i) {
+            double *p = &s->mesh_vertices[3 * (i + v * j)];
+            p[0] = (i - n / 2.0) * cell;
+            p[1] = 0;
+            p[2] = (j - n / 2.0) * cell;
+        }
+    for (j = 0; j < n; ++j)
+        for (i = 0; i < n; ++i) {
+            int *t = &s->mesh_indices[6 * (i + n * j)];
+            int v00 = i + v * j, v10 = v00 + 1, v01 = v00 + v, v11 = v01 + 1;
+            t[0] = v00; t[1] = v01; t[2] = v10;
+            t[3] = v10; t[4] = v01; t[5] = v11;
+        }
+    g->shape = SCENE_MESH;
+    g->half[0] = g->half[1] = g->half[2] = 0;
+    g->position[0] = g->position[1] = g->position[2] = 0;
+    return 1;
+}
+
+SCENE__STATIC void scene_free(scene *s) {
+    free(s->boxes);
+    free(s->mesh_vertices);
+    free(s->mesh_indices);
+    memset(s, 0, sizeof *s);
+}
+
 /* Fills s with the named scene; returns 0 for an unknown name. */
 SCENE__STATIC int scene_build(scene *s, const char *name) {
     memset(s, 0, sizeof *s);
@@ -192,17 +261,22 @@ SCENE__STATIC int scene_build(scene *s, const char *name) {
         s->restitution = 0.48;
         s->friction = 0.1;
         scene__funnel(s);
+    } else if (strcmp(name, "balls") == 0) {
+        s->name = "balls";
+        scene__rain(s, 10, 10, 10, 1.2, 6.5, 2, 0.6);
+        scene__boxes_to_spheres(s, 0.5);
+    } else if (strcmp(name, "mesh-rain") == 0) {
+        s->name = "mesh-rain";
+        scene__rain(s, 10, 10, 10, 1.2, 6.5, 2, 0.6);
+        if (!scene__mesh_ground(s, 100, 1)) {
+            scene_free(s);
+            return 0;
+        }
     } else {
-        free(s->boxes);
-        memset(s, 0, sizeof *s);
+        scene_free(s);
         return 0;
     }
     return 1;
-}
-
-SCENE__STATIC void scene_free(scene *s) {
-    free(s->boxes);
-    memset(s, 0, sizeof *s);
 }
 
 SCENE__STATIC int scene_dynamic_count(const scene *s) {
@@ -212,14 +286,33 @@ SCENE__STATIC int scene_dynamic_count(const scene *s) {
 }
 
 #ifdef RIGID_H_INCLUDED
-/* rigid.h side: one hull per distinct box size, kept in the scene_world so they can be freed
-   after the world. ids[i] is the body of s->boxes[i]. */
+/* rigid.h side: one hull per distinct box size and the scene's mesh, kept in the scene_world so
+   they can be freed after the world. ids[i] is the body of s->boxes[i]. A box is a body with that
+   hull; a sphere a body without one, given a sphere shape at its origin whose density makes the
+   scene's mass; the mesh a static body given the mesh shape. */
 typedef struct scene_world {
     rg_world *world;
     rg_body_id *ids;
     rg_hull **hulls;       /* one per box, shared when sizes are equal */
     int hull_count;
+    rg_mesh *mesh;         /* the scene's mesh, NULL without one */
 } scene_world;
+
+/* The scene's mesh in rigid.h (made once, shared by every SCENE_MESH body). */
+SCENE__STATIC rg_mesh *scene__rigid_mesh(const scene *s, scene_world *out) {
+    rg_vec3 *vertices;
+    int i;
+    if (out->mesh || !s->mesh_vertices || !s->mesh_indices) return out->mesh;
+    vertices = (rg_vec3 *)malloc(sizeof(rg_vec3) * (size_t)s->mesh_vertex_count);
+    if (!vertices) return NULL;
+    for (i = 0; i < s->mesh_vertex_count; ++i)
+        vertices[i] = rg_v3((rg_real)s->mesh_vertices[3 * i], (rg_real)s->mesh_vertices[3 * i + 1],
+                            (rg_real)s->mesh_vertices[3 * i + 2]);
+    /* rg_mesh_create copies what it keeps */
+    out->mesh = rg_mesh_create(vertices, s->mesh_vertex_count, s->mesh_indices, s->mesh_triangle_count, NULL);
+    free(vertices);
+    return out->mesh;
+}
 
 SCENE__STATIC int scene_create_world(const scene *s, const rg_world_def *def, scene_world *out) {
     rg_hull **unique = (rg_hull **)calloc((size_t)s->count, sizeof(rg_hull *));
@@ -232,13 +325,14 @@ SCENE__STATIC int scene_create_world(const scene *s, const rg_world_def *def, sc
     for (i = 0; i < s->count; ++i) {
         const scene_box *b = &s->boxes[i];
         rg_body_def bd = rg_body_default_def();
+        rg_shape_def sd = rg_shape_default_def();
         rg_hull *hull = NULL;
-        for (j = 0; j < out->hull_count && !hull; ++j) {
+        for (j = 0; j < out->hull_count && !hull && b->shape == SCENE_BOX; ++j) {
             rg_vec3 h = rg_hull_vertex(unique[j], 7); /* the (+,+,+) corner */
             if (h.x == (rg_real)b->half[0] && h.y == (rg_real)b->half[1] && h.z == (rg_real)b->half[2])
                 hull = unique[j];
         }
-        if (!hull) {
+        if (!hull && b->shape == SCENE_BOX) {
             hull = rg_hull_create_box(rg_v3((rg_real)b->half[0], (rg_real)b->half[1], (rg_real)b->half[2]), NULL);
             if (!hull) return 0;
             unique[out->hull_count++] = hull;
@@ -250,11 +344,23 @@ SCENE__STATIC int scene_create_world(const scene *s, const rg_world_def *def, sc
         bd.orientation.y = (rg_real)b->rotation[1];
         bd.orientation.z = (rg_real)b->rotation[2];
         bd.orientation.w = (rg_real)b->rotation[3];
-        bd.mass = b->is_static ? 0 : (rg_real)s->cube_mass;
+        bd.mass = b->is_static || b->shape != SCENE_BOX ? 0 : (rg_real)s->cube_mass;
         bd.static_friction = bd.dynamic_friction = (rg_real)s->friction;
         bd.restitution = (rg_real)s->restitution;
         out->ids[i] = rg_body_create(out->world, &bd, NULL);
         if (out->ids[i].generation == 0) return 0;
+        if (b->shape == SCENE_BOX) continue;
+        sd.static_friction = sd.dynamic_friction = (rg_real)s->friction;
+        sd.restitution = (rg_real)s->restitution;
+        if (b->shape == SCENE_SPHERE) {
+            const double pi = 3.14159265358979323846, r = b->half[0];
+            if (!b->is_static) sd.density = (rg_real)(s->cube_mass / (4.0 / 3.0 * pi * r * r * r));
+            if (rg_body_add_sphere(out->world, out->ids[i], &sd, rg_v3(0, 0, 0), (rg_real)r, NULL).generation == 0)
+                return 0;
+        } else {
+            const rg_mesh *mesh = scene__rigid_mesh(s, out);
+            if (!mesh || rg_body_add_mesh(out->world, out->ids[i], &sd, mesh, NULL).generation == 0) return 0;
+        }
     }
     return 1;
 }
@@ -263,6 +369,7 @@ SCENE__STATIC void scene_destroy_world(scene_world *sw) {
     int i;
     rg_world_destroy(sw->world);
     for (i = 0; i < sw->hull_count; ++i) rg_hull_destroy(sw->hulls[i]);
+    rg_mesh_destroy(sw->mesh);
     free(sw->hulls);
     free(sw->ids);
     memset(sw, 0, sizeof *sw);

@@ -19,7 +19,13 @@
                 highest (negative: it sank or fell)
      in funnel  funnel scenes: cubes still above the opening (y > 6) at the end
      sunk       cubes whose centre ends below the ground's top face (y < 0): they went through
+                (in mesh-rain: through the mesh)
      max |v|    the largest final speed of a cube (m/s): near zero when a pile has settled
+     in walls   balls: spheres whose centre ends inside rain's walls (|x|, |z| < 6, the walls'
+                inner faces, and y > 0), and how many of them are at rest (slower than 0.1 m/s)
+     highest    balls: the highest final centre (spheres that land exactly on one another may
+                stay in columns up to y = 9.5; a pile is about 6 m deep)
+     lowest     mesh-rain: the lowest final centre of a cube (0.5 for one lying on the mesh)
 
    usage: bench [--engines rigid,bullet,ode] [--scenes a,b,...] [--steps N] [--iterations N]
                 [--no-scaling] [--scaling-only] [--png file] [--markdown file]
@@ -52,7 +58,14 @@ static const reference references[] = {
     {"funnel-bender", 7.4, -1, "Bullet's figure is a mean, compared with our mean"},
     {"rain-10k", 268, 151, "both settle"},
     {"large-pyramid", 65, 62, "both collapse (4902 and 4937 of 5050 fall)"},
+    {"balls", 6.2, 1.7, "all inside the walls; Bullet's columns topple, ODE's stand"},
+    {"mesh-rain", 10.6, 11.6, "none falls through; lowest centre 0.418 (Bullet), 0.490 (ODE)"},
 };
+
+/* balls: the inner faces of rain's walls (|x|, |z| = 6) and the speed below which a sphere
+   counts as at rest */
+#define WALLS_INNER 6.0
+#define REST_SPEED 0.1
 
 typedef struct summary {
     int ran;                  /* 0: not run (engine not selected) */
@@ -60,8 +73,8 @@ typedef struct summary {
     int steps, dynamic;
     double median_ms, mean_ms, contacts_per_step;   /* CPU time */
     double wall_median_ms;
-    int moved, sunk, in_funnel, nonfinite;
-    double top_drift, max_speed;
+    int moved, sunk, in_funnel, nonfinite, inside, at_rest_inside;
+    double top_drift, max_speed, lowest, highest;
 } summary;
 
 /* ---- rigid.h, with the same three calls as the peers ------------------------------------- */
@@ -96,7 +109,8 @@ static void rigid_finish(void *world, const scene *s, double *position, double *
     scene_world *sw = (scene_world *)world;
     int i;
     for (i = 0; i < s->count; ++i) {
-        /* box hulls are centred on their origin, so the body position is the box centre */
+        /* box hulls and spheres are centred on their body's origin, so the body position is the
+           centre (the mesh's body sits at the origin) */
         rg_vec3 p = rg_body_position(sw->world, sw->ids[i]);
         rg_vec3 v = rg_body_linear_velocity(sw->world, sw->ids[i]);
         position[3 * i + 0] = p.x;
@@ -152,8 +166,12 @@ static int is_column_scene(const scene *s) {
 
 static int is_funnel_scene(const scene *s) { return strncmp(s->name, "funnel", 6) == 0; }
 
+static int is_balls_scene(const scene *s) { return strcmp(s->name, "balls") == 0; }
+
+static int is_mesh_scene(const scene *s) { return s->mesh_triangle_count > 0; }
+
 static void summarize(const scene *s, int steps, engine_run *run, summary *out) {
-    int i, top = -1;
+    int i, top = -1, finite = 0;
     double sum = 0, contacts = 0;
     memset(out, 0, sizeof *out);
     out->ran = 1;
@@ -180,6 +198,13 @@ static void summarize(const scene *s, int steps, engine_run *run, summary *out) 
         if (dx * dx + dy * dy + dz * dz > 0.25) out->moved++;
         if (p[1] < 0) out->sunk++;
         if (p[1] > 6) out->in_funnel++;
+        if (fabs(p[0]) < WALLS_INNER && fabs(p[2]) < WALLS_INNER && p[1] > 0) {
+            out->inside++;
+            if (speed < REST_SPEED) out->at_rest_inside++;
+        }
+        if (finite == 0 || p[1] < out->lowest) out->lowest = p[1];
+        if (finite == 0 || p[1] > out->highest) out->highest = p[1];
+        ++finite;
         if (speed > out->max_speed) out->max_speed = speed;
         if (top < 0 || b->position[1] > s->boxes[top].position[1]) top = i;
     }
@@ -336,7 +361,7 @@ static const reference *find_reference(const char *name) {
 
 /* markdown: no '|' (it would end a table cell) */
 static void format_outcome(char *buffer, size_t size, const result *r, const summary *m, int markdown) {
-    char top[32] = "", funnel[32] = "";
+    char top[32] = "", extra[96] = "", lowest[48] = "";
     scene s;
     if (!m->ran || m->error) {
         snprintf(buffer, size, "-");
@@ -346,11 +371,16 @@ static void format_outcome(char *buffer, size_t size, const result *r, const sum
         /* below half a millimetre: +0.000, not the -0.000 a tiny sinking would print */
         if (is_column_scene(&s))
             snprintf(top, sizeof top, ", top %+.3f m", fabs(m->top_drift) < 5e-4 ? 0.0 : m->top_drift);
-        if (is_funnel_scene(&s)) snprintf(funnel, sizeof funnel, ", %d in funnel", m->in_funnel);
+        if (is_funnel_scene(&s)) snprintf(extra, sizeof extra, ", %d in funnel", m->in_funnel);
+        if (is_balls_scene(&s))
+            snprintf(extra, sizeof extra, markdown ? ", %d in the walls, %d of them at rest, highest centre y %.2f m"
+                                                    : ", %d in the walls, %d of them at rest, highest y %.2f",
+                     m->inside, m->at_rest_inside, m->highest);
+        if (is_mesh_scene(&s)) snprintf(lowest, sizeof lowest, markdown ? ", lowest centre y %.3f m" : ", lowest y %.3f", m->lowest);
         scene_free(&s);
     }
-    snprintf(buffer, size, markdown ? "%d/%d moved%s%s, %d sunk, max speed %.2f m/s%s" : "%d/%d moved%s%s, %d sunk, max|v| %.2f%s",
-             m->moved, m->dynamic, top, funnel, m->sunk, m->max_speed, m->nonfinite ? ", NaN!" : "");
+    snprintf(buffer, size, markdown ? "%d/%d moved%s%s, %d sunk%s, max speed %.2f m/s%s" : "%d/%d moved%s%s, %d sunk%s, max|v| %.2f%s",
+             m->moved, m->dynamic, top, extra, m->sunk, lowest, m->max_speed, m->nonfinite ? ", NaN!" : "");
 }
 
 /* Prints the speed and stability tables as aligned text. */
@@ -373,11 +403,12 @@ static void print_tables(FILE *f, int first, int last) {
     }
     fprintf(f, "\n");
     fprintf(f, "stability (moved: > 0.5 m from the start; top: final - initial y of the highest cube;\n"
-               "sunk: centre below the ground's top; max|v|: largest final speed, m/s)\n");
+               "sunk: centre below the ground's top; in the walls: centre inside them, at rest: slower than %.1f m/s;\n"
+               "highest / lowest y: the highest / lowest centre; max|v|: largest final speed, m/s)\n", REST_SPEED);
     for (i = first; i < last; ++i) {
         const result *r = &results[i];
         for (e = 0; e < ENGINE_COUNT; ++e) {
-            char outcome[160];
+            char outcome[200];
             if (!r->engines[e].ran) continue;
             format_outcome(outcome, sizeof outcome, r, &r->engines[e], 0);
             fprintf(f, "%-14s  %-8s %s\n", r->scene, engine_names[e], outcome);
@@ -411,7 +442,7 @@ static void print_markdown(FILE *f, int first, int last, result *const *scaling,
             const result *r = &results[i];
             fprintf(f, "| `%s` ", r->scene);
             for (e = 0; e < ENGINE_COUNT; ++e) {
-                char outcome[160];
+                char outcome[200];
                 format_outcome(outcome, sizeof outcome, r, &r->engines[e], 1);
                 fprintf(f, "| %s ", outcome);
             }

@@ -1,12 +1,14 @@
 /* `make bench`: the scenes of docs/scenes.md in rigid.h. For each scene: ms per step (the
    median of whole steps) split by phase (broad, narrow, collision, contact, shock, integration),
    the iterations the solver used, contacts per step, and the outcome (cubes that ended more
-   than 0.5 m from their start, how far the top cube moved). Timings are printed, never asserted.
+   than 0.5 m from their start, how far the top cube moved; for `balls` the spheres inside the
+   walls and at rest, for `mesh-rain` the cubes that fell through the mesh and the lowest centre,
+   as tools/bench.c counts them for the peers). Timings are printed, never asserted.
 
    Usage: bench_scenes [scene ...] [--steps N] [--warm 0|1] [--contact-iterations N]
                        [--shock-iterations N] [--collision-iterations N] [--tolerance T] [--seed S]
-   Without scene names it runs stack, pyramid, rain, funnel and large-pyramid; funnel-bender and
-   rain-10k run when named. A custom allocator counts allocations in the last half of the run:
+   Without scene names it runs stack, pyramid, rain, funnel, large-pyramid, balls and mesh-rain;
+   funnel-bender and rain-10k run when named. A custom allocator counts allocations in the last half of the run:
    a steady-state step should make none. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -53,9 +55,9 @@ static void run_scene(const char *name, const options *o) {
     rg_world_def wd = rg_world_default_def();
     double *step_times, phase[6] = {0, 0, 0, 0, 0, 0}, top_start[3] = {0, 0, 0}, start_time;
     double collision_iterations = 0, contact_iterations = 0, shock_iterations = 0, contacts = 0, pairs = 0;
-    double max_depth = 0, top_drift;
+    double max_depth = 0, top_drift, lowest = 0, highest = 0;
     rg_vec3 *start;
-    int i, step, steps, fallen = 0, top = 0, dynamic = 0, finite = 1;
+    int i, step, steps, fallen = 0, top = 0, dynamic = 0, finite = 1, sunk = 0, inside = 0, at_rest = 0, measured = 0;
     long steady_allocations = 0;
     if (!scene_build(&s, name)) {
         printf("unknown scene %s\n", name);
@@ -69,6 +71,8 @@ static void run_scene(const char *name, const options *o) {
     if (o->seed >= 0) wd.random_seed = (uint32_t)o->seed;
     if (!scene_create_world(&s, &wd, &sw)) {
         printf("%s: could not build\n", name);
+        scene_destroy_world(&sw);
+        scene_free(&s);
         return;
     }
     steps = o->steps > 0 ? o->steps : s.steps;
@@ -110,6 +114,16 @@ static void run_scene(const char *name, const options *o) {
         if (!rg_v3_is_finite(x)) finite = 0;
         dx = x.x - start[i].x; dy = x.y - start[i].y; dz = x.z - start[i].z;
         if (dx * dx + dy * dy + dz * dz > 0.25) ++fallen;
+        /* as tools/bench.c: inside rain's walls (inner faces at |x|, |z| = 6), at rest below
+           0.1 m/s, sunk below the ground's top (y = 0) */
+        if (x.y < 0) ++sunk;
+        if (fabs(x.x) < 6 && fabs(x.z) < 6 && x.y > 0) {
+            ++inside;
+            if (rg_v3_length(rg_body_linear_velocity(sw.world, sw.ids[i])) < (rg_real)0.1) ++at_rest;
+        }
+        if (measured == 0 || x.y < lowest) lowest = x.y;
+        if (measured == 0 || x.y > highest) highest = x.y;
+        ++measured;
     }
     {
         int count = rg_world_contacts(sw.world, NULL, 0);
@@ -135,6 +149,12 @@ static void run_scene(const char *name, const options *o) {
            " allocations in the last %d steps: %ld\n",
            fallen, dynamic, top_drift, rg_body_position(sw.world, sw.ids[top]).y - top_start[1], max_depth * 1e3,
            finite ? "" : ", NaN!", steps - steps / 2, steady_allocations);
+    if (strcmp(s.name, "balls") == 0)
+        printf("   balls: %d of %d spheres in the walls, %d of them at rest (< 0.1 m/s), %d sunk, highest centre y %.3f\n",
+               inside, dynamic, at_rest, sunk, highest);
+    if (s.mesh_triangle_count > 0)
+        printf("   mesh (%d triangles): %d of %d cubes below its surface (fell through), lowest centre y %.3f\n",
+               s.mesh_triangle_count, sunk, dynamic, lowest);
     fflush(stdout);
     free(start);
     free(step_times);
@@ -161,8 +181,8 @@ int main(int argc, char **argv) {
     }
     printf("rigid.h %s scenes bench (%s precision)\n", RIGID_VERSION_STRING, sizeof(rg_real) == 8 ? "double" : "single");
     if (count == 0) {
-        static const char *defaults[] = {"stack", "pyramid", "rain", "funnel", "large-pyramid"};
-        for (i = 0; i < 5; ++i) run_scene(defaults[i], &o);
+        static const char *defaults[] = {"stack", "pyramid", "rain", "funnel", "large-pyramid", "balls", "mesh-rain"};
+        for (i = 0; i < 7; ++i) run_scene(defaults[i], &o);
     } else {
         for (i = 0; i < count; ++i) run_scene(names[i], &o);
     }

@@ -1,7 +1,9 @@
 /* The scenes of examples/scenes.h in Bullet 3.24 (Debian's libbullet-dev, float), with the
    settings of docs/scenes.md: btDiscreteDynamicsWorld, btDbvtBroadphase,
    btSequentialImpulseConstraintSolver with the scene's iteration count, sleeping off, one fixed
-   step of dt per stepSimulation call.
+   step of dt per stepSimulation call. Boxes are btBoxShape, spheres btSphereShape (Bullet's
+   default margins), the mesh a btBvhTriangleMeshShape over a btTriangleIndexVertexArray of the
+   scene's vertices and triangles (no internal-edge fix-up: the mesh ground is flat).
 
    Friction and restitution: Bullet combines the two bodies' coefficients by their product by
    default, so bodies set to 0.5 would touch with 0.25. The scene states the coefficient of the
@@ -31,17 +33,54 @@ struct bullet_world {
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld world;
-    std::vector<btBoxShape *> shapes;
+    std::vector<btBoxShape *> boxes;
+    std::vector<btSphereShape *> spheres;
+    /* the scene's mesh: Bullet reads the vertices and indices where they are, so they live here */
+    std::vector<btScalar> mesh_vertices;
+    std::vector<int> mesh_indices;
+    btTriangleIndexVertexArray *mesh_array;
+    btBvhTriangleMeshShape *mesh;
     std::vector<btRigidBody *> bodies;
 
     bullet_world()
-        : dispatcher(&configuration), world(&dispatcher, &broadphase, &solver, &configuration) {}
+        : dispatcher(&configuration), world(&dispatcher, &broadphase, &solver, &configuration), mesh_array(NULL),
+          mesh(NULL) {}
     ~bullet_world() {
         for (size_t i = 0; i < bodies.size(); ++i) {
             world.removeRigidBody(bodies[i]);
             delete bodies[i];
         }
-        for (size_t i = 0; i < shapes.size(); ++i) delete shapes[i];
+        for (size_t i = 0; i < boxes.size(); ++i) delete boxes[i];
+        for (size_t i = 0; i < spheres.size(); ++i) delete spheres[i];
+        delete mesh;
+        delete mesh_array;
+    }
+
+    /* one shape per distinct box size and sphere radius, as in the rigid.h builder */
+    btCollisionShape *box_shape(const scene_box &box) {
+        btVector3 half(btScalar(box.half[0]), btScalar(box.half[1]), btScalar(box.half[2]));
+        for (size_t j = 0; j < boxes.size(); ++j)
+            if (boxes[j]->getHalfExtentsWithMargin() == half) return boxes[j];
+        boxes.push_back(new btBoxShape(half));
+        return boxes.back();
+    }
+    btCollisionShape *sphere_shape(const scene_box &box) {
+        btScalar radius = btScalar(box.half[0]);
+        for (size_t j = 0; j < spheres.size(); ++j)
+            if (spheres[j]->getRadius() == radius) return spheres[j];
+        spheres.push_back(new btSphereShape(radius));
+        return spheres.back();
+    }
+    btCollisionShape *mesh_shape(const scene *s) {
+        if (mesh) return mesh;
+        mesh_vertices.resize(size_t(3 * s->mesh_vertex_count));
+        for (size_t k = 0; k < mesh_vertices.size(); ++k) mesh_vertices[k] = btScalar(s->mesh_vertices[k]);
+        mesh_indices.assign(s->mesh_indices, s->mesh_indices + 3 * s->mesh_triangle_count);
+        mesh_array = new btTriangleIndexVertexArray(s->mesh_triangle_count, &mesh_indices[0], int(3 * sizeof(int)),
+                                                    s->mesh_vertex_count, &mesh_vertices[0],
+                                                    int(3 * sizeof(btScalar)));
+        mesh = new btBvhTriangleMeshShape(mesh_array, true); /* quantized AABB compression */
+        return mesh;
     }
 };
 
@@ -55,16 +94,11 @@ extern "C" void *bullet_create(const scene *s, const char **error) {
     w->world.getSolverInfo().m_numIterations = s->iterations;
     for (int i = 0; i < s->count; ++i) {
         const scene_box &box = s->boxes[i];
-        btVector3 half(btScalar(box.half[0]), btScalar(box.half[1]), btScalar(box.half[2]));
-        btBoxShape *shape = NULL;
-        /* one shape per distinct box size, as in the rigid.h builder */
-        for (size_t j = 0; j < w->shapes.size() && !shape; ++j)
-            if (w->shapes[j]->getHalfExtentsWithMargin() == half) shape = w->shapes[j];
-        if (!shape) {
-            shape = new btBoxShape(half);
-            w->shapes.push_back(shape);
-        }
-        btScalar mass = box.is_static ? btScalar(0) : btScalar(s->cube_mass);
+        btCollisionShape *shape = box.shape == SCENE_SPHERE ? w->sphere_shape(box)
+                                  : box.shape == SCENE_MESH ? w->mesh_shape(s)
+                                                            : w->box_shape(box);
+        /* a triangle mesh is static in Bullet */
+        btScalar mass = box.is_static || box.shape == SCENE_MESH ? btScalar(0) : btScalar(s->cube_mass);
         btVector3 inertia(0, 0, 0);
         if (mass > 0) shape->calculateLocalInertia(mass, inertia);
         btRigidBody::btRigidBodyConstructionInfo info(mass, NULL, shape, inertia);

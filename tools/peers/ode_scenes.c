@@ -2,7 +2,9 @@
    of docs/scenes.md: dWorldQuickStep with the scene's iteration count, a sweep-and-prune
    space, auto-disable off, up to 8 contacts per pair with the friction-pyramid approximation
    dContactApprox1 (mu is a coefficient of the normal force). ERP and CFM keep ODE's defaults;
-   with restitution, contacts closing slower than 0.1 m/s do not bounce.
+   with restitution, contacts closing slower than 0.1 m/s do not bounce. Boxes are dCreateBox,
+   spheres dCreateSphere, the mesh a dCreateTriMesh over the scene's vertices and triangles
+   (Debian builds ODE in double, dDOUBLE: the vertices are handed over in ODE's dReal).
 
    A step is what an ODE program does each frame: collide the space (contact joints made in the
    near callback), take the quick step, empty the contact group. */
@@ -19,6 +21,9 @@ typedef struct ode_world {
     dJointGroupID contacts;
     dBodyID *bodies;        /* per box, 0 for static boxes */
     dGeomID *geoms;
+    dTriMeshDataID mesh;    /* the scene's mesh, 0 without one */
+    dReal *mesh_vertices;   /* ODE reads these where they are: they live as long as the world */
+    dTriIndex *mesh_indices;
     double friction, restitution;
     int contact_count;      /* contact joints made in the current step */
 } ode_world;
@@ -45,6 +50,34 @@ static void ode_near_callback(void *data, dGeomID g1, dGeomID g2) {
     w->contact_count += n;
 }
 
+/* The scene's mesh as ODE trimesh data (once per world). */
+static dTriMeshDataID ode_mesh(ode_world *w, const scene *s) {
+    int k;
+    if (w->mesh) return w->mesh;
+    w->mesh_vertices = (dReal *)malloc(sizeof(dReal) * 3 * (size_t)s->mesh_vertex_count);
+    w->mesh_indices = (dTriIndex *)malloc(sizeof(dTriIndex) * 3 * (size_t)s->mesh_triangle_count);
+    if (!w->mesh_vertices || !w->mesh_indices) return 0;
+    for (k = 0; k < 3 * s->mesh_vertex_count; ++k) w->mesh_vertices[k] = (dReal)s->mesh_vertices[k];
+    for (k = 0; k < 3 * s->mesh_triangle_count; ++k) w->mesh_indices[k] = (dTriIndex)s->mesh_indices[k];
+    w->mesh = dGeomTriMeshDataCreate();
+#ifdef dDOUBLE
+    dGeomTriMeshDataBuildDouble(w->mesh, w->mesh_vertices, 3 * sizeof(dReal), s->mesh_vertex_count, w->mesh_indices,
+                                3 * s->mesh_triangle_count, 3 * sizeof(dTriIndex));
+#else
+    dGeomTriMeshDataBuildSingle(w->mesh, w->mesh_vertices, 3 * sizeof(dReal), s->mesh_vertex_count, w->mesh_indices,
+                                3 * s->mesh_triangle_count, 3 * sizeof(dTriIndex));
+#endif
+    return w->mesh;
+}
+
+static void ode_free(ode_world *w) {
+    free(w->bodies);
+    free(w->geoms);
+    free(w->mesh_vertices);
+    free(w->mesh_indices);
+    free(w);
+}
+
 void *ode_create(const scene *s, const char **error) {
     ode_world *w = (ode_world *)calloc(1, sizeof *w);
     int i;
@@ -53,8 +86,7 @@ void *ode_create(const scene *s, const char **error) {
         w->geoms = (dGeomID *)calloc((size_t)s->count, sizeof *w->geoms);
     }
     if (!w || !w->bodies || !w->geoms) {
-        if (w) { free(w->bodies); free(w->geoms); }
-        free(w);
+        if (w) ode_free(w);
         *error = "out of memory";
         return NULL;
     }
@@ -76,14 +108,27 @@ void *ode_create(const scene *s, const char **error) {
         const scene_box *box = &s->boxes[i];
         dQuaternion q; /* ODE's quaternions are (w, x, y, z) */
         q[0] = box->rotation[3]; q[1] = box->rotation[0]; q[2] = box->rotation[1]; q[3] = box->rotation[2];
-        w->geoms[i] = dCreateBox(w->space, 2 * box->half[0], 2 * box->half[1], 2 * box->half[2]);
-        if (box->is_static) {
+        if (box->shape == SCENE_SPHERE) {
+            w->geoms[i] = dCreateSphere(w->space, box->half[0]);
+        } else if (box->shape == SCENE_MESH) {
+            dTriMeshDataID data = ode_mesh(w, s);
+            if (!data) {
+                *error = "out of memory";
+                ode_finish(w, s, NULL, NULL);
+                return NULL;
+            }
+            w->geoms[i] = dCreateTriMesh(w->space, data, NULL, NULL, NULL);
+        } else {
+            w->geoms[i] = dCreateBox(w->space, 2 * box->half[0], 2 * box->half[1], 2 * box->half[2]);
+        }
+        if (box->is_static || box->shape == SCENE_MESH) {
             dGeomSetPosition(w->geoms[i], box->position[0], box->position[1], box->position[2]);
             dGeomSetQuaternion(w->geoms[i], q);
         } else {
             dMass mass;
             w->bodies[i] = dBodyCreate(w->world);
-            dMassSetBoxTotal(&mass, s->cube_mass, 2 * box->half[0], 2 * box->half[1], 2 * box->half[2]);
+            if (box->shape == SCENE_SPHERE) dMassSetSphereTotal(&mass, s->cube_mass, box->half[0]);
+            else dMassSetBoxTotal(&mass, s->cube_mass, 2 * box->half[0], 2 * box->half[1], 2 * box->half[2]);
             dBodySetMass(w->bodies[i], &mass);
             dGeomSetBody(w->geoms[i], w->bodies[i]);
             dBodySetPosition(w->bodies[i], box->position[0], box->position[1], box->position[2]);
@@ -105,10 +150,11 @@ step_time ode_step(void *world, const scene *s, int *contacts) {
     return peers_elapsed(start);
 }
 
+/* position and velocity may be NULL (a world given up on while being built) */
 void ode_finish(void *world, const scene *s, double *position, double *velocity) {
     ode_world *w = (ode_world *)world;
     int i, k;
-    for (i = 0; i < s->count; ++i) {
+    for (i = 0; i < s->count && position && velocity; ++i) {
         const dReal *p = dGeomGetPosition(w->geoms[i]);
         const dReal *v = w->bodies[i] ? dBodyGetLinearVel(w->bodies[i]) : NULL;
         for (k = 0; k < 3; ++k) {
@@ -119,8 +165,7 @@ void ode_finish(void *world, const scene *s, double *position, double *velocity)
     dJointGroupDestroy(w->contacts);
     dSpaceDestroy(w->space);  /* and the geoms in it */
     dWorldDestroy(w->world);  /* and the bodies */
+    if (w->mesh) dGeomTriMeshDataDestroy(w->mesh);
     dCloseODE();
-    free(w->bodies);
-    free(w->geoms);
-    free(w);
+    ode_free(w);
 }
