@@ -87,6 +87,7 @@ void rg_tests_collide(void);
 void rg_tests_broadphase(void);
 void rg_tests_solver(void);
 void rg_tests_bad_input(void);
+void rg_tests_triangle(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -104,6 +105,7 @@ int main(int argc, char **argv) {
     rg_tests_broadphase();
     rg_tests_solver();
     rg_tests_bad_input();
+    rg_tests_triangle();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
