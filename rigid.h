@@ -4297,9 +4297,10 @@ static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_
 /* A convex shape (A) against one one-sided triangle (B), in the conventions of rg_manifold: the
    normal points from the triangle towards A, points lie on the triangle's side (B), depth > 0
    overlaps.
-   - Spheres and capsules: the closest points of the centre or segment and the triangle
-     (Ericson, Real-Time Collision Detection §5.1.5 and §5.1.9: a corner, an edge or the face),
-     normal along them; a capsule lying on the face (within RG__TRIANGLE_LYING_SINE of it) gives
+   - Spheres and capsules: the closest points of the centre or segment and the triangle (a
+     corner, an edge or the face: Ericson, Real-Time Collision Detection §5.1.5 for a point; a
+     segment's closest pair is an end's, one with an edge, or a crossing of the face), normal
+     along them; a capsule lying on the face (within RG__TRIANGLE_LYING_SINE of it) gives
      its segment clipped to the triangle's edge planes, two points along the face normal.
    - Hulls: separating axes (Baraff §7.1) over the triangle's normal both ways, the hull's face
      normals and the cross products of the triangle's edges with the hull's edges whose arcs
@@ -4320,7 +4321,8 @@ static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_
        by two side planes);
      triangle face reference: the face.
    A contact on an inactive edge, or on a corner whose two edges are inactive, takes the face
-   normal: round shapes the point of A deepest along it (centre - radius normal), hulls the
+   normal: round shapes their surface's lowest point along it at the closest point
+   (rg__collide_round_lowest: centre - radius normal for a sphere), hulls the
    triangle-face manifold (the hull's incident face clipped to the triangle, or the hull's
    deepest vertex alone when nothing survives), each point's depth measured from the plane and
    the point on B the point on A projected onto it. So a box whose side face has just crossed a
@@ -4344,8 +4346,9 @@ static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_
 #define RG__TRIANGLE_SLIVER (8 * RG__EPSILON)
 
 enum { RG__TRIANGLE_FACE = 4, RG__TRIANGLE_HULL_FACE = 5, RG__TRIANGLE_EDGES = 6, RG__TRIANGLE_ROUND = 7 };
-/* Features of the triangle: 0 the face, RG__ON_EDGE + k edge k, RG__ON_CORNER + k corner k. */
-enum { RG__ON_FACE = 0, RG__ON_EDGE = 1, RG__ON_CORNER = 4 };
+/* Features of the triangle: the face, RG__TRIANGLE_ON_EDGE + k edge k, RG__TRIANGLE_ON_CORNER + k
+   corner k. */
+enum { RG__TRIANGLE_ON_FACE = 0, RG__TRIANGLE_ON_EDGE = 1, RG__TRIANGLE_ON_CORNER = 4 };
 
 /* The convex shape of the public API, checked and posed: 0 for NULL, another type, a NULL or
    empty hull, a position beyond RG__MAX_MAGNITUDE, a non-finite orientation, a radius <= 0 or
@@ -4396,11 +4399,11 @@ static int rg__collide_triangle_of(const rg_vec3 v[3], unsigned active, rg__tria
 /* Does a contact on the triangle's feature give a normal of its own? Not on an inactive edge,
    nor on a corner whose two edges (k - 1 and k) are inactive. */
 static int rg__collide_triangle_feature_is_inactive(const rg__triangle *t, int feature) {
-    if (feature >= RG__ON_CORNER) {
-        int k = feature - RG__ON_CORNER;
+    if (feature >= RG__TRIANGLE_ON_CORNER) {
+        int k = feature - RG__TRIANGLE_ON_CORNER;
         return !((t->active >> k) & 1u) && !((t->active >> ((k + 2) % 3)) & 1u);
     }
-    return feature >= RG__ON_EDGE && !((t->active >> (feature - RG__ON_EDGE)) & 1u);
+    return feature >= RG__TRIANGLE_ON_EDGE && !((t->active >> (feature - RG__TRIANGLE_ON_EDGE)) & 1u);
 }
 
 /* The point of triangle v (unit normal n) closest to p, and its feature (Ericson §5.1.5, with
@@ -4413,40 +4416,46 @@ static rg_vec3 rg__collide_triangle_closest(const rg_vec3 v[3], rg_vec3 n, rg_ve
     d1 = rg_v3_dot(ab, ap);
     d2 = rg_v3_dot(ac, ap);
     if (d1 <= 0 && d2 <= 0) {
-        *feature = RG__ON_CORNER + 0;
+        *feature = RG__TRIANGLE_ON_CORNER + 0;
         return v[0];
     }
     bp = rg_v3_sub(p, v[1]);
     d3 = rg_v3_dot(ab, bp);
     d4 = rg_v3_dot(ac, bp);
     if (d3 >= 0 && d4 <= d3) {
-        *feature = RG__ON_CORNER + 1;
+        *feature = RG__TRIANGLE_ON_CORNER + 1;
         return v[1];
     }
     vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-        *feature = RG__ON_EDGE + 0;
+        *feature = RG__TRIANGLE_ON_EDGE + 0;
         return rg_v3_madd(v[0], ab, d1 / (d1 - d3));
     }
     cp = rg_v3_sub(p, v[2]);
     d5 = rg_v3_dot(ab, cp);
     d6 = rg_v3_dot(ac, cp);
     if (d6 >= 0 && d5 <= d6) {
-        *feature = RG__ON_CORNER + 2;
+        *feature = RG__TRIANGLE_ON_CORNER + 2;
         return v[2];
     }
     vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-        *feature = RG__ON_EDGE + 2;
+        *feature = RG__TRIANGLE_ON_EDGE + 2;
         return rg_v3_madd(v[0], ac, d2 / (d2 - d6));
     }
     va = d3 * d6 - d5 * d4;
     if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-        *feature = RG__ON_EDGE + 1;
+        *feature = RG__TRIANGLE_ON_EDGE + 1;
         return rg_v3_madd(v[1], rg_v3_sub(v[2], v[1]), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
-    *feature = RG__ON_FACE;
+    *feature = RG__TRIANGLE_ON_FACE;
     return p;
+}
+
+/* The feature of the point at parameter w of edge k: the edge, or a corner at its ends. */
+static int rg__collide_triangle_edge_feature(int k, rg_real w) {
+    if (w <= 0) return RG__TRIANGLE_ON_CORNER + k;
+    return w >= 1 ? RG__TRIANGLE_ON_CORNER + (k + 1) % 3 : RG__TRIANGLE_ON_EDGE + k;
 }
 
 /* Closest points of a sphere's centre or a capsule's segment and the triangle. */
@@ -4477,7 +4486,7 @@ static rg__triangle_closest rg__collide_triangle_closest_to_round(const rg__conv
     rg_real h0, h1, s, w;
     int k, feature;
     best.distance_squared = RG__REAL_MAX;
-    best.feature = RG__ON_FACE;
+    best.feature = RG__TRIANGLE_ON_FACE;
     best.s = 0;
     best.on_shape = a->p0;
     best.on_triangle = rg__collide_triangle_closest(t->v, t->normal, a->p0, &best.feature);
@@ -4488,15 +4497,17 @@ static rg__triangle_closest rg__collide_triangle_closest_to_round(const rg__conv
     for (k = 0; k < 3; ++k) {
         rg_vec3 q0 = t->v[k], q1 = t->v[(k + 1) % 3];
         rg__collide_segments_closest(a->p0, a->p1, q0, q1, &s, &w);
-        feature = w <= 0 ? RG__ON_CORNER + k : w >= 1 ? RG__ON_CORNER + (k + 1) % 3 : RG__ON_EDGE + k;
-        rg__collide_triangle_closest_keep(&best, s, rg_v3_madd(a->p0, u, s), rg_v3_madd(q0, rg_v3_sub(q1, q0), w), feature);
+        feature = rg__collide_triangle_edge_feature(k, w);
+        rg__collide_triangle_closest_keep(&best, s, rg_v3_madd(a->p0, u, s), rg_v3_madd(q0, rg_v3_sub(q1, q0), w),
+                                          feature);
     }
     h0 = rg_v3_dot(t->normal, rg_v3_sub(a->p0, t->v[0]));
     h1 = rg_v3_dot(t->normal, rg_v3_sub(a->p1, t->v[0]));
     if ((h0 > 0) != (h1 > 0)) {
         rg_vec3 x = rg_v3_madd(a->p0, u, h0 / (h0 - h1));
         q = rg__collide_triangle_closest(t->v, t->normal, x, &feature);
-        if (feature == RG__ON_FACE) rg__collide_triangle_closest_keep(&best, h0 / (h0 - h1), x, q, feature);
+        if (feature == RG__TRIANGLE_ON_FACE)
+            rg__collide_triangle_closest_keep(&best, h0 / (h0 - h1), x, q, feature);
     }
     return best;
 }
@@ -4556,10 +4567,11 @@ static rg__clip_vertex rg__collide_triangle_plane_point(const rg__triangle *t, r
     return p;
 }
 
-/* A capsule on or through the face: the ends of its segment inside the prism, each moved by
-   -radius along the normal and measured along it (for a segment at angle b to the plane that
-   point lies r (1 - cos b) inside the capsule, at most 0.13% of r when lying), kept within the
-   margin; only the deepest unless `lying`. */
+/* A capsule on or through the face: the ends of its segment inside the prism, measured along
+   the normal, kept within the margin. Lying (2 points), each end is moved by -radius along the
+   normal, so that the points stay over the triangle; at an angle b to the plane that point is
+   r (1 - cos b) inside the capsule, at most 0.13% of r. Through the face only the deepest is
+   kept, the capsule's lowest point there (rg__collide_round_lowest). */
 static int rg__collide_capsule_on_face(const rg__convex *a, const rg__triangle *t, rg_real margin, int lying,
                                        rg__clip_vertex points[2]) {
     rg_vec3 u = rg_v3_sub(a->p1, a->p0), down = rg_v3_scale(t->normal, -a->radius);
@@ -4568,7 +4580,8 @@ static int rg__collide_capsule_on_face(const rg__convex *a, const rg__triangle *
     int i, count = 0;
     if (!rg__collide_triangle_clip_segment(t, a->p0, a->p1, &s[0], &s[1], &code[0], &code[1])) return 0;
     for (i = 0; i < (s[1] > s[0] ? 2 : 1); ++i) {
-        rg__clip_vertex p = rg__collide_triangle_plane_point(t, rg_v3_add(rg_v3_madd(a->p0, u, s[i]), down), code[i]);
+        rg_vec3 on_a = lying ? rg_v3_add(rg_v3_madd(a->p0, u, s[i]), down) : rg__collide_round_lowest(a, t, s[i]);
+        rg__clip_vertex p = rg__collide_triangle_plane_point(t, on_a, code[i]);
         if (p.depth >= -margin) points[count++] = p;
     }
     if (count == 2 && !lying) {
@@ -4614,8 +4627,9 @@ static int rg__collide_round_triangle(const rg__convex *a, const rg__triangle *t
     }
     if (face_normal) n = t->normal;
     count = rg__collide_reduce_contacts(points, count, n, chosen);
-    rg__collide_manifold_from_points(points, chosen, count, n, RG__TRIANGLE_ROUND, face_normal ? RG__ON_FACE : c.feature,
-                                     0, rg_v3(0, 0, 0), rg_quat_identity(), out);
+    rg__collide_manifold_from_points(points, chosen, count, n, RG__TRIANGLE_ROUND,
+                                     face_normal ? RG__TRIANGLE_ON_FACE : c.feature, 0, rg_v3(0, 0, 0),
+                                     rg_quat_identity(), out);
     if (face_normal) out->normal = t->normal;
     return count;
 }
@@ -4801,9 +4815,9 @@ static int rg__collide_triangle_face_contact(const rg__triangle_frame *tf, int s
    triangle's corner k and edge k having code and line k; 0x40000000 | k a corner standing in). */
 static int rg__collide_triangle_feature_of_code(uint32_t code) {
     uint32_t line;
-    if (!(code & 0x80000000u)) return RG__ON_CORNER + (int)(code & 3u);
+    if (!(code & 0x80000000u)) return RG__TRIANGLE_ON_CORNER + (int)(code & 3u);
     line = (code >> 12) & 0x7ffffu;
-    return line < 3 ? RG__ON_EDGE + (int)line : RG__ON_FACE;
+    return line < 3 ? RG__TRIANGLE_ON_EDGE + (int)line : RG__TRIANGLE_ON_FACE;
 }
 
 /* A hull face as reference: the triangle clipped against its side planes, depths below it, the
@@ -4866,7 +4880,7 @@ static int rg__collide_triangle_edge_contact(const rg__triangle_frame *tf, const
     point.code = 0;
     point.line = 0;
     if (!(point.depth >= -margin)) return 0;
-    *feature = w <= 0 ? RG__ON_CORNER + k : w >= 1 ? RG__ON_CORNER + (k + 1) % 3 : RG__ON_EDGE + k;
+    *feature = rg__collide_triangle_edge_feature(k, w);
     rg__collide_manifold_from_points(&point, &chosen, 1, normal, RG__TRIANGLE_EDGES, query->edge_a, k, tf->position,
                                      tf->rotation, out);
     return 1;
@@ -4899,7 +4913,7 @@ static int rg__collide_hull_triangle(const rg__convex *a, const rg__triangle *t,
     rg__edge_query edges;
     rg_quat inverse = rg_quat_conjugate(a->rotation);
     rg_real face, back, best, tolerance, aligned_tolerance, small;
-    int k, support, count, near_best, aligned, overlapping, best_kind, feature = RG__ON_FACE;
+    int k, support, count, near_best, aligned, overlapping, best_kind, feature = RG__TRIANGLE_ON_FACE;
     tf.t = t;
     tf.hull = h;
     tf.position = a->position;

@@ -14,6 +14,9 @@
 #define TRI_TOL 2e-5
 #endif
 
+/* rg_v3 from doubles: the literals of the tests are the same numbers in float and double builds. */
+static rg_vec3 v3(double x, double y, double z) { return rg_v3((rg_real)x, (rg_real)y, (rg_real)z); }
+
 static rg_convex_shape sphere_shape(rg_vec3 centre, double radius) {
     rg_convex_shape s;
     memset(&s, 0, sizeof s);
@@ -56,10 +59,12 @@ static dvec dsub(dvec a, dvec b) { return dmake(a.x - b.x, a.y - b.y, a.z - b.z)
 static dvec dadd(dvec a, dvec b) { return dmake(a.x + b.x, a.y + b.y, a.z + b.z); }
 static dvec dscale(dvec a, double s) { return dmake(a.x * s, a.y * s, a.z * s); }
 static double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static dvec dcross(dvec a, dvec b) { return dmake(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
+static dvec dcross(dvec a, dvec b) {
+    return dmake(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
 static double dlen(dvec a) { return sqrt(ddot(a, a)); }
 static dvec dunit(dvec a) { return dscale(a, 1 / dlen(a)); }
-static rg_vec3 rv(dvec v) { return rg_v3((rg_real)v.x, (rg_real)v.y, (rg_real)v.z); }
+static rg_vec3 rv(dvec v) { return v3(v.x, v.y, v.z); }
 
 /* FNV-1a over a manifold's values (not its padding), for comparing builds. */
 static unsigned long long hash_manifold(unsigned long long h, const rg_manifold *m) {
@@ -151,18 +156,18 @@ static double normal_angle(rg_vec3 a, dvec b) {
    -x). A sphere in each region touches the closest point with depth r - distance, normal along
    centre minus closest point, point - depth n on the sphere. */
 static void test_triangle_sphere_regions(void) {
-    rg_vec3 t[3], o = rg_v3((rg_real)(1 / sqrt(2.0)), 0, (rg_real)(-1 / sqrt(2.0)));
+    rg_vec3 t[3], o = v3((1 / sqrt(2.0)), 0, (-1 / sqrt(2.0)));
     struct { rg_vec3 centre, closest; const char *what; } cases[6];
     rg_manifold m;
     int i;
-    set_triangle(t, rg_v3(0, 0, 0), rg_v3(2, 0, 0), rg_v3(0, 0, -2));
-    cases[0].centre = rg_v3((rg_real)0.5, (rg_real)0.4, (rg_real)-0.5); cases[0].closest = rg_v3((rg_real)0.5, 0, (rg_real)-0.5); cases[0].what = "face";
-    cases[1].centre = rg_v3(1, (rg_real)0.3, (rg_real)0.4); cases[1].closest = rg_v3(1, 0, 0); cases[1].what = "edge 0";
-    cases[2].centre = rg_v3_add(rg_v3(1, (rg_real)0.3, -1), rg_v3_scale(o, (rg_real)0.4)); cases[2].closest = rg_v3(1, 0, -1);
+    set_triangle(t, v3(0, 0, 0), v3(2, 0, 0), v3(0, 0, -2));
+    cases[0].centre = v3(0.5, 0.4, -0.5); cases[0].closest = v3(0.5, 0, -0.5); cases[0].what = "face";
+    cases[1].centre = v3(1, 0.3, 0.4); cases[1].closest = v3(1, 0, 0); cases[1].what = "edge 0";
+    cases[2].centre = rg_v3_add(v3(1, 0.3, -1), rg_v3_scale(o, (rg_real)0.4)); cases[2].closest = v3(1, 0, -1);
     cases[2].what = "edge 1";
-    cases[3].centre = rg_v3((rg_real)-0.4, (rg_real)0.3, (rg_real)-1.2); cases[3].closest = rg_v3(0, 0, (rg_real)-1.2); cases[3].what = "edge 2";
-    cases[4].centre = rg_v3((rg_real)2.3, (rg_real)0.4, (rg_real)0.1); cases[4].closest = rg_v3(2, 0, 0); cases[4].what = "corner 1";
-    cases[5].centre = rg_v3((rg_real)-0.2, (rg_real)0.4, (rg_real)-2.3); cases[5].closest = rg_v3(0, 0, -2); cases[5].what = "corner 2";
+    cases[3].centre = v3(-0.4, 0.3, -1.2); cases[3].closest = v3(0, 0, -1.2); cases[3].what = "edge 2";
+    cases[4].centre = v3(2.3, 0.4, 0.1); cases[4].closest = v3(2, 0, 0); cases[4].what = "corner 1";
+    cases[5].centre = v3(-0.2, 0.4, -2.3); cases[5].closest = v3(0, 0, -2); cases[5].what = "corner 2";
     for (i = 0; i < 6; ++i) {
         rg_vec3 c = cases[i].centre, q = cases[i].closest;
         double d = rg_v3_length(rg_v3_sub(c, q)), r = d + 0.05;
@@ -186,14 +191,14 @@ static void test_triangle_sphere_regions(void) {
    with the plane beside an edge (its normal in the plane) gets nothing either. */
 static void test_triangle_sphere_back_side(void) {
     rg_vec3 t[3];
-    rg_convex_shape s = sphere_shape(rg_v3((rg_real)0.5, (rg_real)-0.01, (rg_real)-0.5), 0.5);
+    rg_convex_shape s = sphere_shape(v3(0.5, -0.01, -0.5), 0.5);
     rg_manifold m;
-    set_triangle(t, rg_v3(0, 0, 0), rg_v3(2, 0, 0), rg_v3(0, 0, -2));
+    set_triangle(t, v3(0, 0, 0), v3(2, 0, 0), v3(0, 0, -2));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.1, &m) == 0);
-    s.center_a = rg_v3((rg_real)0.5, (rg_real)0.01, (rg_real)-0.5);
+    s.center_a = v3(0.5, 0.01, -0.5);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.1, &m) == 1);
     ENSURE_NEAR(m.depths[0], 0.49, 10 * TRI_TOL);
-    s.center_a = rg_v3(1, 0, (rg_real)0.3);
+    s.center_a = v3(1, 0, 0.3);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.1, &m) == 0);
 }
 
@@ -204,12 +209,12 @@ static void test_triangle_sphere_back_side(void) {
    at each end's depth; tilted 10 degrees or standing, one; through the face (segment crossing
    the plane), one point at the lower end's depth, with the face normal. */
 static void test_triangle_capsule_lying_gives_two_points(void) {
-    rg_vec3 t[3], up = rg_v3(0, 1, 0);
-    rg_convex_shape s = capsule_shape(rg_v3((rg_real)0.3, (rg_real)0.4, (rg_real)-0.3), rg_v3((rg_real)1.2, (rg_real)0.4, (rg_real)-0.3), 0.5);
+    rg_vec3 t[3], up = v3(0, 1, 0);
+    rg_convex_shape s = capsule_shape(v3(0.3, 0.4, -0.3), v3(1.2, 0.4, -0.3), 0.5);
     rg_manifold m;
     int i;
     double tilt;
-    set_triangle(t, rg_v3(0, 0, 0), rg_v3(2, 0, 0), rg_v3(0, 0, -2));
+    set_triangle(t, v3(0, 0, 0), v3(2, 0, 0), v3(0, 0, -2));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 2);
     ENSURE_V3_NEAR(m.normal, up, TRI_TOL);
     for (i = 0; i < 2; ++i) {
@@ -219,44 +224,44 @@ static void test_triangle_capsule_lying_gives_two_points(void) {
     }
     ENSURE_NEAR(fabs((double)m.points[0].x - m.points[1].x), 0.9, 10 * TRI_TOL);
     /* over edge 1: clipped at x = 1.5 */
-    s.center_a = rg_v3((rg_real)0.5, (rg_real)0.4, (rg_real)-0.5);
-    s.center_b = rg_v3((rg_real)2.5, (rg_real)0.4, (rg_real)-0.5);
+    s.center_a = v3(0.5, 0.4, -0.5);
+    s.center_b = v3(2.5, 0.4, -0.5);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 2);
     ENSURE_NEAR(m.points[0].x > m.points[1].x ? m.points[0].x : m.points[1].x, 1.5, 10 * TRI_TOL);
     ENSURE_NEAR(m.points[0].x + m.points[1].x, 2.0, 10 * TRI_TOL);
     /* tilted: 2 degrees two points (depths 0.1 +- 0.45 sin 2deg), 10 degrees one */
     for (tilt = 2; tilt <= 10; tilt += 8) {
         double h = 0.45 * sin(tilt * 3.14159265358979324 / 180);
-        s.center_a = rg_v3((rg_real)0.3, (rg_real)(0.4 - h), (rg_real)-0.3);
-        s.center_b = rg_v3((rg_real)1.2, (rg_real)(0.4 + h), (rg_real)-0.3);
+        s.center_a = v3(0.3, (0.4 - h), -0.3);
+        s.center_b = v3(1.2, (0.4 + h), -0.3);
         ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.2, &m) == (tilt < 5 ? 2 : 1));
         ENSURE_V3_NEAR(m.normal, up, TRI_TOL);
         ENSURE_NEAR(m.depths[0], 0.1 + h, 10 * TRI_TOL);
         if (m.count == 2) ENSURE_NEAR(m.depths[1], 0.1 - h, 10 * TRI_TOL);
     }
     /* standing on the face */
-    s.center_a = rg_v3((rg_real)0.5, (rg_real)0.4, (rg_real)-0.5);
-    s.center_b = rg_v3((rg_real)0.5, (rg_real)1.4, (rg_real)-0.5);
+    s.center_a = v3(0.5, 0.4, -0.5);
+    s.center_b = v3(0.5, 1.4, -0.5);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 1);
     ENSURE_NEAR(m.depths[0], 0.1, 10 * TRI_TOL);
-    ENSURE_V3_NEAR(m.points[0], rg_v3((rg_real)0.5, 0, (rg_real)-0.5), 10 * TRI_TOL);
+    ENSURE_V3_NEAR(m.points[0], v3(0.5, 0, -0.5), 10 * TRI_TOL);
     /* through the face, the lower end 0.2 below it: depth 0.7 at that end, face normal */
-    s.center_a = rg_v3((rg_real)0.6, (rg_real)-0.2, (rg_real)-0.5);
-    s.center_b = rg_v3((rg_real)0.4, (rg_real)1.4, (rg_real)-0.5);
+    s.center_a = v3(0.6, -0.2, -0.5);
+    s.center_b = v3(0.4, 1.4, -0.5);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 1);
     ENSURE_V3_NEAR(m.normal, up, TRI_TOL);
     ENSURE_NEAR(m.depths[0], 0.7, 10 * TRI_TOL);
-    ENSURE_V3_NEAR(m.points[0], rg_v3((rg_real)0.6, 0, (rg_real)-0.5), 10 * TRI_TOL);
+    ENSURE_V3_NEAR(m.points[0], v3(0.6, 0, -0.5), 10 * TRI_TOL);
     /* across edge 0 from beside: one point on the edge, normal from it to the segment */
-    s.center_a = rg_v3((rg_real)-0.5, (rg_real)0.3, (rg_real)0.4);
-    s.center_b = rg_v3((rg_real)2.5, (rg_real)0.3, (rg_real)0.4);
+    s.center_a = v3(-0.5, 0.3, 0.4);
+    s.center_b = v3(2.5, 0.3, 0.4);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 1);
-    ENSURE_V3_NEAR(m.normal, rg_v3(0, (rg_real)0.6, (rg_real)0.8), 10 * TRI_TOL);
+    ENSURE_V3_NEAR(m.normal, v3(0, 0.6, 0.8), 10 * TRI_TOL);
     ENSURE_NEAR(m.depths[0], 0, 10 * TRI_TOL);
     ENSURE_NEAR(m.points[0].z, 0, 10 * TRI_TOL);
     /* behind: the segment's midpoint under the plane */
-    s.center_a = rg_v3((rg_real)0.3, (rg_real)-0.05, (rg_real)-0.3);
-    s.center_b = rg_v3((rg_real)1.2, (rg_real)-0.05, (rg_real)-0.3);
+    s.center_a = v3(0.3, -0.05, -0.3);
+    s.center_b = v3(1.2, -0.05, -0.3);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
 }
 
@@ -274,20 +279,21 @@ static int find_corner(const rg_vec3 *corners, int count, rg_vec3 p, double tol)
    corners of its bottom face, each once, at depth 0.01, on the plane, normal +y; the same cube
    0.02 above the plane within a margin of 0.03: the four corners at depth -0.02. */
 static void test_triangle_box_resting_gives_four_corners(void) {
-    rg_hull *box = rg_hull_create_box(rg_v3((rg_real)0.5, (rg_real)0.5, (rg_real)0.5), NULL);
-    rg_quat q = rg_quat_from_axis_angle(rg_v3(0, 1, 0), (rg_real)0.4);
-    rg_vec3 t[3], centre = rg_v3((rg_real)0.3, (rg_real)0.49, (rg_real)-0.2), corners[4];
+    rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
+    rg_quat q = rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)0.4);
+    rg_vec3 t[3], centre = v3(0.3, 0.49, -0.2), corners[4];
     rg_convex_shape s;
     rg_manifold m;
     int i, k, seen[4];
     ENSURE(box != NULL);
-    set_triangle(t, rg_v3(-10, 0, 10), rg_v3(10, 0, 10), rg_v3(0, 0, -10));
-    for (k = 0; k < 4; ++k) corners[k] = rg_v3_add(centre, rg_quat_rotate(q, rg_v3(k & 1 ? (rg_real)0.5 : (rg_real)-0.5, (rg_real)-0.5, k & 2 ? (rg_real)0.5 : (rg_real)-0.5)));
+    set_triangle(t, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
+    for (k = 0; k < 4; ++k)
+        corners[k] = rg_v3_add(centre, rg_quat_rotate(q, v3(k & 1 ? 0.5 : -0.5, -0.5, k & 2 ? 0.5 : -0.5)));
     for (i = 0; i < 2; ++i) {
         double depth = i ? -0.02 : 0.01;
-        s = hull_shape(box, rg_v3(centre.x, (rg_real)(0.5 - depth), centre.z), q);
+        s = hull_shape(box, v3(centre.x, (0.5 - depth), centre.z), q);
         ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) == 4);
-        ENSURE_V3_NEAR(m.normal, rg_v3(0, 1, 0), TRI_TOL);
+        ENSURE_V3_NEAR(m.normal, v3(0, 1, 0), TRI_TOL);
         for (k = 0; k < 4; ++k) seen[k] = 0;
         for (k = 0; k < 4; ++k) {
             int c = find_corner(corners, 4, m.points[k], 10 * TRI_TOL);
@@ -306,13 +312,13 @@ static void test_triangle_box_resting_gives_four_corners(void) {
 /* One-sided hulls: a box whose centre is behind the plane gets nothing, though it overlaps the
    triangle by nearly half its size; the same box just in front of it gets its contact. */
 static void test_triangle_box_back_side_gives_nothing(void) {
-    rg_hull *box = rg_hull_create_box(rg_v3((rg_real)0.5, (rg_real)0.5, (rg_real)0.5), NULL);
+    rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
     rg_vec3 t[3];
     rg_convex_shape s;
     rg_manifold m;
     ENSURE(box != NULL);
-    set_triangle(t, rg_v3(-10, 0, 10), rg_v3(10, 0, 10), rg_v3(0, 0, -10));
-    s = hull_shape(box, rg_v3(0, (rg_real)-0.01, 0), rg_quat_from_axis_angle(rg_v3(1, 2, 3), (rg_real)0.5));
+    set_triangle(t, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
+    s = hull_shape(box, v3(0, -0.01, 0), rg_quat_from_axis_angle(v3(1, 2, 3), (rg_real)0.5));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) == 0);
     s.position.y = (rg_real)0.01;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) > 0);
@@ -324,15 +330,15 @@ static void test_triangle_box_back_side_gives_nothing(void) {
    and a box sitting on the ridge touch each triangle on the ridge with the vertical normal,
    which neither face has. */
 static void test_triangle_convex_ridge_keeps_edge_normal(void) {
-    rg_hull *box = rg_hull_create_box(rg_v3((rg_real)0.5, (rg_real)0.5, (rg_real)0.5), NULL);
-    rg_vec3 left[3], right[3], up = rg_v3(0, 1, 0);
-    rg_convex_shape sphere = sphere_shape(rg_v3(0, (rg_real)0.4, (rg_real)0.3), 0.5), cube;
+    rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
+    rg_vec3 left[3], right[3], up = v3(0, 1, 0);
+    rg_convex_shape sphere = sphere_shape(v3(0, 0.4, 0.3), 0.5), cube;
     rg_manifold m;
     int side, i;
     ENSURE(box != NULL);
-    cube = hull_shape(box, rg_v3(0, (rg_real)0.49, (rg_real)0.3), rg_quat_identity());
-    set_triangle(left, rg_v3(-2, (rg_real)-0.5, 2), rg_v3(0, 0, 2), rg_v3(0, 0, -2));
-    set_triangle(right, rg_v3(0, 0, 2), rg_v3(2, (rg_real)-0.5, 2), rg_v3(0, 0, -2));
+    cube = hull_shape(box, v3(0, 0.49, 0.3), rg_quat_identity());
+    set_triangle(left, v3(-2, -0.5, 2), v3(0, 0, 2), v3(0, 0, -2));
+    set_triangle(right, v3(0, 0, 2), v3(2, -0.5, 2), v3(0, 0, -2));
     for (side = 0; side < 2; ++side) {
         const rg_vec3 *t = side ? right : left;
         ENSURE(normal_angle(up, tri_normal(t)) > 0.2);
@@ -354,7 +360,7 @@ static void test_triangle_convex_ridge_keeps_edge_normal(void) {
 /* The square [-2, 2] x [-2, 2] (y = 0) as two triangles sharing the diagonal from (-2, 2) to
    (2, -2): in `first` it is edge 2, in `second` edge 0. */
 static void seam_square(rg_vec3 first[3], rg_vec3 second[3]) {
-    rg_vec3 p0 = rg_v3(-2, 0, 2), p1 = rg_v3(2, 0, 2), p2 = rg_v3(2, 0, -2), p3 = rg_v3(-2, 0, -2);
+    rg_vec3 p0 = v3(-2, 0, 2), p1 = v3(2, 0, 2), p2 = v3(2, 0, -2), p3 = v3(-2, 0, -2);
     set_triangle(first, p0, p1, p2);
     set_triangle(second, p0, p2, p3);
 }
@@ -388,7 +394,7 @@ static double seam_worst_angle(const rg_convex_shape *s, int all_active, int *co
    penetrates; with every edge active the side faces and edges of the box give normals far from
    it there (the snag the inactive edge removes). */
 static void test_triangle_internal_edge_box_slides_across_seam(void) {
-    rg_hull *box = rg_hull_create_box(rg_v3((rg_real)0.5, (rg_real)0.5, (rg_real)0.5), NULL);
+    rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
     double yaws[4] = {0, 0.2, 0.78539816, 1.0}, tilts[2] = {0, 0.03}, pens[2] = {0.01, 0.05};
     double worst_inactive = 0, worst_active = 0, spread = 0;
     int y, ti, pi, step, contacts = 0, steps = 0, missing = 0;
@@ -396,16 +402,16 @@ static void test_triangle_internal_edge_box_slides_across_seam(void) {
     for (y = 0; y < 4; ++y)
         for (ti = 0; ti < 2; ++ti)
             for (pi = 0; pi < 2; ++pi) {
-                rg_quat q = rg_quat_mul(rg_quat_from_axis_angle(rg_v3(1, 0, 0), (rg_real)tilts[ti]),
-                                        rg_quat_from_axis_angle(rg_v3(0, 1, 0), (rg_real)yaws[y]));
+                rg_quat q = rg_quat_mul(rg_quat_from_axis_angle(v3(1, 0, 0), (rg_real)tilts[ti]),
+                                        rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)yaws[y]));
                 double lowest = 0;
                 int k;
                 for (k = 0; k < 8; ++k) {
-                    rg_vec3 c = rg_quat_rotate(q, rg_v3(k & 1 ? (rg_real)0.5 : (rg_real)-0.5, k & 2 ? (rg_real)0.5 : (rg_real)-0.5, k & 4 ? (rg_real)0.5 : (rg_real)-0.5));
+                    rg_vec3 c = rg_quat_rotate(q, v3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, k & 4 ? 0.5 : -0.5));
                     if (c.y < lowest) lowest = c.y;
                 }
                 for (step = 0; step <= 240; ++step) {
-                    rg_convex_shape s = hull_shape(box, rg_v3((rg_real)(-1.2 + 0.01 * step), (rg_real)(-lowest - pens[pi]), (rg_real)0.1), q);
+                    rg_convex_shape s = hull_shape(box, v3((-1.2 + 0.01 * step), (-lowest - pens[pi]), 0.1), q);
                     int before = contacts;
                     double a = seam_worst_angle(&s, 0, &contacts, ti == 0 ? &spread : NULL, pens[pi]);
                     if (a > worst_inactive) worst_inactive = a;
@@ -434,8 +440,8 @@ static void test_triangle_internal_edge_sphere_rolls_across_seam(void) {
     for (path = 0; path < 3; ++path)
         for (step = 0; step <= 200; ++step) {
             double along = -1 + 0.01 * step;
-            rg_convex_shape s = sphere_shape(rg_v3((rg_real)(along + offsets[path] * 0.5), (rg_real)0.48,
-                                                   (rg_real)(offsets[path] * 0.5 - along * 0.3)), 0.5);
+            rg_convex_shape s = sphere_shape(v3((along + offsets[path] * 0.5), 0.48,
+                                                   (offsets[path] * 0.5 - along * 0.3)), 0.5);
             int before = contacts;
             double a = seam_worst_angle(&s, 0, &contacts, &spread, 0.02);
             if (a > worst_inactive) worst_inactive = a;
@@ -463,8 +469,10 @@ static void test_triangle_internal_edge_capsule_across_seam(void) {
     for (tilt = 0; tilt < 2; ++tilt)
         for (angle = 0; angle < 6; ++angle)
             for (step = 0; step <= 100; ++step) {
-                double c = cos(0.5 * angle), sn = sin(0.5 * angle), x = -0.8 + 0.016 * step, rise = tilt ? 0.8 * sin(0.3) : 0;
-                dvec a = dmake(x - 0.4 * c, r - 0.02, 0.1 - 0.4 * sn), b = dmake(x + 0.4 * c, r - 0.02 + rise, 0.1 + 0.4 * sn);
+                double c = cos(0.5 * angle), sn = sin(0.5 * angle), x = -0.8 + 0.016 * step;
+                double rise = tilt ? 0.8 * sin(0.3) : 0;
+                dvec a = dmake(x - 0.4 * c, r - 0.02, 0.1 - 0.4 * sn);
+                dvec b = dmake(x + 0.4 * c, r - 0.02 + rise, 0.1 + 0.4 * sn);
                 rg_convex_shape s = capsule_shape(rv(a), rv(b), r);
                 int before = contacts;
                 a = dv(s.center_a);
@@ -475,7 +483,8 @@ static void test_triangle_internal_edge_capsule_across_seam(void) {
                     contacts += m.count;
                     for (k = 0; k < m.count; ++k) {
                         double angle_off = normal_angle(m.normal, dmake(0, 1, 0));
-                        double surface = fabs(distance_to_segment(rg_v3_madd(m.points[k], m.normal, -m.depths[k]), a, b) - r);
+                        rg_vec3 on_a = rg_v3_madd(m.points[k], m.normal, -m.depths[k]);
+                        double surface = fabs(distance_to_segment(on_a, a, b) - r);
                         if (angle_off > worst) worst = angle_off;
                         if (!tilt && fabs(m.depths[k] - 0.02) > spread) spread = fabs(m.depths[k] - 0.02);
                         if (m.depths[k] > deepest) deepest = m.depths[k];
@@ -497,7 +506,7 @@ static void test_triangle_internal_edge_capsule_across_seam(void) {
 /* A point uniform in [-s, s]^3, its coordinates drawn in order (x, y, z). */
 static rg_vec3 random_point(double s) {
     double x = rg_test_uniform(-s, s), y = rg_test_uniform(-s, s), z = rg_test_uniform(-s, s);
-    return rg_v3((rg_real)x, (rg_real)y, (rg_real)z);
+    return v3(x, y, z);
 }
 
 /* A random triangle with corners in [-s, s]^3, not thinner than a tenth of its longest edge. */
@@ -525,7 +534,8 @@ static dvec point_near_triangle(const rg_vec3 t[3], double h) {
 
 /* 20000 spheres: count 1 exactly when the centre is in front and within radius + margin of the
    triangle (brute-force distance), depth radius - distance, the point on the triangle and
-   point - depth normal on the sphere. Cases within 1e-4 of either boundary are left out. */
+   point - depth normal on the sphere; with every edge inactive the same count, the face normal
+   and depth radius - height. Cases within 1e-4 of either boundary are left out. */
 static void test_triangle_random_spheres_against_brute_force(void) {
     int i, checked = 0, touching = 0;
     double worst = 0;
@@ -556,6 +566,12 @@ static void test_triangle_random_spheres_against_brute_force(void) {
         ENSURE_NEAR(dlen(dsub(dv(rg_v3_madd(m.points[0], m.normal, -m.depths[0])), c)), r, 10 * TRI_TOL);
         ENSURE(ddot(dv(m.normal), tri_normal(t)) > 0);
         if (fabs(m.depths[0] - (r - d)) > worst) worst = fabs(m.depths[0] - (r - d));
+        /* every edge inactive: the face normal, depth r - h from the sphere's lowest point */
+        ENSURE(rg_collide_triangle(&s, t, 0, (rg_real)margin, &m) == 1);
+        ENSURE_V3_NEAR(m.normal, rv(tri_normal(t)), 10 * TRI_TOL);
+        ENSURE_NEAR(m.depths[0], r - h, 10 * TRI_TOL);
+        ENSURE_V3_NEAR(rg_v3_madd(m.points[0], m.normal, -m.depths[0]), rv(dsub(c, dscale(tri_normal(t), r))),
+                       10 * TRI_TOL);
     }
     rg_test_note("%d spheres checked, %d touching: depth off by at most %.2e; results hash %016llx", checked, touching,
                  worst, hash);
@@ -564,10 +580,11 @@ static void test_triangle_random_spheres_against_brute_force(void) {
 /* 20000 capsules (a third nearly parallel to the face): nothing when the segment is further than
    radius + margin from the triangle (brute-force distance) or its midpoint behind the plane.
    With both ends in front and within the margin: a contact, points on the triangle, each moved
-   by -depth normal onto the capsule's surface (to 0.13% of the radius along the face normal). One point with a normal of its own has depth
-   radius - distance exactly; points measured along the face normal (a capsule lying on the
-   face: the ends of its part over the triangle) are never deeper than that, and no more than
-   1% of the distance shallower (a lying capsule closest to an edge from just outside). */
+   by -depth normal onto the capsule's surface (to 0.13% of the radius along the face normal).
+   One point with a normal of its own has depth radius - distance exactly; points measured along
+   the face normal (a capsule lying on the face: the ends of its part over the triangle) are
+   never deeper than that, and no more than 1% of the distance shallower (a lying capsule
+   closest to an edge from just outside). */
 static void test_triangle_random_capsules_against_brute_force(void) {
     int i, checked = 0, touching = 0, two = 0;
     double worst = 0, worst_along_face = 0;
@@ -622,8 +639,8 @@ static void test_triangle_random_capsules_against_brute_force(void) {
         }
     }
     rg_test_note("%d capsules checked, %d touching (%d with 2 points): depth off by at most %.2e with a normal of its"
-                 " own, at most %.2e shallower along the face normal; results hash %016llx", checked, touching, two, worst,
-                 worst_along_face, hash);
+                 " own, at most %.2e shallower along the face normal; results hash %016llx", checked, touching, two,
+                 worst, worst_along_face, hash);
 }
 
 /* A hull posed in the world, in double, from the public getters only. */
@@ -712,18 +729,19 @@ static double brute_force_sat(const posed *h, const rg_vec3 t[3], double small, 
         }
     *front = 1;
     for (i = 0; i < scan.count; ++i)
-        if (scan.sep[i] >= scan.best - (0.005 * fabs(scan.best) + 0.001 * small) - 1e-6 && scan.up[i] < 0.02) *front = 0;
+        if (scan.sep[i] >= scan.best - (0.005 * fabs(scan.best) + 0.001 * small) - 1e-6 && scan.up[i] < 0.02)
+            *front = 0;
     return scan.best;
 }
 
 /* A random convex hull of 5 to 16 points in an ellipsoid of random size, or NULL. */
 static rg_hull *random_hull(void) {
-    rg_vec3 p[16], size = rg_v3_add(random_point(0.4), rg_v3((rg_real)0.6, (rg_real)0.6, (rg_real)0.6));
+    rg_vec3 p[16], size = rg_v3_add(random_point(0.4), v3(0.6, 0.6, 0.6));
     int i, n = 5 + (int)(rg_test_random() * 12);
     for (i = 0; i < n; ++i) {
         rg_vec3 u = rg_test_unit_vector();
         double r = 0.6 + 0.4 * rg_test_random();
-        p[i] = rg_v3((rg_real)(u.x * size.x * r), (rg_real)(u.y * size.y * r), (rg_real)(u.z * size.z * r));
+        p[i] = v3((u.x * size.x * r), (u.y * size.y * r), (u.z * size.z * r));
     }
     return brute_force_hull(p, n);
 }
@@ -733,9 +751,10 @@ static rg_hull *random_hull(void) {
    where the best axes push the hull into the back half-space (dropped by the one-sided rule) or
    its centroid is behind the plane; when overlapping, the deepest depth is the minimum overlap
    within the axis preference (0.5% of it plus 0.1% of the smaller size); points on the triangle
-   and, moved by -depth normal, on the hull. */
+   and, moved by -depth normal, on the hull. With every edge inactive, those touching still
+   touch, with a front-facing normal and points on the hull. */
 static void test_triangle_random_hulls_against_brute_force(void) {
-    int i, checked = 0, touching = 0, separated = 0, dropped = 0, boxes = 0;
+    int i, checked = 0, touching = 0, separated = 0, dropped = 0, boxes = 0, face_normals = 0;
     double worst = 0;
     unsigned long long hash = 14695981039346656037ull;
     rg_test_seed(13);
@@ -749,7 +768,7 @@ static void test_triangle_random_hulls_against_brute_force(void) {
         double margin = 0.05, best, small, radius, tol, scale = i % 2 ? 3 : 0.3 + 2.7 * rg_test_random(), size = 0;
         int count, front, k;
         if (i % 5 == 0) {
-            h = rg_hull_create_box(rg_v3_add(random_point(0.35), rg_v3((rg_real)0.45, (rg_real)0.45, (rg_real)0.45)), NULL);
+            h = rg_hull_create_box(rg_v3_add(random_point(0.35), v3(0.45, 0.45, 0.45)), NULL);
             ++boxes;
         } else {
             h = random_hull();
@@ -799,7 +818,18 @@ static void test_triangle_random_hulls_against_brute_force(void) {
             ENSURE(m.depths[0] >= -best - pref - tol);
             if (fabs(m.depths[0] + best) > worst) worst = fabs(m.depths[0] + best);
         }
-        if (count > 0) ++touching;
+        if (count > 0) {
+            rg_manifold inactive;
+            int j;
+            ++touching;
+            /* every edge inactive: still a contact, its normal front-facing */
+            ENSURE(rg_collide_triangle(&s, t, 0, (rg_real)margin, &inactive) > 0);
+            ENSURE(ddot(dv(inactive.normal), n) > 0);
+            face_normals += normal_angle(inactive.normal, n) <= 1e-5;
+            for (j = 0; j < inactive.count; ++j)
+                ENSURE_NEAR(hull_plane_distance(&ph, dv(rg_v3_madd(inactive.points[j], inactive.normal,
+                                                                   -inactive.depths[j]))), 0, tol);
+        }
         for (k = 0; k < count; ++k) {
             ENSURE(ddot(dv(m.normal), n) > 0);
             ENSURE_NEAR(triangle_distance(t, dv(m.points[k])), 0, tol);
@@ -809,8 +839,9 @@ static void test_triangle_random_hulls_against_brute_force(void) {
         rg_hull_destroy(h);
     }
     rg_test_note("%d pairs checked (%d boxes): %d separated, %d touching, %d overlapping with back-facing best axes;"
-                 " deepest depth off the minimum overlap by at most %.2e; results hash %016llx", checked, boxes, separated,
-                 touching, dropped, worst, hash);
+                 " deepest depth off the minimum overlap by at most %.2e; every edge inactive, %d of the touching"
+                 " take the face normal; results hash %016llx", checked, boxes, separated, touching, dropped, worst,
+                 face_normals, hash);
 }
 
 /* ---- feature ids, big hulls, bad input ------------------------------------------------------- */
@@ -818,20 +849,20 @@ static void test_triangle_random_hulls_against_brute_force(void) {
 /* A box resting on a triangle keeps its four feature ids while it slides a little and turns a
    few milliradians; the ids of one manifold are distinct. */
 static void test_triangle_feature_ids_are_stable(void) {
-    rg_hull *box = rg_hull_create_box(rg_v3((rg_real)0.5, (rg_real)0.3, (rg_real)0.4), NULL);
+    rg_hull *box = rg_hull_create_box(v3(0.5, 0.3, 0.4), NULL);
     rg_vec3 t[3];
     rg_manifold first, m;
     rg_convex_shape s;
     int step, i, j;
     ENSURE(box != NULL);
-    set_triangle(t, rg_v3(-10, 0, 10), rg_v3(10, 0, 10), rg_v3(0, 0, -10));
-    s = hull_shape(box, rg_v3((rg_real)0.2, (rg_real)0.29, (rg_real)0.1), rg_quat_from_axis_angle(rg_v3(0, 1, 0), (rg_real)0.3));
+    set_triangle(t, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
+    s = hull_shape(box, v3(0.2, 0.29, 0.1), rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)0.3));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.02, &first) == 4);
     for (i = 0; i < 4; ++i)
         for (j = i + 1; j < 4; ++j) ENSURE(first.features[i] != first.features[j]);
     for (step = 1; step <= 20; ++step) {
-        s.position = rg_v3_add(s.position, rg_v3((rg_real)0.01, 0, (rg_real)-0.005));
-        s.orientation = rg_quat_mul(rg_quat_from_axis_angle(rg_v3(0, 1, 0), (rg_real)0.002), s.orientation);
+        s.position = rg_v3_add(s.position, v3(0.01, 0, -0.005));
+        s.orientation = rg_quat_mul(rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)0.002), s.orientation);
         ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.02, &m) == 4);
         for (i = 0; i < 4; ++i) {
             int found = 0;
@@ -847,8 +878,8 @@ static rg_hull *make_prism(int n, double r, double height) {
     int sizes[66], faces[4 * 64 + 2 * 64], i, k = 0;
     for (i = 0; i < n; ++i) {
         double angle = 2 * 3.14159265358979324 * i / n;
-        v[i] = rg_v3((rg_real)(r * cos(angle)), 0, (rg_real)(r * sin(angle)));
-        v[n + i] = rg_v3((rg_real)(r * cos(angle)), (rg_real)height, (rg_real)(r * sin(angle)));
+        v[i] = v3((r * cos(angle)), 0, (r * sin(angle)));
+        v[n + i] = v3((r * cos(angle)), height, (r * sin(angle)));
     }
     sizes[0] = n;
     for (i = 0; i < n; ++i) faces[k++] = i;
@@ -872,21 +903,21 @@ static rg_hull *make_prism(int n, double r, double height) {
 static void test_triangle_large_faces_use_scratch(void) {
     rg_hull *prism = make_prism(48, 1.0, 0.5);
     rg_vec3 big[3], small[3];
-    rg_quat tilt = rg_quat_from_axis_angle(rg_v3(1, 0, 0), (rg_real)0.17453293);
-    rg_vec3 down = rg_quat_rotate(tilt, rg_v3(0, -1, 0));
+    rg_quat tilt = rg_quat_from_axis_angle(v3(1, 0, 0), (rg_real)0.17453293);
+    rg_vec3 down = rg_quat_rotate(tilt, v3(0, -1, 0));
     rg_convex_shape s;
     rg_manifold m;
     int i;
     ENSURE(prism != NULL);
-    set_triangle(big, rg_v3(-10, 0, 10), rg_v3(10, 0, 10), rg_v3(0, 0, -10));
-    s = hull_shape(prism, rg_v3((rg_real)0.3, (rg_real)-0.01, (rg_real)0.2), rg_quat_identity());
+    set_triangle(big, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
+    s = hull_shape(prism, v3(0.3, -0.01, 0.2), rg_quat_identity());
     ENSURE(rg_collide_triangle(&s, big, 7, (rg_real)0.02, &m) == 4);
     for (i = 0; i < 4; ++i) {
         ENSURE_NEAR(m.depths[i], 0.01, 10 * TRI_TOL);
         ENSURE_NEAR(dlen(dsub(dv(m.points[i]), dmake(0.3, 0, 0.2))), 1, 10 * TRI_TOL);
     }
     /* the small triangle 0.01 inside the cap at its centre, its corners rising 5 degrees along w */
-    s = hull_shape(prism, rg_v3(0, 0, 0), tilt);
+    s = hull_shape(prism, v3(0, 0, 0), tilt);
     {
         dvec u = dunit(dcross(dv(down), dmake(1, 0, 0))), w = dcross(dv(down), u), c = dscale(dv(down), -0.01);
         dvec n = dscale(dv(down), -1), corner[3];
@@ -917,14 +948,14 @@ static void test_triangle_large_faces_use_scratch(void) {
    orientation; a NaN or absurd corner; a degenerate triangle (two equal corners, collinear
    corners); an infinite margin. A NaN margin counts as 0. */
 static void test_triangle_bad_input_gives_nothing(void) {
-    rg_hull *box = rg_hull_create_box(rg_v3((rg_real)0.5, (rg_real)0.5, (rg_real)0.5), NULL);
+    rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
     rg_vec3 t[3], bad[3];
-    rg_convex_shape good = sphere_shape(rg_v3((rg_real)0.2, (rg_real)0.4, (rg_real)-0.2), 0.5), s;
+    rg_convex_shape good = sphere_shape(v3(0.2, 0.4, -0.2), 0.5), s;
     rg_manifold m;
     rg_real nan = (rg_real)sqrt(-1.0 + 0 * rg_test_random()), inf = (rg_real)(1.0 / (0 * rg_test_random()));
     int k;
     ENSURE(box != NULL);
-    set_triangle(t, rg_v3(0, 0, 0), rg_v3(2, 0, 0), rg_v3(0, 0, -2));
+    set_triangle(t, v3(0, 0, 0), v3(2, 0, 0), v3(0, 0, -2));
     ENSURE(rg_collide_triangle(&good, t, 7, (rg_real)0.01, &m) == 1);
     ENSURE(rg_collide_triangle(&good, t, 7, nan, &m) == 1);
     ENSURE(rg_collide_triangle(&good, t, 7, (rg_real)0.01, NULL) == 0);
@@ -946,13 +977,13 @@ static void test_triangle_bad_input_gives_nothing(void) {
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
     s = good; s.center_a.y = nan;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
-    s = capsule_shape(rg_v3((rg_real)0.2, (rg_real)0.4, (rg_real)-0.2), rg_v3((rg_real)0.5, (rg_real)0.4, (rg_real)-0.2), 0.5);
+    s = capsule_shape(v3(0.2, 0.4, -0.2), v3(0.5, 0.4, -0.2), 0.5);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 2);
     s.center_b.x = inf;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
     s.center_b.x = (rg_real)-2e15;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
-    s = hull_shape(box, rg_v3((rg_real)0.5, (rg_real)0.49, (rg_real)-0.5), rg_quat_identity());
+    s = hull_shape(box, v3(0.5, 0.49, -0.5), rg_quat_identity());
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) > 0);
     s.hull = NULL;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
@@ -972,13 +1003,13 @@ static void test_triangle_bad_input_gives_nothing(void) {
         bad[k] = bad[(k + 1) % 3];
         ENSURE(rg_collide_triangle(&good, bad, 7, (rg_real)0.01, &m) == 0);
     }
-    set_triangle(bad, rg_v3(0, 0, 0), rg_v3(1, 0, -1), rg_v3(2, 0, -2));
+    set_triangle(bad, v3(0, 0, 0), v3(1, 0, -1), v3(2, 0, -2));
     ENSURE(rg_collide_triangle(&good, bad, 7, (rg_real)0.01, &m) == 0);
     /* huge but sane: far apart, nothing, no overflow */
-    set_triangle(bad, rg_v3((rg_real)-1e15, 0, (rg_real)1e15), rg_v3((rg_real)1e15, 0, (rg_real)1e15), rg_v3(0, 0, (rg_real)-1e15));
-    s = hull_shape(box, rg_v3(0, (rg_real)0.49, 0), rg_quat_identity());
+    set_triangle(bad, v3(-1e15, 0, 1e15), v3(1e15, 0, 1e15), v3(0, 0, -1e15));
+    s = hull_shape(box, v3(0, 0.49, 0), rg_quat_identity());
     ENSURE(rg_collide_triangle(&s, bad, 7, (rg_real)0.01, &m) >= 0);
-    s = sphere_shape(rg_v3((rg_real)-1e15, (rg_real)-1e15, (rg_real)-1e15), 1e15);
+    s = sphere_shape(v3(-1e15, -1e15, -1e15), 1e15);
     ENSURE(rg_collide_triangle(&s, bad, 7, (rg_real)0.01, &m) == 0);
     rg_hull_destroy(box);
 }
