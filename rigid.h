@@ -4338,18 +4338,6 @@ static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_
    point, for a capsule on the face the segment's end 0 or 1, or 2 + k where side k cuts it).
    The caller adds the triangle's index. */
 
-/* A capsule lies on the face when the sine of its segment's angle with the plane and of its
-   normal's with the face normal are below this (about 2.9 degrees). */
-#define RG__TRIANGLE_LYING_SINE ((rg_real)0.05)
-/* A triangle whose doubled area is below this part of its longest edge squared is degenerate:
-   its normal would be rounding. */
-#define RG__TRIANGLE_SLIVER (8 * RG__EPSILON)
-
-enum { RG__TRIANGLE_FACE = 4, RG__TRIANGLE_HULL_FACE = 5, RG__TRIANGLE_EDGES = 6, RG__TRIANGLE_ROUND = 7 };
-/* Features of the triangle: the face, RG__TRIANGLE_ON_EDGE + k edge k, RG__TRIANGLE_ON_CORNER + k
-   corner k. */
-enum { RG__TRIANGLE_ON_FACE = 0, RG__TRIANGLE_ON_EDGE = 1, RG__TRIANGLE_ON_CORNER = 4 };
-
 /* The convex shape of the public API, checked and posed: 0 for NULL, another type, a NULL or
    empty hull, a position beyond RG__MAX_MAGNITUDE, a non-finite orientation, a radius <= 0 or
    beyond RG__MAX_MAGNITUDE, or centres beyond RG__MAX_MAGNITUDE. */
@@ -4377,6 +4365,18 @@ static int rg__collide_convex_of_shape(const rg_convex_shape *s, rg__convex *out
         return 0;
     }
 }
+
+/* A capsule lies on the face when the sine of its segment's angle with the plane and of its
+   normal's with the face normal are below this (about 2.9 degrees). */
+#define RG__TRIANGLE_LYING_SINE ((rg_real)0.05)
+/* A triangle whose doubled area is below this part of its longest edge squared is degenerate:
+   its normal would be rounding. */
+#define RG__TRIANGLE_SLIVER (8 * RG__EPSILON)
+
+enum { RG__TRIANGLE_FACE = 4, RG__TRIANGLE_HULL_FACE = 5, RG__TRIANGLE_EDGES = 6, RG__TRIANGLE_ROUND = 7 };
+/* Features of the triangle: the face, RG__TRIANGLE_ON_EDGE + k edge k, RG__TRIANGLE_ON_CORNER + k
+   corner k. */
+enum { RG__TRIANGLE_ON_FACE = 0, RG__TRIANGLE_ON_EDGE = 1, RG__TRIANGLE_ON_CORNER = 4 };
 
 /* The triangle of the public API: 0 for corners beyond RG__MAX_MAGNITUDE or a degenerate
    triangle (RG__TRIANGLE_SLIVER). Corners up to 1e15 keep the cross product below 1e31. */
