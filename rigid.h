@@ -5013,6 +5013,725 @@ RIGID_API int rg_collide_shapes(const rg_convex_shape *a, const rg_convex_shape 
 
 /* ---- >>collide.triangle: a convex shape against one triangle of a mesh ----------------------- */
 
+/* A convex shape (A) against one one-sided triangle (B), in the conventions of rg_manifold: the
+   normal points from the triangle towards A, points lie on the triangle's side (B), depth > 0
+   overlaps.
+   - Spheres and capsules: the closest points of the centre or segment and the triangle (a
+     corner, an edge or the face: Ericson, Real-Time Collision Detection §5.1.5 for a point; a
+     segment's closest pair is an end's, one with an edge, or a crossing of the face), normal
+     along them; a capsule lying on the face (within RG__TRIANGLE_LYING_SINE of it) gives
+     its segment clipped to the triangle's edge planes, two points along the face normal.
+   - Hulls: separating axes (Baraff §7.1) over the triangle's normal both ways, the hull's face
+     normals and the cross products of the triangle's edges with the hull's edges whose arcs
+     cross on the Gauss map (the triangle as a flat polyhedron: edge k's arc is the half circle
+     from its normal through the edge's outward direction to minus the normal), then the
+     manifold as rg__collide_contact_manifold builds it: the triangle's face as reference (the
+     hull's incident face clipped to the triangle), a hull face as reference (the triangle
+     clipped to it) or the closest points of two edges, preferred in that order within
+     RG__AXIS_RELATIVE and RG__AXIS_ABSOLUTE of the best axis. Everything in the hull's frame.
+   One-sided: a shape whose centre (sphere centre, capsule segment's midpoint, hull centroid)
+   lies behind the triangle's plane gets no contact, nor does one whose normal ends up in the
+   back half-space (dot(n, normal) <= 0).
+   Internal edges: a contact is "on" the triangle's feature
+     spheres, capsules: the region of the closest point on the triangle (face, edge k, corner k);
+     edge axis: the triangle's edge of the pair (its corner when the closest point is an end);
+     hull face reference: where the deepest clipped point lies on the triangle: a corner of the
+       triangle, a point of edge k (a clip of edge k by a side plane), or the face (a point made
+       by two side planes);
+     triangle face reference: the face.
+   A contact on an inactive edge, or on a corner whose two edges are inactive, takes the face
+   normal: round shapes their surface's lowest point along it at the closest point
+   (rg__collide_round_lowest: centre - radius normal for a sphere), hulls the
+   triangle-face manifold (the hull's incident face clipped to the triangle, or the hull's
+   deepest vertex alone when nothing survives), each point's depth measured from the plane and
+   the point on B the point on A projected onto it. So a box whose side face has just crossed a
+   flat seam (its side face's axis winning against the next triangle, the deepest point on the
+   seam) pushes along the face normal, not back across the seam.
+   Feature ids: rg__collide_hash_combine(rg__collide_feature_prefix(kind, first, second), code),
+   kind one of RG__TRIANGLE_*: FACE (first: the hull's incident face; code: its corner i, a clip
+   code of a line and the triangle's side k (rg__collide_clip_code), or 0x40000000 | v for the
+   hull's vertex v standing in alone), HULL_FACE (first: the hull's face; code: the triangle's
+   corner k, a clip code of a line and the face's side i, or 0x40000000 | k), EDGES (first: the
+   hull's edge, second: the triangle's edge k; code 0), ROUND (first: the triangle's feature, 0
+   face, 1 + k edge k, 4 + k corner k, and 0 whenever the normal is the face's; code 0 for one
+   point, for a capsule on the face the segment's end 0 or 1, or 2 + k where side k cuts it).
+   The caller adds the triangle's index. */
+
+/* The convex shape of the public API, checked and posed: 0 for NULL, another type, a NULL or
+   empty hull, a position beyond RG__MAX_MAGNITUDE, a non-finite orientation, a radius <= 0 or
+   beyond RG__MAX_MAGNITUDE, or centres beyond RG__MAX_MAGNITUDE. */
+static int rg__collide_convex_of_shape(const rg_convex_shape *s, rg__convex *out) {
+    memset(out, 0, sizeof *out);
+    out->rotation = rg_quat_identity();
+    if (!s) return 0;
+    out->type = s->type;
+    switch (s->type) {
+    case RG_SHAPE_HULL:
+        if (!rg__collide_pose_is_collidable(s->hull, s->position, s->orientation)) return 0;
+        out->hull = s->hull;
+        out->position = s->position;
+        out->rotation = rg_quat_normalize(s->orientation);
+        return 1;
+    case RG_SHAPE_SPHERE:
+    case RG_SHAPE_CAPSULE:
+        if (!(s->radius > 0) || !rg__is_sane_real(s->radius) || !rg__v3_is_sane(s->center_a)) return 0;
+        if (s->type == RG_SHAPE_CAPSULE && !rg__v3_is_sane(s->center_b)) return 0;
+        out->p0 = s->center_a;
+        out->p1 = s->type == RG_SHAPE_CAPSULE ? s->center_b : s->center_a;
+        out->radius = s->radius;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A capsule lies on the face when the sine of its segment's angle with the plane and of its
+   normal's with the face normal are below this (about 2.9 degrees). */
+#define RG__TRIANGLE_LYING_SINE ((rg_real)0.05)
+/* A triangle whose doubled area is below this part of its longest edge squared is degenerate:
+   its normal would be rounding. */
+#define RG__TRIANGLE_SLIVER (8 * RG__EPSILON)
+
+enum { RG__TRIANGLE_FACE = 4, RG__TRIANGLE_HULL_FACE = 5, RG__TRIANGLE_EDGES = 6, RG__TRIANGLE_ROUND = 7 };
+/* Features of the triangle: the face, RG__TRIANGLE_ON_EDGE + k edge k, RG__TRIANGLE_ON_CORNER + k
+   corner k. */
+enum { RG__TRIANGLE_ON_FACE = 0, RG__TRIANGLE_ON_EDGE = 1, RG__TRIANGLE_ON_CORNER = 4 };
+
+/* The triangle of the public API: 0 for corners beyond RG__MAX_MAGNITUDE or a degenerate
+   triangle (RG__TRIANGLE_SLIVER). Corners up to 1e15 keep the cross product below 1e31. */
+static int rg__collide_triangle_of(const rg_vec3 v[3], unsigned active, rg__triangle *out) {
+    rg_vec3 area;
+    rg_real longest;
+    int k;
+    for (k = 0; k < 3; ++k)
+        if (!rg__v3_is_sane(v[k])) return 0;
+    area = rg_v3_cross(rg_v3_sub(v[1], v[0]), rg_v3_sub(v[2], v[0]));
+    longest = rg__max_real(rg_v3_length(rg_v3_sub(v[1], v[0])),
+                           rg__max_real(rg_v3_length(rg_v3_sub(v[2], v[1])), rg_v3_length(rg_v3_sub(v[0], v[2]))));
+    if (!(rg_v3_length(area) > RG__TRIANGLE_SLIVER * longest * longest)) return 0;
+    for (k = 0; k < 3; ++k) out->v[k] = v[k];
+    out->normal = rg_v3_normalize(area);
+    out->active = active & 7u;
+    return 1;
+}
+
+/* Does a contact on the triangle's feature give a normal of its own? Not on an inactive edge,
+   nor on a corner whose two edges (k - 1 and k) are inactive. */
+static int rg__collide_triangle_feature_is_inactive(const rg__triangle *t, int feature) {
+    if (feature >= RG__TRIANGLE_ON_CORNER) {
+        int k = feature - RG__TRIANGLE_ON_CORNER;
+        return !((t->active >> k) & 1u) && !((t->active >> ((k + 2) % 3)) & 1u);
+    }
+    return feature >= RG__TRIANGLE_ON_EDGE && !((t->active >> (feature - RG__TRIANGLE_ON_EDGE)) & 1u);
+}
+
+/* The point of triangle v (unit normal n) closest to p, and its feature (Ericson §5.1.5, with
+   p first projected onto the plane: no term of the height squared in the region tests). */
+static rg_vec3 rg__collide_triangle_closest(const rg_vec3 v[3], rg_vec3 n, rg_vec3 p, int *feature) {
+    rg_vec3 ab = rg_v3_sub(v[1], v[0]), ac = rg_v3_sub(v[2], v[0]), ap, bp, cp;
+    rg_real d1, d2, d3, d4, d5, d6, va, vb, vc;
+    p = rg_v3_madd(p, n, -rg_v3_dot(n, rg_v3_sub(p, v[0])));
+    ap = rg_v3_sub(p, v[0]);
+    d1 = rg_v3_dot(ab, ap);
+    d2 = rg_v3_dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) {
+        *feature = RG__TRIANGLE_ON_CORNER + 0;
+        return v[0];
+    }
+    bp = rg_v3_sub(p, v[1]);
+    d3 = rg_v3_dot(ab, bp);
+    d4 = rg_v3_dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) {
+        *feature = RG__TRIANGLE_ON_CORNER + 1;
+        return v[1];
+    }
+    vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        *feature = RG__TRIANGLE_ON_EDGE + 0;
+        return rg_v3_madd(v[0], ab, d1 / (d1 - d3));
+    }
+    cp = rg_v3_sub(p, v[2]);
+    d5 = rg_v3_dot(ab, cp);
+    d6 = rg_v3_dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) {
+        *feature = RG__TRIANGLE_ON_CORNER + 2;
+        return v[2];
+    }
+    vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        *feature = RG__TRIANGLE_ON_EDGE + 2;
+        return rg_v3_madd(v[0], ac, d2 / (d2 - d6));
+    }
+    va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+        *feature = RG__TRIANGLE_ON_EDGE + 1;
+        return rg_v3_madd(v[1], rg_v3_sub(v[2], v[1]), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    *feature = RG__TRIANGLE_ON_FACE;
+    return p;
+}
+
+/* The feature of the point at parameter w of edge k: the edge, or a corner at its ends. */
+static int rg__collide_triangle_edge_feature(int k, rg_real w) {
+    if (w <= 0) return RG__TRIANGLE_ON_CORNER + k;
+    return w >= 1 ? RG__TRIANGLE_ON_CORNER + (k + 1) % 3 : RG__TRIANGLE_ON_EDGE + k;
+}
+
+/* Closest points of a sphere's centre or a capsule's segment and the triangle. */
+typedef struct rg__triangle_closest {
+    rg_vec3 on_shape, on_triangle;
+    rg_real s;                    /* on_shape = p0 + s (p1 - p0) */
+    rg_real distance_squared;
+    int feature;                  /* of the triangle, RG__ON_* */
+} rg__triangle_closest;
+
+static void rg__collide_triangle_closest_keep(rg__triangle_closest *best, rg_real s, rg_vec3 on_shape,
+                                              rg_vec3 on_triangle, int feature) {
+    rg_real d = rg_v3_length_squared(rg_v3_sub(on_shape, on_triangle));
+    if (!(d < best->distance_squared)) return;
+    best->s = s;
+    best->on_shape = on_shape;
+    best->on_triangle = on_triangle;
+    best->distance_squared = d;
+    best->feature = feature;
+}
+
+/* The segment's closest pair is an end and its closest point on the triangle, the segment and an
+   edge, or the point where it crosses the face (distance 0). Candidates in that fixed order, the
+   first of equal distances kept. */
+static rg__triangle_closest rg__collide_triangle_closest_to_round(const rg__convex *a, const rg__triangle *t) {
+    rg__triangle_closest best;
+    rg_vec3 u = rg_v3_sub(a->p1, a->p0), q;
+    rg_real h0, h1, s, w;
+    int k, feature;
+    best.distance_squared = RG__REAL_MAX;
+    best.feature = RG__TRIANGLE_ON_FACE;
+    best.s = 0;
+    best.on_shape = a->p0;
+    best.on_triangle = rg__collide_triangle_closest(t->v, t->normal, a->p0, &best.feature);
+    if (a->type == RG_SHAPE_SPHERE) return best;
+    best.distance_squared = rg_v3_length_squared(rg_v3_sub(best.on_shape, best.on_triangle));
+    q = rg__collide_triangle_closest(t->v, t->normal, a->p1, &feature);
+    rg__collide_triangle_closest_keep(&best, 1, a->p1, q, feature);
+    for (k = 0; k < 3; ++k) {
+        rg_vec3 q0 = t->v[k], q1 = t->v[(k + 1) % 3];
+        rg__collide_segments_closest(a->p0, a->p1, q0, q1, &s, &w);
+        feature = rg__collide_triangle_edge_feature(k, w);
+        rg__collide_triangle_closest_keep(&best, s, rg_v3_madd(a->p0, u, s), rg_v3_madd(q0, rg_v3_sub(q1, q0), w),
+                                          feature);
+    }
+    h0 = rg_v3_dot(t->normal, rg_v3_sub(a->p0, t->v[0]));
+    h1 = rg_v3_dot(t->normal, rg_v3_sub(a->p1, t->v[0]));
+    if ((h0 > 0) != (h1 > 0)) {
+        rg_vec3 x = rg_v3_madd(a->p0, u, h0 / (h0 - h1));
+        q = rg__collide_triangle_closest(t->v, t->normal, x, &feature);
+        if (feature == RG__TRIANGLE_ON_FACE)
+            rg__collide_triangle_closest_keep(&best, h0 / (h0 - h1), x, q, feature);
+    }
+    return best;
+}
+
+/* The part of segment p0 p1 inside the triangle's prism (behind its three edge planes), as the
+   parameters [*s0, *s1] with the codes of their ends (0 and 1 the segment's own, 2 + k a cut by
+   edge k's plane); 0 when nothing is left. */
+static int rg__collide_triangle_clip_segment(const rg__triangle *t, rg_vec3 p0, rg_vec3 p1, rg_real *s0,
+                                             rg_real *s1, uint32_t *code0, uint32_t *code1) {
+    int k;
+    *s0 = 0;
+    *s1 = 1;
+    *code0 = 0;
+    *code1 = 1;
+    for (k = 0; k < 3; ++k) {
+        rg_vec3 q = t->v[k], side = rg_v3_cross(rg_v3_sub(t->v[(k + 1) % 3], q), t->normal);
+        rg_real f0 = rg_v3_dot(side, rg_v3_sub(p0, q)), f1 = rg_v3_dot(side, rg_v3_sub(p1, q)), cut;
+        if (f0 > 0 && f1 > 0) return 0;
+        if ((f0 > 0) == (f1 > 0)) continue;
+        cut = f0 / (f0 - f1);
+        if (f0 > 0 && cut > *s0) {
+            *s0 = cut;
+            *code0 = 2u + (uint32_t)k;
+        } else if (f1 > 0 && cut < *s1) {
+            *s1 = cut;
+            *code1 = 2u + (uint32_t)k;
+        }
+    }
+    return *s0 <= *s1;
+}
+
+/* The point of the round shape's surface lowest along the triangle's normal among those whose
+   nearest point of the segment is p0 + s (p1 - p0): p - r normal for a sphere and at an end the
+   segment rises from, else the lowest point of the cross-section across the segment (p - r m,
+   m the normal's part across the segment, unit). A segment along the normal has no lowest
+   point across it: its lower end's stands in. */
+static rg_vec3 rg__collide_round_lowest(const rg__convex *a, const rg__triangle *t, rg_real s) {
+    rg_vec3 u = rg_v3_sub(a->p1, a->p0), across;
+    rg_real uu = rg_v3_length_squared(u), along = rg_v3_dot(t->normal, u), length;
+    if (a->type == RG_SHAPE_SPHERE || !(uu > 0) || (s <= 0 && along >= 0) || (s >= 1 && along <= 0))
+        return rg_v3_madd(rg_v3_madd(a->p0, u, s), t->normal, -a->radius);
+    across = rg_v3_madd(t->normal, u, -along / uu);
+    length = rg_v3_length(across);
+    if (!(length > RG__EPSILON))
+        return rg_v3_madd(along > 0 ? a->p0 : a->p1, t->normal, -a->radius);
+    return rg_v3_madd(rg_v3_madd(a->p0, u, s), across, -a->radius / length);
+}
+
+/* A point of A measured along the triangle's normal: depth -(normal . (on_a - v0)), the point on
+   B on_a projected onto the plane. */
+static rg__clip_vertex rg__collide_triangle_plane_point(const rg__triangle *t, rg_vec3 on_a, uint32_t code) {
+    rg__clip_vertex p;
+    p.depth = -rg_v3_dot(t->normal, rg_v3_sub(on_a, t->v[0]));
+    p.p = rg_v3_madd(on_a, t->normal, p.depth);
+    p.code = code;
+    p.line = 0;
+    return p;
+}
+
+/* A capsule on or through the face: the ends of its segment inside the prism, measured along
+   the normal, kept within the margin. Lying (2 points), each end is moved by -radius along the
+   normal, so that the points stay over the triangle; at an angle b to the plane that point is
+   r (1 - cos b) inside the capsule, at most 0.13% of r. Through the face only the deepest is
+   kept, the capsule's lowest point there (rg__collide_round_lowest). */
+static int rg__collide_capsule_on_face(const rg__convex *a, const rg__triangle *t, rg_real margin, int lying,
+                                       rg__clip_vertex points[2]) {
+    rg_vec3 u = rg_v3_sub(a->p1, a->p0), down = rg_v3_scale(t->normal, -a->radius);
+    rg_real s[2];
+    uint32_t code[2];
+    int i, count = 0;
+    if (!rg__collide_triangle_clip_segment(t, a->p0, a->p1, &s[0], &s[1], &code[0], &code[1])) return 0;
+    for (i = 0; i < (s[1] > s[0] ? 2 : 1); ++i) {
+        rg_vec3 on_a = lying ? rg_v3_add(rg_v3_madd(a->p0, u, s[i]), down) : rg__collide_round_lowest(a, t, s[i]);
+        rg__clip_vertex p = rg__collide_triangle_plane_point(t, on_a, code[i]);
+        if (p.depth >= -margin) points[count++] = p;
+    }
+    if (count == 2 && !lying) {
+        if (points[1].depth > points[0].depth) points[0] = points[1];
+        count = 1;
+    }
+    return count;
+}
+
+/* Sphere or capsule against the triangle (world space). */
+static int rg__collide_round_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin, rg_manifold *out) {
+    rg__triangle_closest c = rg__collide_triangle_closest_to_round(a, t);
+    rg_vec3 u = rg_v3_sub(a->p1, a->p0), n = t->normal;
+    rg_real r = a->radius, d = rg_v3_length(rg_v3_sub(c.on_shape, c.on_triangle)), length = rg_v3_length(u);
+    rg_real tiny, up;
+    rg__clip_vertex points[2];
+    int count = 0, chosen[4], face_normal, touching, lying;
+    if (!(d <= r + margin)) return 0;
+    /* closer than the rounding of the coordinates, the closest points give no direction */
+    tiny = 64 * RG__EPSILON * (r + rg__max_abs3(c.on_triangle.x, c.on_triangle.y, c.on_triangle.z));
+    touching = !(d > tiny);
+    face_normal = touching || rg__collide_triangle_feature_is_inactive(t, c.feature);
+    if (!face_normal) n = rg_v3_scale(rg_v3_sub(c.on_shape, c.on_triangle), 1 / d);
+    up = rg_v3_dot(n, t->normal);
+    if (!(up > 0)) return 0;
+    lying = length > 0 && rg__fabs(rg_v3_dot(u, t->normal)) <= RG__TRIANGLE_LYING_SINE * length &&
+            up * up >= 1 - RG__TRIANGLE_LYING_SINE * RG__TRIANGLE_LYING_SINE;
+    if (lying || (length > 0 && touching)) {
+        count = rg__collide_capsule_on_face(a, t, margin, lying, points);
+        if (count > 0) face_normal = 1;
+    }
+    if (count == 0) {
+        if (face_normal) {
+            points[0] = rg__collide_triangle_plane_point(t, rg__collide_round_lowest(a, t, c.s), 0);
+        } else {
+            points[0].p = c.on_triangle;
+            points[0].depth = r - d;
+            points[0].code = 0;
+            points[0].line = 0;
+        }
+        if (!(points[0].depth >= -margin)) return 0;
+        count = 1;
+    }
+    if (face_normal) n = t->normal;
+    count = rg__collide_reduce_contacts(points, count, n, chosen);
+    rg__collide_manifold_from_points(points, chosen, count, n, RG__TRIANGLE_ROUND,
+                                     face_normal ? RG__TRIANGLE_ON_FACE : c.feature, 0, rg_v3(0, 0, 0),
+                                     rg_quat_identity(), out);
+    if (face_normal) out->normal = t->normal;
+    return count;
+}
+
+/* ---- hulls: the triangle in the hull's frame ---- */
+
+/* The triangle seen from the hull's frame, x_hull = rotation^-1 (x - position). */
+typedef struct rg__triangle_frame {
+    const rg__triangle *t;        /* world space */
+    const rg_hull *hull;
+    rg_vec3 position;             /* the hull's pose, for the manifold's way back to world space */
+    rg_quat rotation;
+    rg_vec3 v[3], normal;         /* the triangle in the hull frame */
+    rg_real offset;               /* its plane: dot(normal, x) = offset */
+    rg_real size;                 /* its longest edge */
+} rg__triangle_frame;
+
+/* The triangle's lowest corner along n (the first of equals), and its height. */
+static rg_real rg__collide_triangle_lowest(const rg_vec3 v[3], rg_vec3 n, int *corner) {
+    rg_real low = rg_v3_dot(n, v[0]);
+    int k;
+    *corner = 0;
+    for (k = 1; k < 3; ++k) {
+        rg_real d = rg_v3_dot(n, v[k]);
+        if (d < low) {
+            low = d;
+            *corner = k;
+        }
+    }
+    return low;
+}
+
+/* The hull face with the largest separation of the triangle from its plane (support: the
+   triangle's lowest corner); stops at the first that separates by more than margin. */
+static rg__face_query rg__collide_triangle_query_hull_faces(const rg__triangle_frame *tf, rg_real margin) {
+    const rg_hull *h = tf->hull;
+    rg__face_query best;
+    int f, corner;
+    best.face = -1;
+    best.support = 0;
+    best.separation = -FLT_MAX;
+    for (f = 0; f < h->face_count; ++f) {
+        rg_real s = rg__collide_triangle_lowest(tf->v, h->faces[f].normal, &corner) - h->faces[f].offset;
+        if (s > best.separation) {
+            best.separation = s;
+            best.face = f;
+            best.support = corner;
+            if (s > margin) break;
+        }
+    }
+    return best;
+}
+
+/* The pair of a hull edge and a triangle edge with the largest separation among those that span
+   a face of the Minkowski difference; stops at the first that separates by more than margin;
+   edge_a (the hull's edge) is -1 when no pair qualifies. Edge k of the triangle, seen as a flat
+   polyhedron, has on the Gauss map the half circle from its normal through its outward
+   direction o_k to minus its normal, so -B's is the half circle through -o_k. The hull edge's
+   arc (between its faces' normals n0, n1) crosses that circle's plane (the one perpendicular
+   to e_k) where n0 and n1 lie on opposite sides of it, at the direction |n1.e_k| n0 +
+   |n0.e_k| n1, which must point against o_k. The separation is taken from the supports along
+   the axis: the exact gap along it, whatever rounding did to the test. */
+static rg__edge_query rg__collide_triangle_query_edges(const rg__triangle_frame *tf, rg_real margin) {
+    const rg_hull *h = tf->hull;
+    rg__edge_query best;
+    int j, k, corner;
+    best.edge_a = best.edge_b = -1;
+    best.separation = -FLT_MAX;
+    best.normal = rg_v3(0, 0, 0);
+    for (k = 0; k < 3; ++k) {
+        rg_vec3 e = rg_v3_sub(tf->v[(k + 1) % 3], tf->v[k]), outward = rg_v3_cross(e, tf->normal);
+        rg_real ee = rg_v3_length_squared(e);
+        for (j = 0; j < h->edge_count; ++j) {
+            const rg__hull_edge *edge = &h->edges[j];
+            rg_vec3 n0 = h->faces[edge->faces[0]].normal, n1 = h->faces[edge->faces[1]].normal, arc, d, n;
+            rg_real side0 = rg_v3_dot(n0, e), side1 = rg_v3_dot(n1, e), length, s;
+            if (!(side0 * side1 < 0)) continue;
+            arc = rg_v3_add(rg_v3_scale(n0, rg__fabs(side1)), rg_v3_scale(n1, rg__fabs(side0)));
+            if (!(rg_v3_dot(arc, outward) < 0)) continue;
+            d = rg__collide_edge_direction(h, j);
+            n = rg_v3_cross(d, e);
+            length = rg_v3_length(n);
+            if (!(length > RG__PARALLEL_SINE * rg__sqrt(rg_v3_length_squared(d) * ee))) continue;
+            n = rg_v3_scale(n, (rg_v3_dot(n, arc) < 0 ? -1 : 1) / length);
+            s = rg__collide_triangle_lowest(tf->v, n, &corner) -
+                rg_v3_dot(n, h->vertices[rg__collide_hull_support(h, n)]);
+            if (!(s > best.separation)) continue;
+            best.separation = s;
+            best.edge_a = j;
+            best.edge_b = k;
+            best.normal = n;
+            if (s > margin) return best;
+        }
+    }
+    return best;
+}
+
+/* Clips polygon *in (count vertices) against the side planes of a reference polygon: corners
+   ref[index[i]] (ref[i] without index), counter-clockwise about n; side i is the plane through
+   corners i and i + 1. *in and *next are the two buffers, swapped as it goes. */
+static int rg__collide_triangle_clip_sides(rg__clip_vertex **in, rg__clip_vertex **next, int count, const rg_vec3 *ref,
+                                           const int *index, int ref_count, rg_vec3 n) {
+    rg_vec3 first = ref[index ? index[0] : 0], v1 = first;
+    int i;
+    for (i = 0; i < ref_count && count > 0; ++i) {
+        rg_vec3 v0 = v1, side;
+        rg__clip_vertex *swap;
+        v1 = i + 1 < ref_count ? ref[index ? index[i + 1] : i + 1] : first;
+        side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the reference's plane */
+        count = rg__collide_clip_polygon(*in, count, side, rg_v3_dot(side, v0), i, *next);
+        swap = *in;
+        *in = *next;
+        *next = swap;
+    }
+    return count;
+}
+
+/* Room for clipping a polygon of `count` corners against `sides` planes: the stack, or the
+   scratch array when it may not fit. Returns the two buffers' size. */
+static int rg__collide_triangle_clip_buffers(int count, int sides, rg__clip_vertex *stack, rg__collide_scratch *scratch,
+                                             rg__clip_vertex **in, rg__clip_vertex **next) {
+    int capacity = count + sides + 1;
+    rg__clip_vertex *buffer = stack;
+    if (capacity > RG__CLIP_STACK) {
+        stbds_arrsetlen(scratch->clip, 2 * capacity);
+        buffer = scratch->clip;
+    } else {
+        capacity = RG__CLIP_STACK;
+    }
+    *in = buffer;
+    *next = buffer + capacity;
+    return capacity;
+}
+
+/* The triangle's face as reference: the hull's incident face (the most anti-parallel one around
+   `support`, its deepest vertex below the plane) clipped to the triangle's edge planes, depths
+   from the plane, points moved onto it; with allow_fallback that vertex alone when nothing
+   survives. The normal is the triangle's, exactly. */
+static int rg__collide_triangle_face_contact(const rg__triangle_frame *tf, int support, rg_real margin,
+                                             int allow_fallback, rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *h = tf->hull;
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *in, *next;
+    rg__pair_frame frame;
+    const rg__hull_face *incident;
+    int i, count, kept, chosen[4], face;
+    memset(&frame, 0, sizeof frame);
+    frame.a = frame.b = h;
+    face = rg__collide_incident_face(&frame, 0, support, tf->normal);
+    if (face < 0) return 0;
+    incident = &h->faces[face];
+    rg__collide_triangle_clip_buffers(incident->count, 3, stack, scratch, &in, &next);
+    for (i = 0; i < incident->count; ++i) {
+        in[i].p = h->vertices[h->face_vertices[incident->first + i]];
+        in[i].depth = 0;
+        in[i].code = (uint32_t)i;
+        in[i].line = (uint32_t)i;
+    }
+    count = rg__collide_triangle_clip_sides(&in, &next, incident->count, tf->v, NULL, 3, tf->normal);
+    for (i = 0, kept = 0; i < count; ++i) {
+        rg__clip_vertex p = in[i];
+        p.depth = tf->offset - rg_v3_dot(tf->normal, p.p);
+        if (!(p.depth >= -margin)) continue;
+        p.p = rg_v3_madd(p.p, tf->normal, p.depth);
+        in[kept++] = p;
+    }
+    if (kept == 0 && allow_fallback) {
+        rg__clip_vertex p;
+        p.p = h->vertices[support];
+        p.depth = tf->offset - rg_v3_dot(tf->normal, p.p);
+        p.code = 0x40000000u | (uint32_t)support;
+        p.line = 0;
+        p.p = rg_v3_madd(p.p, tf->normal, p.depth);
+        if (p.depth >= -margin) in[kept++] = p;
+    }
+    count = rg__collide_reduce_contacts(in, kept, tf->normal, chosen);
+    rg__collide_manifold_from_points(in, chosen, count, tf->normal, RG__TRIANGLE_FACE, face, 0, tf->position,
+                                     tf->rotation, out);
+    out->normal = tf->t->normal;
+    return count;
+}
+
+/* Where a clipped point of the triangle lies on it (the codes of rg__collide_clip_polygon, the
+   triangle's corner k and edge k having code and line k; 0x40000000 | k a corner standing in). */
+static int rg__collide_triangle_feature_of_code(uint32_t code) {
+    uint32_t line;
+    if (!(code & 0x80000000u)) return RG__TRIANGLE_ON_CORNER + (int)(code & 3u);
+    line = (code >> 12) & 0x7ffffu;
+    return line < 3 ? RG__TRIANGLE_ON_EDGE + (int)line : RG__TRIANGLE_ON_FACE;
+}
+
+/* A hull face as reference: the triangle clipped against its side planes, depths below it, the
+   points on the triangle; with allow_fallback the triangle's lowest corner alone when nothing
+   survives. *feature: where the deepest point lies on the triangle. */
+static int rg__collide_triangle_hull_face_contact(const rg__triangle_frame *tf, int f, rg_real margin,
+                                                  int allow_fallback, rg__collide_scratch *scratch,
+                                                  rg_manifold *out, int *feature) {
+    const rg_hull *h = tf->hull;
+    const rg__hull_face *reference = &h->faces[f];
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *in, *next;
+    rg_vec3 n = reference->normal;
+    int i, count, kept, chosen[4];
+    rg__collide_triangle_clip_buffers(3, reference->count, stack, scratch, &in, &next);
+    for (i = 0; i < 3; ++i) {
+        in[i].p = tf->v[i];
+        in[i].depth = 0;
+        in[i].code = (uint32_t)i;
+        in[i].line = (uint32_t)i;
+    }
+    count = rg__collide_triangle_clip_sides(&in, &next, 3, h->vertices, h->face_vertices + reference->first,
+                                            reference->count, n);
+    for (i = 0, kept = 0; i < count; ++i) {
+        rg__clip_vertex p = in[i];
+        p.depth = reference->offset - rg_v3_dot(n, p.p);
+        if (p.depth >= -margin) in[kept++] = p;
+    }
+    if (kept == 0 && allow_fallback) {
+        rg__clip_vertex p;
+        int corner;
+        p.depth = reference->offset - rg__collide_triangle_lowest(tf->v, n, &corner);
+        p.p = tf->v[corner];
+        p.code = 0x40000000u | (uint32_t)corner;
+        p.line = 0;
+        if (p.depth >= -margin) in[kept++] = p;
+    }
+    count = rg__collide_reduce_contacts(in, kept, n, chosen);
+    if (count > 0) *feature = rg__collide_triangle_feature_of_code(in[chosen[0]].code);
+    rg__collide_manifold_from_points(in, chosen, count, rg_v3_neg(n), RG__TRIANGLE_HULL_FACE, f, 0, tf->position,
+                                     tf->rotation, out);
+    return count;
+}
+
+/* Two edges: the closest points of the hull's edge and the triangle's, one point. Without
+   allow_clamped, nothing when they are not inside both edges (see rg__collide_edge_contact).
+   *feature: the triangle's edge, or its corner when the point is an end of it. */
+static int rg__collide_triangle_edge_contact(const rg__triangle_frame *tf, const rg__edge_query *query,
+                                             rg_real margin, int allow_clamped, rg_manifold *out, int *feature) {
+    const rg__hull_edge *edge = &tf->hull->edges[query->edge_a];
+    int k = query->edge_b, chosen = 0;
+    rg_vec3 x0 = tf->hull->vertices[edge->v[0]], x1 = tf->hull->vertices[edge->v[1]];
+    rg_vec3 t0 = tf->v[k], t1 = tf->v[(k + 1) % 3], normal = rg_v3_neg(query->normal), on_a;
+    rg_real s, w;
+    rg__clip_vertex point;
+    rg__collide_segments_closest(x0, x1, t0, t1, &s, &w);
+    if (!allow_clamped && (s <= 0 || s >= 1 || w <= 0 || w >= 1)) return 0;
+    on_a = rg_v3_madd(x0, rg_v3_sub(x1, x0), s);
+    point.p = rg_v3_madd(t0, rg_v3_sub(t1, t0), w);
+    point.depth = rg_v3_dot(normal, rg_v3_sub(point.p, on_a));
+    point.code = 0;
+    point.line = 0;
+    if (!(point.depth >= -margin)) return 0;
+    *feature = rg__collide_triangle_edge_feature(k, w);
+    rg__collide_manifold_from_points(&point, &chosen, 1, normal, RG__TRIANGLE_EDGES, query->edge_a, k, tf->position,
+                                     tf->rotation, out);
+    return 1;
+}
+
+/* A hull-face or edge manifold on the triangle's `feature`: on an inactive edge or corner, the
+   triangle-face manifold instead (the face normal); a normal into the back half-space, none. */
+static int rg__collide_triangle_hull_finish(const rg__triangle_frame *tf, int support, int feature, rg_real margin,
+                                            rg__collide_scratch *scratch, rg_manifold *out) {
+    if (rg__collide_triangle_feature_is_inactive(tf->t, feature)) {
+        memset(out, 0, sizeof *out);
+        return rg__collide_triangle_face_contact(tf, support, margin, 1, scratch, out);
+    }
+    if (!(rg_v3_dot(out->normal, tf->t->normal) > 0)) memset(out, 0, sizeof *out);
+    return out->count;
+}
+
+enum { RG__TRIANGLE_AXIS_FACE, RG__TRIANGLE_AXIS_HULL_FACE, RG__TRIANGLE_AXIS_EDGES, RG__TRIANGLE_AXIS_BACK };
+
+/* A hull against the triangle: the separating axes, then the manifold with the preferences of
+   rg__collide_contact_manifold (the triangle's face, a hull face, the edges; a face within
+   RG__ALIGNED_COSINE of a best edge axis when its points reach that depth), the best axis with
+   the fallbacks when rounding defeats them all. The back of the triangle as best axis gives
+   nothing. */
+static int rg__collide_hull_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin,
+                                     rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *h = a->hull;
+    rg__triangle_frame tf;
+    rg__face_query hull_face;
+    rg__edge_query edges;
+    rg_quat inverse = rg_quat_conjugate(a->rotation);
+    rg_real face, back, best, tolerance, aligned_tolerance, small;
+    int k, support, count, near_best, aligned, overlapping, best_kind, feature = RG__TRIANGLE_ON_FACE;
+    tf.t = t;
+    tf.hull = h;
+    tf.position = a->position;
+    tf.rotation = a->rotation;
+    for (k = 0; k < 3; ++k) tf.v[k] = rg__quat_rotate(inverse, rg_v3_sub(t->v[k], a->position));
+    tf.normal = rg__quat_rotate(inverse, t->normal);
+    tf.offset = rg_v3_dot(tf.normal, tf.v[0]);
+    tf.size = 0;
+    for (k = 0; k < 3; ++k) tf.size = rg__max_real(tf.size, rg_v3_length(rg_v3_sub(tf.v[(k + 1) % 3], tf.v[k])));
+    /* the separating axes, each one stopping the search when it separates */
+    support = rg__collide_hull_support(h, rg_v3_neg(tf.normal));
+    face = rg_v3_dot(tf.normal, h->vertices[support]) - tf.offset;
+    if (face > margin) return 0;
+    back = tf.offset - rg_v3_dot(tf.normal, h->vertices[rg__collide_hull_support(h, tf.normal)]);
+    if (back > margin) return 0;
+    hull_face = rg__collide_triangle_query_hull_faces(&tf, margin);
+    if (hull_face.separation > margin) return 0;
+    edges = rg__collide_triangle_query_edges(&tf, margin);
+    if (edges.edge_a >= 0 && edges.separation > margin) return 0;
+    best = rg__max_real(rg__max_real(face, back), hull_face.separation);
+    if (edges.edge_a >= 0) best = rg__max_real(best, edges.separation);
+    best_kind = face == best ? RG__TRIANGLE_AXIS_FACE
+              : hull_face.separation == best ? RG__TRIANGLE_AXIS_HULL_FACE
+              : edges.edge_a >= 0 && edges.separation == best ? RG__TRIANGLE_AXIS_EDGES : RG__TRIANGLE_AXIS_BACK;
+    overlapping = best <= 0;
+    small = rg__min_real(h->radius, tf.size);
+    tolerance = RG__AXIS_RELATIVE * rg__fabs(best) + RG__AXIS_ABSOLUTE * small;
+    aligned_tolerance = RG__AXIS_RELATIVE * rg__fabs(best) + RG__ALIGNED_ROUNDING * small;
+    /* the triangle's face first: stable manifolds on flat ground */
+    near_best = face >= best - tolerance;
+    aligned = !near_best && best_kind == RG__TRIANGLE_AXIS_EDGES &&
+              -rg_v3_dot(tf.normal, edges.normal) >= RG__ALIGNED_COSINE;
+    if (near_best || aligned) {
+        count = rg__collide_triangle_face_contact(&tf, support, margin, 0, scratch, out);
+        if (count > 0 && near_best && (!overlapping || out->depths[0] >= -best - tolerance)) return count;
+        if (count > 0 && aligned && rg__fabs(out->depths[0] + best) <= aligned_tolerance) return count;
+    }
+    near_best = hull_face.separation >= best - tolerance;
+    aligned = !near_best && best_kind == RG__TRIANGLE_AXIS_EDGES &&
+              rg_v3_dot(h->faces[hull_face.face].normal, edges.normal) >= RG__ALIGNED_COSINE;
+    if (near_best || aligned) {
+        count = rg__collide_triangle_hull_face_contact(&tf, hull_face.face, margin, 0, scratch, out, &feature);
+        if ((count > 0 && near_best && (!overlapping || out->depths[0] >= -best - tolerance)) ||
+            (count > 0 && aligned && rg__fabs(out->depths[0] + best) <= aligned_tolerance))
+            return rg__collide_triangle_hull_finish(&tf, support, feature, margin, scratch, out);
+    }
+    if (edges.edge_a >= 0 && edges.separation >= best - tolerance &&
+        rg__collide_triangle_edge_contact(&tf, &edges, margin, 0, out, &feature))
+        return rg__collide_triangle_hull_finish(&tf, support, feature, margin, scratch, out);
+    memset(out, 0, sizeof *out);
+    if (!overlapping) return 0;
+    /* rounding defeated every candidate: the best axis with the fallbacks */
+    switch (best_kind) {
+    case RG__TRIANGLE_AXIS_FACE:
+        return rg__collide_triangle_face_contact(&tf, support, margin, 1, scratch, out);
+    case RG__TRIANGLE_AXIS_HULL_FACE:
+        count = rg__collide_triangle_hull_face_contact(&tf, hull_face.face, margin, 1, scratch, out, &feature);
+        break;
+    case RG__TRIANGLE_AXIS_EDGES:
+        count = rg__collide_triangle_edge_contact(&tf, &edges, margin, 1, out, &feature);
+        break;
+    default:
+        return 0;
+    }
+    return count > 0 ? rg__collide_triangle_hull_finish(&tf, support, feature, margin, scratch, out) : 0;
+}
+
+/* A posed convex shape (A) against one triangle (B); margin >= 0 and finite, poses sane,
+   rotations unit. scratch (may be NULL) holds stb_ds arrays reused for big hulls; without it
+   they are made and freed here. Clears out, returns out->count. */
+static int rg__collide_convex_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin,
+                                       rg__collide_scratch *scratch, rg_manifold *out) {
+    rg__collide_scratch temporary;
+    rg_vec3 centre;
+    int count;
+    memset(out, 0, sizeof *out);
+    centre = a->type == RG_SHAPE_HULL ? rg_v3_add(a->position, rg__quat_rotate(a->rotation, a->hull->centroid))
+                                      : rg_v3_scale(rg_v3_add(a->p0, a->p1), (rg_real)0.5);
+    if (rg_v3_dot(t->normal, rg_v3_sub(centre, t->v[0])) < 0) return 0;
+    if (a->type != RG_SHAPE_HULL) return rg__collide_round_triangle(a, t, margin, out);
+    memset(&temporary, 0, sizeof temporary);
+    count = rg__collide_hull_triangle(a, t, margin, scratch ? scratch : &temporary, out);
+    stbds_arrfree(temporary.clip);
+    if (count == 0) memset(out, 0, sizeof *out);
+    return count;
+}
+
+RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triangle[3], unsigned active_edges,
+                                  rg_real margin, rg_manifold *out) {
+    rg__convex convex;
+    rg__triangle t;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    if (!triangle || !rg__collide_convex_of_shape(a, &convex) || !rg__collide_triangle_of(triangle, active_edges, &t) ||
+        !rg__collide_margin(margin, &margin))
+        return 0;
+    return rg__collide_convex_triangle(&convex, &t, margin, NULL, out);
+}
+
 /* =============================================================================================
    >>mesh: triangle meshes: creation, internal edges, the bounding-volume hierarchy
 
@@ -5577,14 +6296,6 @@ RIGID_API int rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int
     return rg__mesh_collect(mesh, lo, hi, NULL, out, capacity);
 }
 
-/* TEMPORARY until the collide.triangle branch lands */
-static int rg__collide_convex_triangle(const rg__convex *a, const rg__triangle *t, rg_real margin,
-                                       rg__collide_scratch *scratch, rg_manifold *out) {
-    (void)a; (void)t; (void)margin; (void)scratch;
-    memset(out, 0, sizeof *out);
-    return 0;
-}
-/* END TEMPORARY */
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
