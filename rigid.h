@@ -1166,7 +1166,9 @@ typedef struct rg__shape_pair_cache {
 /* What the narrow phase keeps for a pair of bodies from one step to the next: its shape pairs'
    caches, in the order they are visited (places in a's list, in b's, triangle). */
 typedef struct rg__pair_cache {
-    rg__shape_pair_cache *children; /* stb_ds */
+    rg__shape_pair_cache first;   /* the first shape pair's, kept in place: most body pairs have one */
+    rg__shape_pair_cache *more;   /* stb_ds: the others', allocated only for them */
+    int child_count;
     uint32_t stamp;               /* the step that last saw the pair in the broad phase */
 } rg__pair_cache;
 
@@ -7147,13 +7149,13 @@ static rg_shape_id rg__shape_id_of(const rg_world *w, int index);
 static void rg__narrowphase_delete_entry(rg__narrowphase *np, uint64_t key) {
     ptrdiff_t at = stbds_hmgeti(np->cache, key);
     if (at < 0) return;
-    stbds_arrfree(np->cache[at].value.children);
+    stbds_arrfree(np->cache[at].value.more);
     (void)stbds_hmdel(np->cache, key);
 }
 
 static void rg__narrowphase_destroy(rg_world *w) {
     ptrdiff_t i;
-    for (i = 0; i < stbds_hmlen(w->narrowphase.cache); ++i) stbds_arrfree(w->narrowphase.cache[i].value.children);
+    for (i = 0; i < stbds_hmlen(w->narrowphase.cache); ++i) stbds_arrfree(w->narrowphase.cache[i].value.more);
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
     stbds_hmfree(w->narrowphase.cache);
@@ -7168,6 +7170,11 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.scratch.clip);
 }
 
+/* Shape pair i of a body pair's cache. */
+static rg__shape_pair_cache *rg__narrowphase_child(rg__pair_cache *cache, int i) {
+    return i == 0 ? &cache->first : &cache->more[i - 1];
+}
+
 /* Repoints the shape pairs' caches at their manifolds after the manifold array changed. */
 static void rg__narrowphase_index_manifolds(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
@@ -7175,8 +7182,8 @@ static void rg__narrowphase_index_manifolds(rg_world *w) {
         const rg__pair_manifold *m = &w->narrowphase.manifolds[i];
         uint64_t key = rg__broadphase_pair_key(m->a, m->b);
         ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
-        if (at >= 0 && m->child < (int)stbds_arrlen(w->narrowphase.cache[at].value.children))
-            w->narrowphase.cache[at].value.children[m->child].manifold_index = i;
+        if (at >= 0 && m->child < w->narrowphase.cache[at].value.child_count)
+            rg__narrowphase_child(&w->narrowphase.cache[at].value, m->child)->manifold_index = i;
     }
 }
 
@@ -7491,23 +7498,26 @@ static int rg__narrowphase_child_compare(const rg__shape_pair_key *x, const rg__
    both in visit order, and become the pair's list. The same pairs as last step (the common
    case) keep the list as it is. */
 static void rg__narrowphase_match_children(rg__narrowphase *np, rg__pair_cache *cache) {
-    int i, j = 0, n = (int)stbds_arrlen(np->keys), old = (int)stbds_arrlen(cache->children), same = n == old;
-    for (i = 0; i < n && same; ++i) same = rg__narrowphase_child_compare(&np->keys[i], &cache->children[i].key) == 0;
+    int i, j = 0, n = (int)stbds_arrlen(np->keys), old = cache->child_count, same = n == old;
+    for (i = 0; i < n && same; ++i)
+        same = rg__narrowphase_child_compare(&np->keys[i], &rg__narrowphase_child(cache, i)->key) == 0;
     if (same) return;
     stbds_arrsetlen(np->children, n);
     for (i = 0; i < n; ++i) {
         rg__shape_pair_cache *child = &np->children[i];
-        while (j < old && rg__narrowphase_child_compare(&cache->children[j].key, &np->keys[i]) < 0) ++j;
-        if (j < old && rg__narrowphase_child_compare(&cache->children[j].key, &np->keys[i]) == 0) {
-            *child = cache->children[j++];
+        while (j < old && rg__narrowphase_child_compare(&rg__narrowphase_child(cache, j)->key, &np->keys[i]) < 0) ++j;
+        if (j < old && rg__narrowphase_child_compare(&rg__narrowphase_child(cache, j)->key, &np->keys[i]) == 0) {
+            *child = *rg__narrowphase_child(cache, j++);
             continue;
         }
         memset(child, 0, sizeof *child);
         child->key = np->keys[i];
         child->manifold_index = -1;
     }
-    stbds_arrsetlen(cache->children, n);
-    if (n > 0) memcpy(cache->children, np->children, sizeof *np->children * (size_t)n);
+    cache->child_count = n;
+    if (n > 0) cache->first = np->children[0];
+    stbds_arrsetlen(cache->more, n > 1 ? n - 1 : 0);
+    if (n > 1) memcpy(cache->more, np->children + 1, sizeof *np->children * (size_t)(n - 1));
 }
 
 /* The shapes at places place_a and place_b of bodies a and b. */
@@ -7587,14 +7597,14 @@ static void rg__narrowphase_update(rg_world *w) {
         cache->stamp = np->step;
         margin = rg__narrowphase_pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
         if (!pose_a->collidable || !pose_b->collidable || !rg__collide_margin(margin, &taken)) {
-            stbds_arrsetlen(cache->children, 0);
+            cache->child_count = 0;
             continue;
         }
         rg__narrowphase_list_children(w, pair.a, pair.b, taken);
         rg__narrowphase_match_children(np, cache);
-        child_count = (int)stbds_arrlen(cache->children);
+        child_count = cache->child_count;
         for (c = 0; c < child_count; ++c) {
-            rg__shape_pair_cache *child = &cache->children[c];
+            rg__shape_pair_cache *child = rg__narrowphase_child(cache, c);
             const rg__shape *sa = rg__narrowphase_shape_at(w, pair.a, child->key.place_a);
             const rg__shape *sb = rg__narrowphase_shape_at(w, pair.b, child->key.place_b);
             const rg__pair_manifold *previous = NULL;
