@@ -168,11 +168,12 @@
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
-      degenerate hulls, stale ids and dt <= 0 are refused and leave the world unchanged. So are
+      degenerate hulls and meshes, radii <= 0, a mesh on a dynamic body, stale ids and dt <= 0
+      are refused and leave the world unchanged. So are
       absurd values, whatever the units: magnitudes beyond 1e15 (RG__MAX_MAGNITUDE), a dt above
       1 s, velocities (or forces that would give velocities within a 1 s step) whose kinetic
-      energy exceeds 1e30 (RG__MAX_ENERGY), hulls and bodies whose mass properties overflow
-      rg_real. Within these limits a free body's state stays finite. Math functions never
+      energy exceeds 1e30 (RG__MAX_ENERGY), hulls, shapes and bodies whose mass properties
+      overflow rg_real. Within these limits a free body's state stays finite. Math functions never
       crash: NaN in gives NaN out, except that normalising a zero, NaN or infinite vector or
       quaternion gives zero or the identity, and inverting a singular or non-finite matrix
       gives zero.
@@ -186,8 +187,9 @@
       - A hull's volume is that of its faces as fans of triangles; a volume within
         RG__HULL_VOLUME_LEFT of the size of its terms is rounding, and the hull is degenerate
         (rg__hull_compute_mass_properties). Mass, inertia and their inverses are finite and
-        positive, or the hull or body is refused (rg__hull_mass_properties_are_finite,
-        rg__body_set_mass_properties).
+        positive, or the hull, body or shape is refused (rg__hull_mass_properties_are_finite,
+        rg__shape_mass_is_usable); a shape is added or destroyed only if the body's sum stays
+        so and its velocities valid (rg__shape_update_body_mass).
       - Every input point lies within three tolerances of the hull rg_hull_create returns
         (rg__qh_reject_cut_off_points).
       - An edge pair never claims more separation than the gap between the hulls' supports
