@@ -212,7 +212,7 @@ sanitize: deps
 $(BUILD)/replay_page.inc: tools/replay_page.html | $(BUILD)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n",/' $< > $@
 
-$(BUILD)/replay: tools/replay.c tools/replay.h examples/record.h $(BUILD)/replay_page.inc | $(BUILD)
+$(BUILD)/replay: tools/replay.c tools/replay.h examples/record.h examples/snapshot.h $(BUILD)/replay_page.inc | $(BUILD)
 	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
 
 # the recording format and the snapshot rasteriser, checked in `make test` (fast)

@@ -550,9 +550,9 @@ static void check_shapes(const scene *s, const recording *rec) {
         if (rec->body_shape_start[b + 1] - rec->body_shape_start[b] != n) { ok = 0; break; }
         for (i = 0; i < n; ++i) {
             const record_shape *r = &rec->shapes[rec->body_shape_start[b] + i];
-            rg_vec3 p0, p1;
-            rg_quat q;
-            rg_real radius;
+            rg_vec3 p0 = rg_v3(0, 0, 0), p1 = p0;
+            rg_quat q = rg_quat_identity();
+            rg_real radius = 0;
             const rg_hull *hull;
             if (r->type != (int)rg_shape_get_type(s->world, shapes[i])) { ok = 0; continue; }
             switch (r->type) {
