@@ -216,7 +216,7 @@ $(BUILD)/replay: tools/replay.c tools/replay.h examples/record.h examples/snapsh
 	$(CC) $(CFLAGS) -I$(BUILD) $< -o $@ $(LDLIBS)
 
 # the recording format and the snapshot rasteriser, checked in `make test` (fast)
-$(BUILD)/check_tools: tools/check_tools.c examples/record.h examples/snapshot.h tools/plot.h rigid.h | $(BUILD)
+$(BUILD)/check_tools: tools/check_tools.c examples/record.h examples/snapshot.h tools/plot.h tools/random.h rigid.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # The replay page in headless Chromium (not part of `make test`: CI machines may lack a browser):

@@ -59,7 +59,8 @@
    at most 0.5 / (16383 sqrt(2)) = 2.2e-5, the rotation by at most RECORD_QUAT_MAX_ANGLE
    (1.5e-4 rad: 0.15 mm at 1 m from the origin). Positions are the floats themselves.
 
-   A 1000-body frame takes 16 + 126 + 1000 x 18 = 18 kB (version 1: 28 kB, plus the contacts).
+   A frame of 1000 moving bodies takes 16 + 125 + 1000 x 18 = 18 kB (version 1: 28 kB, plus the
+   contacts, always).
 
    VERSION 1 ("RGREC01\n"), still read: no meshes and no shape list (a body has one hull at its
    frame's origin: hull u32, 0xffffffff for none, then type u32), frames without flags or
