@@ -1,12 +1,13 @@
 /* snapshot.h: PNG pictures of a rigid.h world, drawn by a small software rasteriser (flat-shaded
-   convex hulls with a z-buffer and dark outlines, shadows on the ground, a faint checkerboard on
-   it, haze in the distance), for CI logs and the README (`make pictures`). Header-only, every
+   shapes with a z-buffer and dark outlines, shadows on the ground, a faint checkerboard on it,
+   haze in the distance), for CI logs and the README (`make pictures`). Header-only, every
    function static; writes PNG with stb_image_write (Debian's libstb-dev, -I/usr/include/stb).
 
    The 2D part (snap_image, lines, rectangles, 5x7 text) needs nothing but the C library and is
    also what tools/plot.h draws with. The 3D part (snapshot_world) needs rigid.h included first
-   and uses its public API only (rg_body_hull, rg_hull_vertex, rg_hull_face_vertices,
-   rg_body_position, rg_body_orientation, rg_world_contacts).
+   and uses its public API only: every shape of every body (rg_body_shapes; hulls where they are
+   placed, spheres and capsules as inscribed polyhedra, meshes seen from both sides), its pose
+   (rg_body_position, rg_body_orientation) and the contacts (rg_world_contacts).
 
       rg_body_id ids[...];                       (the bodies to draw, any order)
       snapshot_options o = snapshot_default_options();
@@ -499,34 +500,246 @@ SNAP__STATIC snapshot_options snapshot_default_options(void) {
     return o;
 }
 
-/* World position of vertex i of the body's hull. */
+/* ---- the bodies' surfaces --------------------------------------------------------------------- */
+
+/* Spheres and capsules are drawn as polyhedra inscribed in them: SNAP_ROUND_SEGMENTS around the
+   axis and half as many from pole to pole (a sphere's outline then covers 99.4 % of the disc's
+   area, (n / 2 pi) sin(2 pi / n)). */
+#define SNAP_ROUND_SEGMENTS 32
+
+/* One polygon of a body's surface in world space, as the drawing, shadow and bounds passes
+   take it. */
+typedef struct snapshot__polygon {
+    double points[SNAP_MAX_POLYGON][3];
+    int count;
+    double normal[3];     /* unit, outwards (meshes: towards the front) */
+    int face;             /* face id: one per hull face, one per sphere, capsule or mesh */
+    int two_sided;        /* meshes: drawn from behind too */
+} snapshot__polygon;
+
+typedef void (*snapshot__visit)(const snapshot__polygon *polygon, void *user);
+
+/* The body's shapes: in stack when they fit (capacity), else in memory the caller frees (the
+   returned pointer differs from stack); *count is 0 when that allocation fails. */
+SNAP__STATIC rg_shape_id *snapshot__shapes(const rg_world *w, rg_body_id id, rg_shape_id *stack, int capacity, int *count) {
+    rg_shape_id *shapes;
+    *count = rg_body_shapes(w, id, stack, capacity);
+    if (*count <= capacity) return stack;
+    shapes = (rg_shape_id *)malloc(sizeof *shapes * (size_t)*count);
+    if (!shapes) { *count = 0; return stack; }
+    rg_body_shapes(w, id, shapes, *count);
+    return shapes;
+}
+
+/* The world pose of a hull shape's frame: the body's pose, then the hull's placement in it (a
+   hull at the origin unturned takes the body's pose as it is). */
+SNAP__STATIC const rg_hull *snapshot__hull_pose(const rg_world *w, rg_body_id id, rg_shape_id shape, rg_vec3 *position,
+                                                rg_quat *orientation) {
+    rg_vec3 p;
+    rg_quat q;
+    const rg_hull *h = rg_shape_get_hull(w, shape, &p, &q);
+    *position = rg_body_position(w, id);
+    *orientation = rg_body_orientation(w, id);
+    if (!h || (p.x == 0 && p.y == 0 && p.z == 0 && q.x == 0 && q.y == 0 && q.z == 0)) return h;
+    *position = rg_v3_add(*position, rg_quat_rotate(*orientation, p));
+    *orientation = rg_quat_mul(*orientation, q);
+    return h;
+}
+
+/* World position of vertex i of a hull at (position, orientation). */
 SNAP__STATIC void snapshot__vertex(const rg_hull *h, int i, rg_vec3 position, rg_quat orientation, double out[3]) {
     rg_vec3 p = rg_v3_add(position, rg_quat_rotate(orientation, rg_hull_vertex(h, i)));
     out[0] = p.x; out[1] = p.y; out[2] = p.z;
 }
 
-/* Bounds of the bodies, leaving out slabs larger than 40 m (the ground) unless nothing else is
-   there. Returns 0 when no body has a hull. */
+SNAP__STATIC void snapshot__hull_surfaces(const rg_hull *h, rg_vec3 position, rg_quat orientation, int *face_id,
+                                          snapshot__visit visit, void *user) {
+    snapshot__polygon poly;
+    int f, i;
+    poly.two_sided = 0;
+    for (f = 0; f < rg_hull_face_count(h); ++f, ++*face_id) {
+        int indices[SNAP_MAX_POLYGON];
+        rg_vec3 nw = rg_quat_rotate(orientation, rg_hull_face_normal(h, f));
+        poly.count = rg_hull_face_vertices(h, f, indices, SNAP_MAX_POLYGON);
+        if (poly.count < 3 || poly.count > SNAP_MAX_POLYGON) continue;
+        for (i = 0; i < poly.count; ++i) snapshot__vertex(h, indices[i], position, orientation, poly.points[i]);
+        poly.normal[0] = nw.x; poly.normal[1] = nw.y; poly.normal[2] = nw.z;
+        poly.face = *face_id;
+        visit(&poly, user);
+    }
+}
+
+/* Newell's normal of the polygon, unit; 0 when it has no area. */
+SNAP__STATIC int snapshot__newell(snapshot__polygon *poly) {
+    double n[3] = {0, 0, 0}, length;
+    int i;
+    for (i = 0; i < poly->count; ++i) {
+        const double *a = poly->points[i], *b = poly->points[(i + 1) % poly->count];
+        n[0] += (a[1] - b[1]) * (a[2] + b[2]);
+        n[1] += (a[2] - b[2]) * (a[0] + b[0]);
+        n[2] += (a[0] - b[0]) * (a[1] + b[1]);
+    }
+    length = sqrt(snap__dot(n, n));
+    if (!(length > 1e-300)) return 0;
+    for (i = 0; i < 3; ++i) poly->normal[i] = n[i] / length;
+    return 1;
+}
+
+/* Point i (around) of ring m of a capsule from a to b (a sphere when a = b) with the frame
+   (axis, u, v): rings 0 .. n/4 circle end a from its pole to its equator, rings n/4 + 1 .. n/2 + 1
+   end b from its equator to its pole. */
+SNAP__STATIC void snapshot__round_point(const double a[3], const double b[3], double radius, const double axis[3],
+                                        const double u[3], const double v[3], int m, int i, double out[3]) {
+    const double pi = 3.14159265358979323846;
+    int rings = SNAP_ROUND_SEGMENTS / 2, k = m <= rings / 2 ? m : m - 1;
+    const double *center = m <= rings / 2 ? a : b;
+    double theta = pi * k / rings, phi = 2 * pi * (i % SNAP_ROUND_SEGMENTS) / SNAP_ROUND_SEGMENTS;
+    double along = -cos(theta), across = sin(theta);
+    int j;
+    if (k == 0 || k == rings) across = 0; /* the poles exactly */
+    for (j = 0; j < 3; ++j)
+        out[j] = center[j] + radius * (along * axis[j] + across * (cos(phi) * u[j] + sin(phi) * v[j]));
+}
+
+/* A sphere (a = b) or capsule, world space, as quadrilaterals between rings (triangles at the
+   poles), all with one face id. */
+SNAP__STATIC void snapshot__round_surfaces(const double a[3], const double b[3], double radius, int face,
+                                           snapshot__visit visit, void *user) {
+    snapshot__polygon poly;
+    double axis[3], u[3], v[3], length, seed[3] = {0, 0, 0};
+    int m, i, j, k, rings = SNAP_ROUND_SEGMENTS / 2;
+    for (k = 0; k < 3; ++k) axis[k] = b[k] - a[k];
+    length = sqrt(snap__dot(axis, axis));
+    if (length > 1e-9 * radius) {
+        for (k = 0; k < 3; ++k) axis[k] /= length;
+    } else {
+        axis[0] = axis[2] = 0;
+        axis[1] = 1;
+    }
+    /* u: across the axis, from the coordinate axis least along it */
+    k = fabs(axis[0]) <= fabs(axis[1]) && fabs(axis[0]) <= fabs(axis[2]) ? 0 : fabs(axis[1]) <= fabs(axis[2]) ? 1 : 2;
+    seed[k] = 1;
+    snap__cross(axis, seed, u);
+    snap__normalize(u);
+    snap__cross(axis, u, v);
+    poly.face = face;
+    poly.two_sided = 0;
+    for (m = 0; m <= rings; ++m)
+        for (i = 0; i < SNAP_ROUND_SEGMENTS; ++i) {
+            double corners[4][3], middle[3], center[3], t, along;
+            snapshot__round_point(a, b, radius, axis, u, v, m, i, corners[0]);
+            snapshot__round_point(a, b, radius, axis, u, v, m, i + 1, corners[1]);
+            snapshot__round_point(a, b, radius, axis, u, v, m + 1, i + 1, corners[2]);
+            snapshot__round_point(a, b, radius, axis, u, v, m + 1, i, corners[3]);
+            poly.count = 0;
+            for (j = 0; j < 4; ++j) { /* the poles' corners coincide */
+                const double *p = corners[j], *q = corners[(j + 3) % 4];
+                if (p[0] == q[0] && p[1] == q[1] && p[2] == q[2]) continue;
+                for (k = 0; k < 3; ++k) poly.points[poly.count][k] = p[k];
+                poly.count++;
+            }
+            if (poly.count < 3 || !snapshot__newell(&poly)) continue;
+            /* outwards: away from the nearest point of the segment */
+            for (k = 0; k < 3; ++k) middle[k] = (corners[0][k] + corners[2][k]) / 2 - a[k];
+            along = snap__dot(middle, axis);
+            t = along < 0 ? 0 : along > length ? length : along;
+            for (k = 0; k < 3; ++k) center[k] = middle[k] - t * axis[k];
+            if (snap__dot(poly.normal, center) < 0)
+                for (k = 0; k < 3; ++k) poly.normal[k] = -poly.normal[k];
+            visit(&poly, user);
+        }
+}
+
+/* A mesh's triangles on its body, seen from both sides, all with one face id. */
+SNAP__STATIC void snapshot__mesh_surfaces(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, int face,
+                                          snapshot__visit visit, void *user) {
+#ifndef EXAMPLES_NO_MESH /* record.h says why */
+    snapshot__polygon poly;
+    int t, k, n = rg_mesh_triangle_count(mesh);
+    poly.face = face;
+    poly.two_sided = 1;
+    poly.count = 3;
+    for (t = 0; t < n; ++t) {
+        int corners[3];
+        if (!rg_mesh_triangle(mesh, t, corners)) continue;
+        for (k = 0; k < 3; ++k) {
+            rg_vec3 p = rg_v3_add(position, rg_quat_rotate(orientation, rg_mesh_vertex(mesh, corners[k])));
+            poly.points[k][0] = p.x; poly.points[k][1] = p.y; poly.points[k][2] = p.z;
+        }
+        if (snapshot__newell(&poly)) visit(&poly, user);
+    }
+#else
+    (void)mesh; (void)position; (void)orientation; (void)face; (void)visit; (void)user;
+#endif
+}
+
+/* Visits the polygons of every shape of the body, face ids from *face_id on (advanced past
+   them: one per hull face, one per other shape). */
+SNAP__STATIC void snapshot__body_surfaces(const rg_world *w, rg_body_id id, int *face_id, snapshot__visit visit,
+                                          void *user) {
+    rg_shape_id stack[8], *shapes;
+    rg_vec3 position = rg_body_position(w, id);
+    rg_quat orientation = rg_body_orientation(w, id);
+    int count, i, k;
+    shapes = snapshot__shapes(w, id, stack, 8, &count);
+    for (i = 0; i < count; ++i) {
+        rg_vec3 p0, p1, hull_position;
+        rg_quat hull_orientation;
+        rg_real radius;
+        double a[3], b[3];
+        const rg_hull *h = snapshot__hull_pose(w, id, shapes[i], &hull_position, &hull_orientation);
+        const rg_mesh *mesh = rg_shape_get_mesh(w, shapes[i]);
+        if (h) {
+            snapshot__hull_surfaces(h, hull_position, hull_orientation, face_id, visit, user);
+            continue;
+        }
+        if (mesh) {
+            snapshot__mesh_surfaces(mesh, position, orientation, (*face_id)++, visit, user);
+            continue;
+        }
+        if (rg_shape_get_sphere(w, shapes[i], &p0, &radius)) p1 = p0;
+        else if (!rg_shape_get_capsule(w, shapes[i], &p0, &p1, &radius)) { ++*face_id; continue; }
+        p0 = rg_v3_add(position, rg_quat_rotate(orientation, p0));
+        p1 = rg_v3_add(position, rg_quat_rotate(orientation, p1));
+        a[0] = p0.x; a[1] = p0.y; a[2] = p0.z;
+        b[0] = p1.x; b[1] = p1.y; b[2] = p1.z;
+        for (k = 0; k < 3 && a[k] == b[k]; ++k) {}
+        if (k == 3) for (k = 0; k < 3; ++k) b[k] = a[k]; /* a sphere */
+        snapshot__round_surfaces(a, b, radius, (*face_id)++, visit, user);
+    }
+    if (shapes != stack) free(shapes);
+}
+
+/* Bounds of the points of the polygons visited. */
+typedef struct snapshot__box { double lo[3], hi[3]; int any; } snapshot__box;
+
+SNAP__STATIC void snapshot__grow_box(const snapshot__polygon *poly, void *user) {
+    snapshot__box *box = (snapshot__box *)user;
+    int i, k;
+    for (i = 0; i < poly->count; ++i)
+        for (k = 0; k < 3; ++k) {
+            if (!box->any || poly->points[i][k] < box->lo[k]) box->lo[k] = poly->points[i][k];
+            if (!box->any || poly->points[i][k] > box->hi[k]) box->hi[k] = poly->points[i][k];
+            if (k == 2) box->any = 1;
+        }
+}
+
+/* Bounds of the bodies, leaving out bodies larger than 40 m (the ground) unless nothing else is
+   there. Returns 0 when no body has a surface. */
 SNAP__STATIC int snapshot__bounds(const rg_world *w, const rg_body_id *ids, int count, double lo[3], double hi[3]) {
-    int pass, i, v, k, found = 0;
+    int pass, i, k, found = 0;
     for (pass = 0; pass < 2 && !found; ++pass)
         for (i = 0; i < count; ++i) {
-            const rg_hull *h = rg_body_hull(w, ids[i]);
-            rg_vec3 position = rg_body_position(w, ids[i]);
-            rg_quat orientation = rg_body_orientation(w, ids[i]);
-            double blo[3] = {0, 0, 0}, bhi[3] = {0, 0, 0}, p[3];
-            if (!h) continue;
-            for (v = 0; v < rg_hull_vertex_count(h); ++v) {
-                snapshot__vertex(h, v, position, orientation, p);
-                for (k = 0; k < 3; ++k) {
-                    if (v == 0 || p[k] < blo[k]) blo[k] = p[k];
-                    if (v == 0 || p[k] > bhi[k]) bhi[k] = p[k];
-                }
-            }
-            if (pass == 0 && (bhi[0] - blo[0] > 40 || bhi[1] - blo[1] > 40 || bhi[2] - blo[2] > 40)) continue;
+            snapshot__box box;
+            int face = 0;
+            box.any = 0;
+            snapshot__body_surfaces(w, ids[i], &face, snapshot__grow_box, &box);
+            if (!box.any) continue;
+            if (pass == 0 && (box.hi[0] - box.lo[0] > 40 || box.hi[1] - box.lo[1] > 40 || box.hi[2] - box.lo[2] > 40))
+                continue;
             for (k = 0; k < 3; ++k) {
-                if (!found || blo[k] < lo[k]) lo[k] = blo[k];
-                if (!found || bhi[k] > hi[k]) hi[k] = bhi[k];
+                if (!found || box.lo[k] < lo[k]) lo[k] = box.lo[k];
+                if (!found || box.hi[k] > hi[k]) hi[k] = box.hi[k];
             }
             found = 1;
         }
@@ -565,31 +778,48 @@ SNAP__STATIC snap_camera snapshot_camera(const rg_world *w, const rg_body_id *id
     return snap_camera_look_at(eye, target, o->fov_degrees, o->width * o->supersample, o->height * o->supersample);
 }
 
-/* Draws the hull of one body: its front faces, flat-shaded by a distant light (light: unit,
-   towards the light) with the given ambient brightness. *face_id is advanced by one per face. */
+/* The drawing pass over one body's polygons. */
+typedef struct snapshot__painter {
+    snap_image *im;
+    const snap_camera *cam;
+    snap_rgb base;
+    const double *light;
+    double ambient;
+} snapshot__painter;
+
+SNAP__STATIC void snapshot__paint(const snapshot__polygon *poly, void *user) {
+    const snapshot__painter *painter = (const snapshot__painter *)user;
+    const snap_camera *cam = painter->cam;
+    double camera[SNAP_MAX_POLYGON][3], normal[3], to_face[3], lambert;
+    int i;
+    for (i = 0; i < 3; ++i) {
+        normal[i] = poly->normal[i];
+        to_face[i] = poly->points[0][i] - cam->eye[i];
+    }
+    if (snap__dot(normal, to_face) >= 0) { /* faces away from the camera */
+        if (!poly->two_sided) return;
+        for (i = 0; i < 3; ++i) normal[i] = -normal[i];
+    }
+    for (i = 0; i < poly->count; ++i) snap_camera_transform(cam, poly->points[i], camera[i]);
+    lambert = snap__dot(normal, painter->light);
+    snap_polygon(painter->im, cam, (const double (*)[3])camera, poly->count,
+                 snap_rgb_scale(painter->base, painter->ambient + (1 - painter->ambient) * (lambert > 0 ? lambert : 0)),
+                 poly->face);
+}
+
+/* Draws the shapes of one body (hulls where they are placed, spheres and capsules as inscribed
+   polyhedra, meshes from both sides): front faces flat-shaded by a distant light (light: unit,
+   towards the light) with the given ambient brightness. *face_id is advanced by one per hull
+   face and one per other shape. */
 SNAP__STATIC void snapshot_draw_body_lit(snap_image *im, const snap_camera *cam, const rg_world *w, rg_body_id id,
                                          snap_rgb base, const double light[3], double ambient, int *face_id) {
-    const rg_hull *h = rg_body_hull(w, id);
-    rg_vec3 position = rg_body_position(w, id);
-    rg_quat orientation = rg_body_orientation(w, id);
-    int f, i;
-    if (!h) return;
-    for (f = 0; f < rg_hull_face_count(h); ++f, ++*face_id) {
-        int indices[SNAP_MAX_POLYGON], n = rg_hull_face_vertices(h, f, indices, SNAP_MAX_POLYGON);
-        double world[SNAP_MAX_POLYGON][3], camera[SNAP_MAX_POLYGON][3], normal[3], to_face[3], lambert;
-        rg_vec3 nw = rg_quat_rotate(orientation, rg_hull_face_normal(h, f));
-        if (n < 3 || n > SNAP_MAX_POLYGON) continue;
-        for (i = 0; i < n; ++i) snapshot__vertex(h, indices[i], position, orientation, world[i]);
-        normal[0] = nw.x; normal[1] = nw.y; normal[2] = nw.z;
-        to_face[0] = world[0][0] - cam->eye[0];
-        to_face[1] = world[0][1] - cam->eye[1];
-        to_face[2] = world[0][2] - cam->eye[2];
-        if (snap__dot(normal, to_face) >= 0) continue; /* faces away from the camera */
-        for (i = 0; i < n; ++i) snap_camera_transform(cam, world[i], camera[i]);
-        lambert = snap__dot(normal, light);
-        snap_polygon(im, cam, (const double (*)[3])camera, n,
-                     snap_rgb_scale(base, ambient + (1 - ambient) * (lambert > 0 ? lambert : 0)), *face_id);
-    }
+    snapshot__painter painter;
+    painter.im = im;
+    painter.cam = cam;
+    painter.base = base;
+    painter.light = light;
+    painter.ambient = ambient;
+    snapshot__body_surfaces(w, id, face_id, snapshot__paint, &painter);
 }
 
 /* snapshot_draw_body_lit with a light from above, right and front and ambient 0.5. */
@@ -599,87 +829,111 @@ SNAP__STATIC void snapshot_draw_body(snap_image *im, const snap_camera *cam, con
     snapshot_draw_body_lit(im, cam, w, id, base, light, 0.5, face_id);
 }
 
-/* The colour snapshot_world gives a body: static bodies grey (the largest, the ground, lighter),
-   dynamic ones from the palette by their position in ids. */
+/* The colour snapshot_world gives a body: static bodies grey (the large ones, a hull over
+   1000 m^3 or a mesh, lighter), dynamic ones from the palette by their position in ids. */
 SNAP__STATIC snap_rgb snapshot_body_color(const rg_world *w, rg_body_id id, int i) {
+    rg_shape_id stack[8], *shapes;
+    int count, k, large = 0;
     if (rg_body_get_type(w, id) == RG_BODY_DYNAMIC) return snap_palette(i);
-    return rg_hull_volume(rg_body_hull(w, id)) > 1000 ? snap_rgb_make(222, 216, 204) : snap_rgb_make(160, 164, 172);
+    shapes = snapshot__shapes(w, id, stack, 8, &count);
+    for (k = 0; k < count; ++k)
+        if (rg_shape_get_mesh(w, shapes[k]) || rg_hull_volume(rg_shape_get_hull(w, shapes[k], NULL, NULL)) > 1000)
+            large = 1;
+    if (shapes != stack) free(shapes);
+    return large ? snap_rgb_make(222, 216, 204) : snap_rgb_make(160, 164, 172);
 }
 
-/* The ground: the static body of largest volume that has a face pointing up (within 1 degree).
-   Returns its index in ids, or -1; *face is that face's index in the hull, *height its y. */
+/* The ground: the static body whose hull of largest volume has a face pointing up (within 1
+   degree). Returns its index in ids, or -1; *face is that face's id when the ground is drawn
+   first (its body's earlier shapes' ids come before), *height its y. */
 SNAP__STATIC int snapshot__ground(const rg_world *w, const rg_body_id *ids, int count, int *face, double *height) {
-    int i, f, best = -1;
+    int i, f, k, best = -1;
     double best_volume = 0;
     for (i = 0; i < count; ++i) {
-        const rg_hull *h = rg_body_hull(w, ids[i]);
-        rg_quat orientation;
-        double volume;
-        if (!h || rg_body_get_type(w, ids[i]) != RG_BODY_STATIC) continue;
-        volume = rg_hull_volume(h);
-        if (best >= 0 && volume <= best_volume) continue;
-        orientation = rg_body_orientation(w, ids[i]);
-        for (f = 0; f < rg_hull_face_count(h); ++f) {
-            int first;
-            double p[3];
-            if (rg_quat_rotate(orientation, rg_hull_face_normal(h, f)).y < 0.99985) continue;
-            if (rg_hull_face_vertices(h, f, &first, 1) < 1) continue;
-            snapshot__vertex(h, first, rg_body_position(w, ids[i]), orientation, p);
-            best = i;
-            best_volume = volume;
-            *face = f;
-            *height = p[1];
-            break;
+        rg_shape_id stack[8], *shapes;
+        int shape_count, first_id = 0;
+        if (rg_body_get_type(w, ids[i]) != RG_BODY_STATIC) continue;
+        shapes = snapshot__shapes(w, ids[i], stack, 8, &shape_count);
+        for (k = 0; k < shape_count; ++k) {
+            rg_vec3 position;
+            rg_quat orientation;
+            const rg_hull *h = snapshot__hull_pose(w, ids[i], shapes[k], &position, &orientation);
+            double volume = rg_hull_volume(h);
+            if (!h) { ++first_id; continue; }
+            for (f = 0; f < rg_hull_face_count(h) && !(best >= 0 && volume <= best_volume); ++f) {
+                int corner;
+                double p[3];
+                if (rg_quat_rotate(orientation, rg_hull_face_normal(h, f)).y < 0.99985) continue;
+                if (rg_hull_face_vertices(h, f, &corner, 1) < 1) continue;
+                snapshot__vertex(h, corner, position, orientation, p);
+                best = i;
+                best_volume = volume;
+                *face = first_id + f;
+                *height = p[1];
+                break;
+            }
+            first_id += rg_hull_face_count(h);
         }
+        if (shapes != stack) free(shapes);
     }
     return best;
 }
 
-/* Shadows on the ground: every face of every other body that faces the light, projected along
+/* The shadow pass: polygons that face the light (meshes' either way), projected along the
+   light onto the plane y = height, mark the mask. */
+typedef struct snapshot__shadow {
+    const snap_camera *cam;
+    const snap_image *im;
+    const double *light;
+    double height;
+    unsigned char *mask;
+} snapshot__shadow;
+
+SNAP__STATIC void snapshot__cast(const snapshot__polygon *poly, void *user) {
+    const snapshot__shadow *s = (const snapshot__shadow *)user;
+    double camera[SNAP_MAX_POLYGON][3], lit = snap__dot(poly->normal, s->light);
+    int k;
+    if (poly->two_sided ? lit == 0 : lit <= 0) return;
+    for (k = 0; k < poly->count; ++k) {
+        double p[3], t;
+        p[0] = poly->points[k][0]; p[1] = poly->points[k][1]; p[2] = poly->points[k][2];
+        t = (p[1] - s->height) / s->light[1];
+        if (t < 0) t = 0; /* a vertex below the ground casts where it is */
+        p[0] -= s->light[0] * t; p[1] -= s->light[1] * t; p[2] -= s->light[2] * t;
+        snap_camera_transform(s->cam, p, camera[k]);
+    }
+    snap_mask_polygon(s->im, s->cam, (const double (*)[3])camera, poly->count, s->mask);
+}
+
+/* Shadows on the ground: every surface of every other body that faces the light, projected along
    the light onto the plane y = height, marks a mask; the ground face's pixels (face id
-   ground_face) under the mask are darkened. The union of a convex body's lit faces projected
+   ground_face) under the mask are darkened. The union of a convex shape's lit faces projected
    is exactly its shadow. Bodies do not shadow one another. */
 SNAP__STATIC void snapshot__shadows(snap_image *im, const snap_camera *cam, const rg_world *w, const rg_body_id *ids,
                                     int count, int ground, int ground_face, double height, const double light[3],
                                     double darkness) {
-    unsigned char *mask;
+    snapshot__shadow s;
     size_t n = (size_t)im->width * (size_t)im->height, at;
-    int i, f, k;
+    int i;
     if (!(light[1] > 0.05)) return; /* grazing light: shadows too long to mean anything */
-    mask = (unsigned char *)calloc(n, 1);
-    if (!mask) return;
+    s.mask = (unsigned char *)calloc(n, 1);
+    if (!s.mask) return;
+    s.cam = cam;
+    s.im = im;
+    s.light = light;
+    s.height = height;
     for (i = 0; i < count; ++i) {
-        const rg_hull *h = rg_body_hull(w, ids[i]);
-        rg_vec3 position;
-        rg_quat orientation;
-        if (i == ground || !h) continue;
-        position = rg_body_position(w, ids[i]);
-        orientation = rg_body_orientation(w, ids[i]);
-        for (f = 0; f < rg_hull_face_count(h); ++f) {
-            int indices[SNAP_MAX_POLYGON], m = rg_hull_face_vertices(h, f, indices, SNAP_MAX_POLYGON);
-            double camera[SNAP_MAX_POLYGON][3], normal[3];
-            rg_vec3 nw = rg_quat_rotate(orientation, rg_hull_face_normal(h, f));
-            normal[0] = nw.x; normal[1] = nw.y; normal[2] = nw.z;
-            if (m < 3 || m > SNAP_MAX_POLYGON || snap__dot(normal, light) <= 0) continue;
-            for (k = 0; k < m; ++k) {
-                double p[3], t;
-                snapshot__vertex(h, indices[k], position, orientation, p);
-                t = (p[1] - height) / light[1];
-                if (t < 0) t = 0; /* a vertex below the ground casts where it is */
-                p[0] -= light[0] * t; p[1] -= light[1] * t; p[2] -= light[2] * t;
-                snap_camera_transform(cam, p, camera[k]);
-            }
-            snap_mask_polygon(im, cam, (const double (*)[3])camera, m, mask);
-        }
+        int face = 0;
+        if (i != ground) snapshot__body_surfaces(w, ids[i], &face, snapshot__cast, &s);
     }
     for (at = 0; at < n; ++at)
-        if (mask[at] && im->face[at] == ground_face) {
+        if (s.mask[at] && im->face[at] == ground_face) {
             unsigned char *p = im->rgb + 3 * at;
             p[0] = (unsigned char)(p[0] * darkness + 0.5);
             p[1] = (unsigned char)(p[1] * darkness + 0.5);
             p[2] = (unsigned char)(p[2] * darkness + 0.5);
         }
-    free(mask);
+    free(s.mask);
 }
 
 /* The world point seen at pixel (px, py) on the plane y = height; 0 when the ray misses it. */

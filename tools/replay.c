@@ -2,10 +2,11 @@
 
    usage: replay recording page.html [--title text] [--every n] [--max-frames n] [--max-contacts n]
 
-   The page plays the motion on a 2D canvas in real time, with an orbit camera (drag; shift-drag
-   pans, wheel zooms), pause (space), single steps (arrow keys), and the contact points and
-   impulses drawn as red lines (+/- scale them, c hides them). Nothing is fetched: the data is
-   inside the page. */
+   The page plays the motion with WebGL 2 in real time, every shape type (hulls where they are
+   placed, spheres, capsules, meshes), with an orbit camera (drag; shift-drag pans, wheel zooms),
+   pause (space), single steps (arrow keys), and the contact points and impulses, when the
+   recording has them, drawn as red lines (+/- scale them, c hides them). Nothing is fetched: the
+   data is inside the page, compressed (tools/replay.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,23 +6,37 @@
 //   - it fetches nothing but the file itself (and data: URLs),
 //   - the canvas is not blank: a share of its pixels differ from the sky gradient, and contact
 //     lines (red) are drawn when the recording has contacts,
+//   - every shape of the recording is drawn, as an instance of its geometry,
 //   - two screenshots a second apart differ (it plays),
 //   - space pauses it (two screenshots half a second apart are equal) and the right arrow steps
 //     exactly one frame.
-// usage: node tools/test-replay.js page.html [screenshot-dir]   (exit status 1 on failure)
+// It prints the page's size and how long it takes to be ready: from the navigation's start to the
+// load event, and to the end of the second animation frame after the page's window.replay.ready
+// (it inflates its data after the load event; the first frame of the scene is then on the
+// canvas), and how many frames it draws in a second of playback. --timeout s (default 90) bounds the whole session.
+// usage: node tools/test-replay.js page.html [screenshot-dir] [--timeout s]   (exit status 1 on failure)
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const page = process.argv[2];
-const shots = process.argv[3] || null;
-if (!page) { console.error('usage: node tools/test-replay.js page.html [screenshot-dir]'); process.exit(2); }
+const positional = [];
+let timeoutSeconds = 90;
+for (let i = 2; i < process.argv.length; ++i) {
+  if (process.argv[i] === '--timeout' && i + 1 < process.argv.length) timeoutSeconds = Number(process.argv[++i]);
+  else positional.push(process.argv[i]);
+}
+const page = positional[0];
+const shots = positional[1] || null;
+if (!page || !(timeoutSeconds > 0)) {
+  console.error('usage: node tools/test-replay.js page.html [screenshot-dir] [--timeout s]');
+  process.exit(2);
+}
 const url = 'file://' + path.resolve(page);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rigid-replay-'));
 const browser = spawn('chromium', [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--user-data-dir=' + profile, '--remote-debugging-pipe', '--window-size=1000,700', 'about:blank'
 ], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
@@ -78,8 +92,14 @@ function check(ok, what, detail) {
 
 // Pixel statistics of the canvas, computed in the page: pixels that differ from the sky gradient
 // drawn behind the scene (#b0c8e4 at the top to #eef2f6 at the bottom), and pure contact red.
+// The canvas is copied to a 2D canvas first (a WebGL canvas has no 2D context).
 const CANVAS_STATS = `(() => {
-  const c = document.getElementById('view'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const c = document.getElementById('view'), copy = document.createElement('canvas');
+  copy.width = c.width;
+  copy.height = c.height;
+  const g = copy.getContext('2d');
+  g.drawImage(c, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
   const top = [0xb0, 0xc8, 0xe4], bottom = [0xee, 0xf2, 0xf6];
   let scene = 0, red = 0, total = 0;
   for (let y = 0; y < c.height; ++y) {
@@ -95,11 +115,13 @@ const CANVAS_STATS = `(() => {
   const hud = document.getElementById('hud').textContent;
   const frame = Number((hud.match(/frame (\\d+)/) || [0, -1])[1]);
   return JSON.stringify({ width: c.width, height: c.height, scene: scene / total, red: red, frame: frame,
-                          contacts: RECORDING.contactStart[RECORDING.frames] });
+                          contacts: RECORDING.contactCount !== undefined ? RECORDING.contactCount : RECORDING.contactStart[RECORDING.frames],
+                          stats: window.replay && window.replay.stats ? window.replay.stats() : null,
+                          shapes: RECORDING.shapeCount });
 })()`;
 
 async function main() {
-  const timeout = setTimeout(() => { console.log('FAIL  timed out'); browser.kill('SIGKILL'); process.exit(1); }, 90000);
+  const timeout = setTimeout(() => { console.log('FAIL  timed out'); browser.kill('SIGKILL'); process.exit(1); }, timeoutSeconds * 1000);
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
   const errors = [], requests = [];
@@ -113,16 +135,34 @@ async function main() {
   });
   for (const domain of ['Runtime', 'Log', 'Page', 'Network']) await send(domain + '.enable', {}, sessionId);
   await send('Emulation.setDeviceMetricsOverride', { width: 1000, height: 700, deviceScaleFactor: 1, mobile: false }, sessionId);
-  const loaded = waitFor('Page.loadEventFired', 60000);
+  const loaded = waitFor('Page.loadEventFired', timeoutSeconds * 1000);
+  const started = process.hrtime.bigint();
+  const since = () => Number(process.hrtime.bigint() - started) / 1e9;
   await send('Page.navigate', { url }, sessionId);
   await loaded;
-  await sleep(1500);
+  const loadSeconds = since();
 
-  const evaluate = async (expression) => {
-    const r = await send('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+  const evaluate = async (expression, awaitPromise) => {
+    const r = await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: !!awaitPromise }, sessionId);
     if (r.exceptionDetails) throw new Error('evaluate: ' + JSON.stringify(r.exceptionDetails));
     return r.result.value;
   };
+  // the page's own promise when it has one (it inflates its data after the load event)
+  await evaluate('Promise.resolve(window.replay && window.replay.ready).then(() => new Promise((done) => ' +
+                 'requestAnimationFrame(() => requestAnimationFrame(() => done(1)))))', true);
+  const readySeconds = since();
+  console.log('note  page ' + (fs.statSync(page).size / 1e6).toFixed(2) + ' MB: load event after ' +
+              loadSeconds.toFixed(2) + ' s, first frame drawn after ' + readySeconds.toFixed(2) + ' s');
+  const timings = await evaluate('JSON.stringify(window.replay && window.replay.timings || null)');
+  if (timings && timings !== 'null')
+    console.log('note  the page\'s stages, ms since the navigation: ' + Object.entries(JSON.parse(timings)).map(([k, v]) => k + ' ' + v.toFixed(0)).join(', '));
+  // animation frames the page draws in one second of playback (each draws the whole scene)
+  const rate = await evaluate(`new Promise((done) => {
+    let n = 0; const t0 = performance.now();
+    (function count(now) { if (now - t0 >= 1000) done(n / ((now - t0) / 1000)); else { ++n; requestAnimationFrame(count); } })(t0);
+  })`, true);
+  console.log('note  playback: ' + rate.toFixed(1) + ' frames drawn per second');
+  await sleep(500);
   const screenshot = async (name) => {
     const { data } = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
     if (shots) { fs.mkdirSync(shots, { recursive: true }); fs.writeFileSync(path.join(shots, name + '.png'), Buffer.from(data, 'base64')); }
@@ -133,6 +173,12 @@ async function main() {
   check(stats.width > 0 && stats.height > 0, 'the canvas has a size', stats.width + 'x' + stats.height);
   check(stats.scene > 0.03, 'the canvas is not blank: share of pixels showing bodies', (100 * stats.scene).toFixed(1) + '%');
   if (stats.contacts > 0) check(stats.red > 50, 'contact points and impulse lines are drawn in red', stats.red + ' red pixels');
+  if (stats.stats) {
+    const s = stats.stats;
+    check(s.instances === stats.shapes, 'every shape is an instance of a geometry',
+          s.instances + ' instances of ' + stats.shapes + ' shapes (' + s.hulls + ' hulls, ' + s.spheres + ' spheres, ' +
+          s.capsules + ' capsules, ' + s.meshes + ' meshes) in ' + s.drawCalls + ' draw calls');
+  }
   const first = await screenshot('playing-0s');
   await sleep(1000);
   const second = await screenshot('playing-1s');
