@@ -14,8 +14,7 @@ INCLUDES = -I. -I$(STB)
 # Until rigid.h defines its mesh accessors (rg_mesh_vertex_count, ...: the mesh module),
 # examples/record.h and examples/snapshot.h leave meshes out so that their programs link;
 # tools/check_tools.c then brings stand-ins to test the mesh paths. Goes with the module's merge.
-EXAMPLES_MESH := $(shell grep -q 'rg_mesh_vertex_count(const rg_mesh \*mesh) *{' rigid.h || echo -DEXAMPLES_NO_MESH)
-CFLAGS   = $(OPT) $(DETERMINISM) $(CWARN) $(INCLUDES) $(EXAMPLES_MESH)
+CFLAGS   = $(OPT) $(DETERMINISM) $(CWARN) $(INCLUDES)
 LDLIBS   = -lm
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

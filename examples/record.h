@@ -314,10 +314,7 @@ RECORD__STATIC int record__write_hull(record__bytes *b, const rg_hull *h) {
     return 1;
 }
 
-/* EXAMPLES_NO_MESH: defined (by the Makefile) while rigid.h declares the mesh accessors without
-   defining them; a mesh is then written with no vertices and no triangles, and programs link. */
 RECORD__STATIC void record__write_mesh(record__bytes *b, const rg_mesh *m) {
-#ifndef EXAMPLES_NO_MESH
     int vertices = rg_mesh_vertex_count(m), triangles = rg_mesh_triangle_count(m), i, k;
     record__u32(b, (unsigned long)vertices);
     record__u32(b, (unsigned long)triangles);
@@ -332,11 +329,6 @@ RECORD__STATIC void record__write_mesh(record__bytes *b, const rg_mesh *m) {
         rg_mesh_triangle(m, i, t);
         for (k = 0; k < 3; ++k) record__u32(b, (unsigned long)t[k]);
     }
-#else
-    (void)m;
-    record__u32(b, 0);
-    record__u32(b, 0);
-#endif
 }
 
 RECORD__STATIC void record__write_shape(record__bytes *b, const rg_world *w, rg_shape_id id, const record__scene *s) {

@@ -653,7 +653,6 @@ SNAP__STATIC void snapshot__round_surfaces(const double a[3], const double b[3],
 /* A mesh's triangles on its body, seen from both sides, all with one face id. */
 SNAP__STATIC void snapshot__mesh_surfaces(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, int face,
                                           snapshot__visit visit, void *user) {
-#ifndef EXAMPLES_NO_MESH /* record.h says why */
     snapshot__polygon poly;
     int t, k, n = rg_mesh_triangle_count(mesh);
     poly.face = face;
@@ -668,9 +667,6 @@ SNAP__STATIC void snapshot__mesh_surfaces(const rg_mesh *mesh, rg_vec3 position,
         }
         if (snapshot__newell(&poly)) visit(&poly, user);
     }
-#else
-    (void)mesh; (void)position; (void)orientation; (void)face; (void)visit; (void)user;
-#endif
 }
 
 /* Visits the polygons of every shape of the body, face ids from *face_id on (advanced past

@@ -23,10 +23,6 @@
    cubes; the recording's world, every shape type) and the benchmark's log-log plot are written
    as PNG files.
 
-   Until rigid.h defines its mesh accessors the Makefile defines EXAMPLES_NO_MESH; this program
-   then defines stand-ins for them over the mesh's fields (it compiles rigid.h's implementation)
-   and builds its mesh by hand, so that the mesh paths of record.h and snapshot.h run.
-
    Last line: "N passed, N failed"; exit status 1 on any failure.
 
    usage: check_tools [out.rgrec]   (default: the program's path with .rgrec appended; the
@@ -37,11 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef EXAMPLES_NO_MESH
-#undef EXAMPLES_NO_MESH
-#define CHECK_MESH_STAND_INS
-#endif
 
 #include "examples/record.h"
 #include "examples/snapshot.h"
@@ -62,53 +53,13 @@ static void check(int ok, const char *what) {
     else { ++failed; printf("FAIL %s\n", what); }
 }
 
-/* ---- the mesh: rigid.h's, or stand-ins until its mesh module is merged -------------------------- */
+/* ---- the mesh ---------------------------------------------------------------------------------- */
 
-#ifdef CHECK_MESH_STAND_INS
-RIGID_API int rg_mesh_vertex_count(const rg_mesh *mesh) { return mesh ? mesh->vertex_count : 0; }
-RIGID_API int rg_mesh_triangle_count(const rg_mesh *mesh) { return mesh ? mesh->triangle_count : 0; }
-RIGID_API rg_vec3 rg_mesh_vertex(const rg_mesh *mesh, int i) {
-    return mesh && i >= 0 && i < mesh->vertex_count ? mesh->vertices[i] : rg_v3(0, 0, 0);
-}
-RIGID_API int rg_mesh_triangle(const rg_mesh *mesh, int t, int indices[3]) {
-    if (!mesh || t < 0 || t >= mesh->triangle_count) return 0;
-    memcpy(indices, mesh->indices + 3 * t, 3 * sizeof(int));
-    return 1;
-}
-
-/* the fields rg_body_add_mesh and the broad phase read: counts, vertices, indices, box */
-static rg_mesh *check_mesh_create(const rg_vec3 *vertices, int vertex_count, const int *indices, int triangle_count) {
-    rg_mesh *m = (rg_mesh *)calloc(1, sizeof *m);
-    int i;
-    if (!m) return NULL;
-    m->vertices = (rg_vec3 *)malloc(sizeof *m->vertices * (size_t)vertex_count);
-    m->indices = (int *)malloc(sizeof(int) * 3 * (size_t)triangle_count);
-    if (!m->vertices || !m->indices) { free(m->vertices); free(m->indices); free(m); return NULL; }
-    memcpy(m->vertices, vertices, sizeof *m->vertices * (size_t)vertex_count);
-    memcpy(m->indices, indices, sizeof(int) * 3 * (size_t)triangle_count);
-    m->vertex_count = vertex_count;
-    m->triangle_count = triangle_count;
-    m->lo = m->hi = vertices[0];
-    for (i = 1; i < vertex_count; ++i) {
-        m->lo = rg_v3_min(m->lo, vertices[i]);
-        m->hi = rg_v3_max(m->hi, vertices[i]);
-    }
-    return m;
-}
-
-static void check_mesh_destroy(rg_mesh *m) {
-    if (!m) return;
-    free(m->vertices);
-    free(m->indices);
-    free(m);
-}
-#else
 static rg_mesh *check_mesh_create(const rg_vec3 *vertices, int vertex_count, const int *indices, int triangle_count) {
     return rg_mesh_create(vertices, vertex_count, indices, triangle_count, NULL);
 }
 
 static void check_mesh_destroy(rg_mesh *m) { rg_mesh_destroy(m); }
-#endif
 
 /* A small terrain: (GRID + 1)^2 heights over a square of side 2 GRID, front side up. */
 static rg_mesh *create_terrain(int *indices) {
@@ -800,9 +751,6 @@ int main(int argc, char **argv) {
         snprintf(default_path, sizeof default_path, "%s.rgrec", argv[0]);
         path = default_path;
     }
-#ifdef CHECK_MESH_STAND_INS
-    printf("note  rigid.h does not define its mesh accessors yet: stand-ins over the mesh's fields\n");
-#endif
     check_quaternion_code();
     check(scene_create(&s), "hulls, mesh, world and shapes created");
     if (failed) return 1;
