@@ -5424,7 +5424,7 @@ static rg__edge_query rg__collide_triangle_query_edges(const rg__triangle_frame 
     best.normal = rg_v3(0, 0, 0);
     for (k = 0; k < 3; ++k) {
         rg_vec3 e = rg_v3_sub(tf->v[(k + 1) % 3], tf->v[k]), outward = rg_v3_cross(e, tf->normal);
-        rg_real ee = rg_v3_length_squared(e);
+        rg_real e_length = rg_v3_length(e);
         for (j = 0; j < h->edge_count; ++j) {
             const rg__hull_edge *edge = &h->edges[j];
             rg_vec3 n0 = h->faces[edge->faces[0]].normal, n1 = h->faces[edge->faces[1]].normal, arc, d, n;
@@ -5435,7 +5435,7 @@ static rg__edge_query rg__collide_triangle_query_edges(const rg__triangle_frame 
             d = rg__collide_edge_direction(h, j);
             n = rg_v3_cross(d, e);
             length = rg_v3_length(n);
-            if (!(length > RG__PARALLEL_SINE * rg__sqrt(rg_v3_length_squared(d) * ee))) continue;
+            if (!(length > RG__PARALLEL_SINE * rg_v3_length(d) * e_length)) continue; /* no overflow of squares */
             n = rg_v3_scale(n, (rg_v3_dot(n, arc) < 0 ? -1 : 1) / length);
             s = rg__collide_triangle_lowest(tf->v, n, &corner) -
                 rg_v3_dot(n, h->vertices[rg__collide_hull_support(h, n)]);
@@ -5643,7 +5643,8 @@ static int rg__collide_hull_triangle(const rg__convex *a, const rg__triangle *t,
     tf.rotation = a->rotation;
     for (k = 0; k < 3; ++k) tf.v[k] = rg__quat_rotate(inverse, rg_v3_sub(t->v[k], a->position));
     tf.normal = rg__quat_rotate(inverse, t->normal);
-    tf.offset = rg_v3_dot(tf.normal, tf.v[0]);
+    /* the plane from world values: exact for a level floor however far its corners lie */
+    tf.offset = rg_v3_dot(t->normal, rg_v3_sub(t->v[0], a->position));
     tf.size = 0;
     for (k = 0; k < 3; ++k) tf.size = rg__max_real(tf.size, rg_v3_length(rg_v3_sub(tf.v[(k + 1) % 3], tf.v[k])));
     /* the separating axes, each one stopping the search when it separates */

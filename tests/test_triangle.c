@@ -17,6 +17,12 @@
 /* rg_v3 from doubles: the literals of the tests are the same numbers in float and double builds. */
 static rg_vec3 v3(double x, double y, double z) { return rg_v3((rg_real)x, (rg_real)y, (rg_real)z); }
 
+/* A point uniform in [-s, s]^3, its coordinates drawn in order (x, y, z). */
+static rg_vec3 random_point(double s) {
+    double x = rg_test_uniform(-s, s), y = rg_test_uniform(-s, s), z = rg_test_uniform(-s, s);
+    return v3(x, y, z);
+}
+
 static rg_convex_shape sphere_shape(rg_vec3 centre, double radius) {
     rg_convex_shape s;
     memset(&s, 0, sizeof s);
@@ -277,7 +283,8 @@ static int find_corner(const rg_vec3 *corners, int count, rg_vec3 p, double tol)
 
 /* A unit cube turned about y, resting 0.01 deep on a triangle much bigger than it: the four
    corners of its bottom face, each once, at depth 0.01, on the plane, normal +y; the same cube
-   0.02 above the plane within a margin of 0.03: the four corners at depth -0.02. */
+   0.02 above the plane within a margin of 0.03: the four corners at depth -0.02; on a level
+   triangle 2e6 wide the same depth 0.01. */
 static void test_triangle_box_resting_gives_four_corners(void) {
     rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
     rg_quat q = rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)0.4);
@@ -305,8 +312,58 @@ static void test_triangle_box_resting_gives_four_corners(void) {
     }
     s.position.y = (rg_real)0.5 + (rg_real)0.04;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) == 0);
-    rg_test_note("4 corners at depth 0.01 and -0.02 (margin 0.03); 0.04 above: none");
+    /* a level triangle 2e6 wide: its plane comes from world values, not from far corners turned
+       into the cube's frame (each off by 1e6 epsilon, 0.06 in float) */
+    set_triangle(t, v3(-1e6, 0, 1e6), v3(1e6, 0, 1e6), v3(0, 0, -1e6));
+    s.position.y = (rg_real)0.49;
+    ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) == 4);
+    for (k = 0; k < 4; ++k) ENSURE_NEAR(m.depths[k], 0.01, 10 * TRI_TOL);
+    /* and turned about (1, 2, 3), its lowest corner 0.01 deep */
+    s.orientation = rg_quat_from_axis_angle(v3(1, 2, 3), 0.7);
+    {
+        double lowest = 0;
+        for (k = 0; k < 8; ++k) {
+            rg_vec3 c = rg_quat_rotate(s.orientation, v3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, k & 4 ? 0.5 : -0.5));
+            if (c.y < lowest) lowest = c.y;
+        }
+        s.position.y = (rg_real)(-lowest - 0.01);
+    }
+    ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) >= 1);
+    ENSURE_NEAR(m.depths[0], 0.01, 10 * TRI_TOL);
+    rg_test_note("4 corners at depth 0.01 and -0.02 (margin 0.03), also on a triangle 2e6 wide; 0.04 above: none");
     rg_hull_destroy(box);
+}
+
+/* Sizes far from 1: 300 unit cubes turned at random across the edge of a triangle 20 wide, and
+   the same scaled by 1e6 (and 1e-3): the same count, normal and depths to 1e-4 of the scale. */
+static void test_triangle_scaled(void) {
+    double scales[2] = {1e6, 1e-3};
+    int i, k, j, touching = 0;
+    for (j = 0; j < 2; ++j) {
+        double sc = scales[j];
+        rg_hull *small = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
+        rg_hull *big = rg_hull_create_box(v3(0.5 * sc, 0.5 * sc, 0.5 * sc), NULL);
+        rg_vec3 t[3], big_t[3];
+        ENSURE(small != NULL && big != NULL);
+        set_triangle(t, v3(-10, 0, 0), v3(10, 0, 0), v3(0, 0, -10));
+        set_triangle(big_t, v3(-10 * sc, 0, 0), v3(10 * sc, 0, 0), v3(0, 0, -10 * sc));
+        rg_test_seed(14);
+        for (i = 0; i < 300; ++i) {
+            rg_quat q = rg_test_rotation();
+            rg_vec3 p = random_point(0.6);
+            rg_convex_shape a = hull_shape(small, p, q), b = hull_shape(big, rg_v3_scale(p, (rg_real)sc), q);
+            rg_manifold m, n;
+            int count = rg_collide_triangle(&a, t, 7, (rg_real)0.05, &m);
+            ENSURE(rg_collide_triangle(&b, big_t, 7, (rg_real)(0.05 * sc), &n) == count);
+            touching += count > 0;
+            if (count == 0) continue;
+            ENSURE_V3_NEAR(n.normal, m.normal, 1e-4);
+            for (k = 0; k < count; ++k) ENSURE_NEAR(n.depths[k] / sc, m.depths[k], 1e-4);
+        }
+        rg_hull_destroy(small);
+        rg_hull_destroy(big);
+    }
+    rg_test_note("%d of 600 touching, the same at 1e6 and 1e-3 times the size", touching);
 }
 
 /* One-sided hulls: a box whose centre is behind the plane gets nothing, though it overlaps the
@@ -502,12 +559,6 @@ static void test_triangle_internal_edge_capsule_across_seam(void) {
 }
 
 /* ---- random shapes against random triangles (all edges active) ------------------------------- */
-
-/* A point uniform in [-s, s]^3, its coordinates drawn in order (x, y, z). */
-static rg_vec3 random_point(double s) {
-    double x = rg_test_uniform(-s, s), y = rg_test_uniform(-s, s), z = rg_test_uniform(-s, s);
-    return v3(x, y, z);
-}
 
 /* A random triangle with corners in [-s, s]^3, not thinner than a tenth of its longest edge. */
 static void random_triangle(rg_vec3 t[3], double s) {
@@ -1024,6 +1075,7 @@ void rg_tests_triangle(void) {
     RUN_TEST(test_triangle_sphere_back_side);
     RUN_TEST(test_triangle_capsule_lying_gives_two_points);
     RUN_TEST(test_triangle_box_resting_gives_four_corners);
+    RUN_TEST(test_triangle_scaled);
     RUN_TEST(test_triangle_box_back_side_gives_nothing);
     RUN_TEST(test_triangle_convex_ridge_keeps_edge_normal);
     RUN_TEST(test_triangle_internal_edge_box_slides_across_seam);
