@@ -482,7 +482,9 @@ RIGID_API int rg_collide_shapes(const rg_convex_shape *a, const rg_convex_shape 
    seen from its front; only the front collides): the normal points from the triangle towards A.
    Bit k of active_edges marks the edge from corner k to corner k + 1 as active; a contact on an
    inactive edge or on a corner between inactive edges takes the triangle's normal (a mesh marks
-   the edges shared by triangles meeting flat or concave inactive: rg_mesh_create). */
+   the edges shared by triangles meeting flat or concave inactive: rg_mesh_create). Count 0 for
+   an invalid shape, a degenerate triangle, a shape whose centre lies behind the triangle, or
+   NULL out. */
 RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triangle[3], unsigned active_edges,
                                   rg_real margin, rg_manifold *out);
 
@@ -4983,9 +4985,12 @@ static int rg__collide_convex(const rg__convex *a, const rg__convex *b, rg_real 
     return rg__collide_round_round(a, b, margin, out);
 }
 
-/* A public shape as the collision takes it; 0 for an invalid one (see rg_collide_shapes). */
+/* A public shape as the collision takes it, checked and posed: 0 for NULL, another type, a NULL
+   or empty hull, a position beyond RG__MAX_MAGNITUDE, a non-finite orientation, a radius <= 0 or
+   beyond RG__MAX_MAGNITUDE, or centres beyond RG__MAX_MAGNITUDE. */
 static int rg__collide_convex_of(const rg_convex_shape *shape, rg__convex *c) {
     memset(c, 0, sizeof *c);
+    if (!shape) return 0;
     c->type = shape->type;
     c->rotation = rg_quat_identity();
     if (shape->type == RG_SHAPE_HULL) {
@@ -5060,34 +5065,6 @@ RIGID_API int rg_collide_shapes(const rg_convex_shape *a, const rg_convex_shape 
    face, 1 + k edge k, 4 + k corner k, and 0 whenever the normal is the face's; code 0 for one
    point, for a capsule on the face the segment's end 0 or 1, or 2 + k where side k cuts it).
    The caller adds the triangle's index. */
-
-/* The convex shape of the public API, checked and posed: 0 for NULL, another type, a NULL or
-   empty hull, a position beyond RG__MAX_MAGNITUDE, a non-finite orientation, a radius <= 0 or
-   beyond RG__MAX_MAGNITUDE, or centres beyond RG__MAX_MAGNITUDE. */
-static int rg__collide_convex_of_shape(const rg_convex_shape *s, rg__convex *out) {
-    memset(out, 0, sizeof *out);
-    out->rotation = rg_quat_identity();
-    if (!s) return 0;
-    out->type = s->type;
-    switch (s->type) {
-    case RG_SHAPE_HULL:
-        if (!rg__collide_pose_is_collidable(s->hull, s->position, s->orientation)) return 0;
-        out->hull = s->hull;
-        out->position = s->position;
-        out->rotation = rg_quat_normalize(s->orientation);
-        return 1;
-    case RG_SHAPE_SPHERE:
-    case RG_SHAPE_CAPSULE:
-        if (!(s->radius > 0) || !rg__is_sane_real(s->radius) || !rg__v3_is_sane(s->center_a)) return 0;
-        if (s->type == RG_SHAPE_CAPSULE && !rg__v3_is_sane(s->center_b)) return 0;
-        out->p0 = s->center_a;
-        out->p1 = s->type == RG_SHAPE_CAPSULE ? s->center_b : s->center_a;
-        out->radius = s->radius;
-        return 1;
-    default:
-        return 0;
-    }
-}
 
 /* A capsule lies on the face when the sine of its segment's angle with the plane and of its
    normal's with the face normal are below this (about 2.9 degrees). */
@@ -5731,7 +5708,7 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
     rg__triangle t;
     if (!out) return 0;
     memset(out, 0, sizeof *out);
-    if (!triangle || !rg__collide_convex_of_shape(a, &convex) || !rg__collide_triangle_of(triangle, active_edges, &t) ||
+    if (!triangle || !rg__collide_convex_of(a, &convex) || !rg__collide_triangle_of(triangle, active_edges, &t) ||
         !rg__collide_margin(margin, &margin))
         return 0;
     return rg__collide_convex_triangle(&convex, &t, margin, NULL, out);
