@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
                time_at_pins, speed_at_pins, fabs(at_pins.z), at_pins.z >= 0 ? "right" : "left",
                fabs(atan2(v_at_pins.z, v_at_pins.x)) * 180 / pi, v_at_pins.z <= 0 ? "left" : "right");
     else
-        printf("the ball missed the pins\n");
+        printf("the ball did not touch a pin in %.2f s\n", steps * dt);
     printf(" pin   x (m)    z (m)   tilt (deg)\n");
     for (i = 0; i < PINS; ++i) {
         rg_vec3 p = rg_body_position(world, pins[i]), axis = rg_quat_rotate(rg_body_orientation(world, pins[i]), rg_v3(0, 1, 0));
