@@ -81,7 +81,7 @@ static void compute_all_boxes(rg_world *w, rg_real dt, rg__sap_box **boxes) {
     for (i = 0; i < n; ++i) {
         rg__body *body = &w->bodies[i];
         rg__sap_box *b = &(*boxes)[i];
-        rg__broadphase_body_box(body, w->def.contact_margin, dt);
+        rg__broadphase_body_box(w, body, w->def.contact_margin, dt);
         b->lo[0] = body->aabb_min.x; b->lo[1] = body->aabb_min.y; b->lo[2] = body->aabb_min.z;
         b->hi[0] = body->aabb_max.x; b->hi[1] = body->aabb_max.y; b->hi[2] = body->aabb_max.z;
     }
