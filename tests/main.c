@@ -78,6 +78,57 @@ int body_is_finite(const rg_world *w, rg_body_id id) {
            rg_v3_is_finite(rg_body_linear_velocity(w, id)) && rg_v3_is_finite(rg_body_angular_velocity(w, id));
 }
 
+rg_convex_shape test_sphere_shape(rg_vec3 center, double radius) {
+    rg_convex_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = RG_SHAPE_SPHERE;
+    s.center_a = s.center_b = center;
+    s.radius = (rg_real)radius;
+    s.orientation = rg_quat_identity();
+    return s;
+}
+
+rg_convex_shape test_capsule_shape(rg_vec3 a, rg_vec3 b, double radius) {
+    rg_convex_shape s = test_sphere_shape(a, radius);
+    s.type = RG_SHAPE_CAPSULE;
+    s.center_b = b;
+    return s;
+}
+
+rg_convex_shape test_hull_shape(const rg_hull *h, rg_vec3 position, rg_quat orientation) {
+    rg_convex_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = RG_SHAPE_HULL;
+    s.hull = h;
+    s.position = position;
+    s.orientation = orientation;
+    return s;
+}
+
+rg_hull *test_prism_hull(int n, double r, double height) {
+    rg_vec3 v[128];
+    int sizes[66], faces[4 * 64 + 2 * 64], i, k = 0;
+    if (n > 64) return NULL;
+    for (i = 0; i < n; ++i) {
+        double angle = 2 * 3.14159265358979324 * i / n;
+        v[i] = rg_v3((rg_real)(r * cos(angle)), 0, (rg_real)(r * sin(angle)));
+        v[n + i] = rg_v3((rg_real)(r * cos(angle)), (rg_real)height, (rg_real)(r * sin(angle)));
+    }
+    /* bottom (counter-clockwise seen from below: increasing angle), top, then the sides */
+    sizes[0] = n;
+    for (i = 0; i < n; ++i) faces[k++] = i;
+    sizes[1] = n;
+    for (i = 0; i < n; ++i) faces[k++] = 2 * n - 1 - i;
+    for (i = 0; i < n; ++i) {
+        sizes[2 + i] = 4;
+        faces[k++] = i;
+        faces[k++] = n + i;
+        faces[k++] = n + (i + 1) % n;
+        faces[k++] = (i + 1) % n;
+    }
+    return rg_hull_create_polyhedron(v, 2 * n, sizes, n + 2, faces, NULL);
+}
+
 void rg_tests_math(void);
 void rg_tests_hull(void);
 void rg_tests_body(void);

@@ -26,6 +26,12 @@ rg_quat rg_test_rotation(void);           /* a uniform axis, an angle uniform in
 rg_body_id add_ground(rg_world *w, const rg_hull *ground); /* a static box whose top face is y = 0 */
 int body_is_finite(const rg_world *w, rg_body_id id);      /* pose and velocities all finite */
 
+/* Shared by the collision tests */
+rg_convex_shape test_sphere_shape(rg_vec3 center, double radius);
+rg_convex_shape test_capsule_shape(rg_vec3 a, rg_vec3 b, double radius);
+rg_convex_shape test_hull_shape(const rg_hull *h, rg_vec3 position, rg_quat orientation);
+rg_hull *test_prism_hull(int n, double r, double height); /* regular n-gon (n <= 64) of circumradius r, y from 0 to height */
+
 #ifdef __cplusplus
 }
 #endif

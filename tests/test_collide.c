@@ -1083,37 +1083,12 @@ static void test_collide_feature_ids_are_stable(void) {
     rg_hull_destroy(cube);
 }
 
-/* A prism over a regular n-gon of circumradius r, from y = 0 to y = height. */
-static rg_hull *make_prism(int n, double r, double height) {
-    rg_vec3 v[128];
-    int sizes[66], faces[4 * 64 + 2 * 64], i, k = 0;
-    if (n > 64) return NULL;
-    for (i = 0; i < n; ++i) {
-        double angle = 2 * 3.14159265358979324 * i / n;
-        v[i] = rg_v3(r * cos(angle), 0, r * sin(angle));
-        v[n + i] = rg_v3(r * cos(angle), height, r * sin(angle));
-    }
-    /* bottom (counter-clockwise seen from below: increasing angle), top, then the sides */
-    sizes[0] = n;
-    for (i = 0; i < n; ++i) faces[k++] = i;
-    sizes[1] = n;
-    for (i = 0; i < n; ++i) faces[k++] = 2 * n - 1 - i;
-    for (i = 0; i < n; ++i) {
-        sizes[2 + i] = 4;
-        faces[k++] = i;
-        faces[k++] = n + i;
-        faces[k++] = n + (i + 1) % n;
-        faces[k++] = (i + 1) % n;
-    }
-    return rg_hull_create_polyhedron(v, 2 * n, sizes, n + 2, faces, NULL);
-}
-
 /* Hulls larger than the narrow phase's stack tables (a 48-gon prism: 96 vertices, 50 faces,
    144 edges; caps of 48 corners) take the scratch arrays: a prism resting on another, turned
    and offset, gives four points of the lens where the caps overlap, all inside both caps, at
    the depth of the overlap; the same pair in a world gives the same count. */
 static void test_collide_large_faces_use_scratch(void) {
-    rg_hull *prism = make_prism(48, 1.0, 0.5);
+    rg_hull *prism = test_prism_hull(48, 1.0, 0.5);
     rg_quat turn = rg_quat_from_axis_angle(rg_v3(0, 1, 0), 0.3), id = rg_quat_identity();
     rg_vec3 pa = rg_v3(0.6, 0.49, 0.2);
     rg_manifold m;

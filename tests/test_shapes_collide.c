@@ -12,33 +12,6 @@
 
 /* ---- shapes ----------------------------------------------------------------------------------- */
 
-static rg_convex_shape sphere_shape(rg_vec3 c, rg_real r) {
-    rg_convex_shape s;
-    memset(&s, 0, sizeof s);
-    s.type = RG_SHAPE_SPHERE;
-    s.center_a = s.center_b = c;
-    s.radius = r;
-    s.orientation = rg_quat_identity();
-    return s;
-}
-
-static rg_convex_shape capsule_shape(rg_vec3 a, rg_vec3 b, rg_real r) {
-    rg_convex_shape s = sphere_shape(a, r);
-    s.type = RG_SHAPE_CAPSULE;
-    s.center_b = b;
-    return s;
-}
-
-static rg_convex_shape hull_shape(const rg_hull *h, rg_vec3 position, rg_quat orientation) {
-    rg_convex_shape s;
-    memset(&s, 0, sizeof s);
-    s.type = RG_SHAPE_HULL;
-    s.hull = h;
-    s.position = position;
-    s.orientation = orientation;
-    return s;
-}
-
 static rg_convex_shape moved_shape(rg_convex_shape s, rg_vec3 by) {
     s.position = rg_v3_add(s.position, by);
     s.center_a = rg_v3_add(s.center_a, by);
@@ -270,7 +243,7 @@ static rg_vec3 draw3(double (*draw)(double, double), double lo, double hi) {
 /* ---- analytic cases --------------------------------------------------------------------------- */
 
 static void test_shapes_collide_sphere_sphere(void) {
-    rg_convex_shape a = sphere_shape(rg_v3(0, 1.2, 0), 1), b = sphere_shape(rg_v3(0, 0, 0), 0.5);
+    rg_convex_shape a = test_sphere_shape(rg_v3(0, 1.2, 0), 1), b = test_sphere_shape(rg_v3(0, 0, 0), 0.5);
     rg_manifold m;
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
     ENSURE_V3_NEAR(m.normal, rg_v3(0, 1, 0), SHAPES_TOL);
@@ -290,7 +263,7 @@ static void test_shapes_collide_sphere_sphere(void) {
 }
 
 static void test_shapes_collide_sphere_capsule(void) {
-    rg_convex_shape a = sphere_shape(rg_v3(0.5, 0.7, 0), 0.3), b = capsule_shape(rg_v3(-1, 0, 0), rg_v3(1, 0, 0), 0.5);
+    rg_convex_shape a = test_sphere_shape(rg_v3(0.5, 0.7, 0), 0.3), b = test_capsule_shape(rg_v3(-1, 0, 0), rg_v3(1, 0, 0), 0.5);
     rg_manifold m;
     /* above the middle: straight down onto the segment */
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
@@ -307,15 +280,15 @@ static void test_shapes_collide_sphere_capsule(void) {
 }
 
 static void test_shapes_collide_capsule_capsule_crossed(void) {
-    rg_convex_shape a = capsule_shape(rg_v3(-1, 0.9, 0.2), rg_v3(1, 0.9, 0.2), 0.5);
-    rg_convex_shape b = capsule_shape(rg_v3(0.3, 0, -1), rg_v3(0.3, 0, 1), 0.5);
+    rg_convex_shape a = test_capsule_shape(rg_v3(-1, 0.9, 0.2), rg_v3(1, 0.9, 0.2), 0.5);
+    rg_convex_shape b = test_capsule_shape(rg_v3(0.3, 0, -1), rg_v3(0.3, 0, 1), 0.5);
     rg_manifold m, s;
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
     ENSURE_V3_NEAR(m.normal, rg_v3(0, 1, 0), SHAPES_TOL);
     ENSURE_V3_NEAR(m.points[0], rg_v3(0.3, 0.5, 0.2), SHAPES_TOL);
     ENSURE_NEAR(m.depths[0], 0.1, SHAPES_TOL);
     /* axes that meet: the normal is perpendicular to both, the depth the sum of the radii */
-    a = capsule_shape(rg_v3(-1, 0, 0.2), rg_v3(1, 0, 0.2), 0.5);
+    a = test_capsule_shape(rg_v3(-1, 0, 0.2), rg_v3(1, 0, 0.2), 0.5);
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
     ENSURE_NEAR(fabs((double)m.normal.y), 1, SHAPES_TOL);
     ENSURE_NEAR(m.depths[0], 1, SHAPES_TOL);
@@ -325,8 +298,8 @@ static void test_shapes_collide_capsule_capsule_crossed(void) {
 }
 
 static void test_shapes_collide_capsule_capsule_parallel(void) {
-    rg_convex_shape a = capsule_shape(rg_v3(-1, 0.9, 0), rg_v3(1.5, 0.9, 0), 0.5);
-    rg_convex_shape b = capsule_shape(rg_v3(-2, 0, 0), rg_v3(1, 0, 0), 0.5);
+    rg_convex_shape a = test_capsule_shape(rg_v3(-1, 0.9, 0), rg_v3(1.5, 0.9, 0), 0.5);
+    rg_convex_shape b = test_capsule_shape(rg_v3(-2, 0, 0), rg_v3(1, 0, 0), 0.5);
     rg_manifold m, s;
     int i;
     /* the ends of the overlap, x = -1 (A's end) and x = 1 (B's end), both 0.1 deep */
@@ -343,7 +316,7 @@ static void test_shapes_collide_capsule_capsule_parallel(void) {
        differ by the rise over the overlap; by 10 degrees: one point */
     {
         double angle = 2 * 3.14159265358979 / 180, depth_low, depth_high;
-        a = capsule_shape(rg_v3(-1, 0.9, 0), rg_v3(-1 + (rg_real)(2.5 * cos(angle)), (rg_real)(0.9 + 2.5 * sin(angle)), 0), 0.5);
+        a = test_capsule_shape(rg_v3(-1, 0.9, 0), rg_v3(-1 + (rg_real)(2.5 * cos(angle)), (rg_real)(0.9 + 2.5 * sin(angle)), 0), 0.5);
         ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 2);
         depth_low = rg_collide_shapes(&a, &b, 0, &m) ? m.depths[0] : 0;
         depth_high = m.depths[1];
@@ -364,7 +337,7 @@ static rg_vec3 dir_world(rg_vec3 local) { return rg_quat_rotate(test_turn(), loc
 /* Sphere of radius r at local centre c on the box of half extents (1, 1, 1): expects one point
    at local `point`, normal along local `normal`, depth `depth`. */
 static int sphere_on_box(const rg_hull *box, rg_vec3 c, rg_real r, rg_vec3 point, rg_vec3 normal, double depth) {
-    rg_convex_shape a = sphere_shape(to_world(c), r), b = hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
+    rg_convex_shape a = test_sphere_shape(to_world(c), r), b = test_hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
     rg_manifold m;
     double tol = 4 * SHAPES_TOL;
     if (rg_collide_shapes(&a, &b, 0, &m) != 1) return 0;
@@ -385,7 +358,7 @@ static void test_shapes_collide_sphere_box_face_edge_corner(void) {
     ENSURE(sphere_on_box(box, rg_v3(-1.1, 1.3, -1.2), 0.5, rg_v3(-1, 1, -1), rg_v3(-0.1, 0.3, -0.2), 0.5 - sqrt(0.14)));
     /* a gap within the margin */
     {
-        rg_convex_shape a = sphere_shape(to_world(rg_v3(0, 0, -1.7)), 0.5), b = hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
+        rg_convex_shape a = test_sphere_shape(to_world(rg_v3(0, 0, -1.7)), 0.5), b = test_hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
         rg_manifold m;
         ENSURE(rg_collide_shapes(&a, &b, 0.3, &m) == 1);
         ENSURE_NEAR(m.depths[0], -0.2, 4 * SHAPES_TOL);
@@ -401,7 +374,7 @@ static void test_shapes_collide_sphere_inside_box_deep(void) {
     ENSURE(sphere_on_box(box, rg_v3(1.7, 0.1, 0.2), 0.5, rg_v3(2, 0.1, 0.2), rg_v3(1, 0, 0), 0.8));
     /* at the centre: the nearest faces are +-y and +-z, 1 in */
     {
-        rg_convex_shape a = sphere_shape(to_world(rg_v3(0, 0, 0)), 0.25), b = hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
+        rg_convex_shape a = test_sphere_shape(to_world(rg_v3(0, 0, 0)), 0.25), b = test_hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
         rg_manifold m;
         rg_vec3 n;
         ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
@@ -414,7 +387,7 @@ static void test_shapes_collide_sphere_inside_box_deep(void) {
 
 /* Capsule from local a to b, radius r, on the box of half extents (2, 0.5, 1) (top face y = 0.5). */
 static int capsule_on_box(const rg_hull *box, rg_vec3 a, rg_vec3 b, rg_real r, rg_real margin, rg_manifold *m) {
-    rg_convex_shape s = capsule_shape(to_world(a), to_world(b), r), h = hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
+    rg_convex_shape s = test_capsule_shape(to_world(a), to_world(b), r), h = test_hull_shape(box, to_world(rg_v3(0, 0, 0)), test_turn());
     return rg_collide_shapes(&s, &h, margin, m);
 }
 
@@ -493,12 +466,12 @@ static void test_shapes_collide_swap_flips(void) {
     rg_manifold m, s;
     int i, j, k, compared = 0;
     ENSURE(box);
-    shapes[0] = sphere_shape(rg_v3(0.2, 0.9, 0.1), 0.5);
-    shapes[1] = capsule_shape(rg_v3(-0.6, 0.85, 0.3), rg_v3(0.7, 0.88, 0.2), 0.4);
-    shapes[2] = hull_shape(box, rg_v3(0, 0, 0), rg_quat_from_axis_angle(rg_v3(0.1, 1, 0.2), 0.3));
-    shapes[3] = sphere_shape(rg_v3(1.1, 0.6, -0.5), 0.3);
-    shapes[4] = capsule_shape(rg_v3(-0.3, 0.2, 1.2), rg_v3(0.4, -0.3, 1.0), 0.35);
-    shapes[5] = hull_shape(box, rg_v3(0.3, 1.1, -0.2), rg_quat_from_axis_angle(rg_v3(1, 0, 0.5), 0.9));
+    shapes[0] = test_sphere_shape(rg_v3(0.2, 0.9, 0.1), 0.5);
+    shapes[1] = test_capsule_shape(rg_v3(-0.6, 0.85, 0.3), rg_v3(0.7, 0.88, 0.2), 0.4);
+    shapes[2] = test_hull_shape(box, rg_v3(0, 0, 0), rg_quat_from_axis_angle(rg_v3(0.1, 1, 0.2), 0.3));
+    shapes[3] = test_sphere_shape(rg_v3(1.1, 0.6, -0.5), 0.3);
+    shapes[4] = test_capsule_shape(rg_v3(-0.3, 0.2, 1.2), rg_v3(0.4, -0.3, 1.0), 0.35);
+    shapes[5] = test_hull_shape(box, rg_v3(0.3, 1.1, -0.2), rg_quat_from_axis_angle(rg_v3(1, 0, 0.5), 0.9));
     for (k = 0; k < 40; ++k) {
         rg_vec3 shift = random_offset(0, 0.5);
         for (i = 0; i < 6; ++i)
@@ -549,20 +522,20 @@ static rg_convex_shape random_shape(rg_shape_type type, rg_vec3 c, rg_hull **hul
     if (type == RG_SHAPE_HULL) {
         int i;
         *hull = random_hull();
-        s = hull_shape(*hull, c, rg_test_rotation());
+        s = test_hull_shape(*hull, c, rg_test_rotation());
         *extent = 0;
         for (i = 0; *hull && i < rg_hull_vertex_count(*hull); ++i)
             *extent = larger(*extent, rg_v3_length(rg_hull_vertex(*hull, i)));
         return s;
     }
     if (type == RG_SHAPE_SPHERE) {
-        s = sphere_shape(c, (rg_real)(log_uniform(0.1, 10) / 2));
+        s = test_sphere_shape(c, (rg_real)(log_uniform(0.1, 10) / 2));
         *extent = s.radius;
         return s;
     }
     {
         rg_vec3 u = rg_test_unit_vector(), half = rg_v3_scale(u, (rg_real)(log_uniform(0.1, 10) / 2));
-        s = capsule_shape(rg_v3_sub(c, half), rg_v3_add(c, half), (rg_real)(log_uniform(0.1, 10) / 2));
+        s = test_capsule_shape(rg_v3_sub(c, half), rg_v3_add(c, half), (rg_real)(log_uniform(0.1, 10) / 2));
         *extent = s.radius + rg_v3_length(half);
         return s;
     }
@@ -666,7 +639,7 @@ static void test_shapes_collide_grid_ties(void) {
     box.h = rg_v3(1, 0.5, 0.75);
     hull = rg_hull_create_box(box.h, NULL);
     ENSURE(hull);
-    b = hull_shape(hull, rg_v3(0, 0, 0), rg_quat_identity());
+    b = test_hull_shape(hull, rg_v3(0, 0, 0), rg_quat_identity());
     for (x = -6; x <= 6; ++x)
         for (y = -4; y <= 4; ++y)
             for (z = -5; z <= 5; ++z)
@@ -676,7 +649,7 @@ static void test_shapes_collide_grid_ties(void) {
                     rg_manifold m;
                     double core, expected;
                     d = k == 1 ? rg_v3(0.5, 0, 0) : k == 2 ? rg_v3(0, 0.25, 0.25) : rg_v3(0.25, 0.25, 0.25);
-                    a = k == 0 ? sphere_shape(c, 0.3) : capsule_shape(rg_v3_sub(c, d), rg_v3_add(c, d), 0.3);
+                    a = k == 0 ? test_sphere_shape(c, 0.3) : test_capsule_shape(rg_v3_sub(c, d), rg_v3_add(c, d), 0.3);
                     core = segment_minimum(to_box, &box, dv_of(a.center_a), dv_of(a.center_b));
                     expected = 0.3 - core;
                     rg_collide_shapes(&a, &b, 0, &m);
@@ -717,7 +690,7 @@ static void test_shapes_collide_small_sphere_by_big_box(void) {
     box.h = rg_v3(100, 50, 80);
     hull = rg_hull_create_box(box.h, NULL);
     ENSURE(hull);
-    b = hull_shape(hull, rg_v3(0, 0, 0), rg_quat_identity());
+    b = test_hull_shape(hull, rg_v3(0, 0, 0), rg_quat_identity());
     rg_test_seed(5);
     for (k = 0; k < 3000; ++k) {
         /* near a random corner or edge: a corner, two coordinates pulled in for an edge */
@@ -730,7 +703,7 @@ static void test_shapes_collide_small_sphere_by_big_box(void) {
         double d;
         if (k % 3 == 1) c.x *= 0.5;
         if (k % 3 == 2) c.z *= 0.25;
-        a = sphere_shape(rg_v3_add(c, off), 0.01);
+        a = test_sphere_shape(rg_v3_add(c, off), 0.01);
         p = dv_of(a.center_a);
         d = box_distance(box.h, p);
         rg_collide_shapes(&a, &b, 0, &m);
@@ -764,9 +737,9 @@ static void test_shapes_collide_feature_ids_stable(void) {
     rg_manifold m, first;
     int k;
     ENSURE(box);
-    h = hull_shape(box, rg_v3(0.1, -0.2, 0.3), rg_quat_from_axis_angle(rg_v3(0, 1, 0), 0.4));
+    h = test_hull_shape(box, rg_v3(0.1, -0.2, 0.3), rg_quat_from_axis_angle(rg_v3(0, 1, 0), 0.4));
     /* a sphere rolling over the top face keeps its id; past the edge it changes */
-    a = sphere_shape(rg_v3_add(h.position, rg_quat_rotate(h.orientation, rg_v3(-1.5, 0.95, 0))), 0.5);
+    a = test_sphere_shape(rg_v3_add(h.position, rg_quat_rotate(h.orientation, rg_v3(-1.5, 0.95, 0))), 0.5);
     ENSURE(rg_collide_shapes(&a, &h, 0, &first) == 1);
     for (k = 1; k <= 10; ++k) {
         rg_convex_shape s = moved_shape(a, rg_quat_rotate(h.orientation, rg_v3(0.3 * k, 0.001 * k, 0.02 * k)));
@@ -777,7 +750,7 @@ static void test_shapes_collide_feature_ids_stable(void) {
     ENSURE(rg_collide_shapes(&a, &h, 0.1, &m) == 1);
     ENSURE(m.features[0] != first.features[0]);
     /* a capsule lying on the face and sliding: the two ids stay, each with its end */
-    a = capsule_shape(rg_v3_add(h.position, rg_quat_rotate(h.orientation, rg_v3(-1, 0.7, 0))),
+    a = test_capsule_shape(rg_v3_add(h.position, rg_quat_rotate(h.orientation, rg_v3(-1, 0.7, 0))),
                       rg_v3_add(h.position, rg_quat_rotate(h.orientation, rg_v3(0.5, 0.7, 0.2))), 0.25);
     ENSURE(rg_collide_shapes(&a, &h, 0, &first) == 2);
     for (k = 1; k <= 10; ++k) {
@@ -789,14 +762,14 @@ static void test_shapes_collide_feature_ids_stable(void) {
     /* tipped up (one end lifted by 30 degrees) the lower end keeps its id */
     {
         rg_vec3 lower = rg_quat_rotate(h.orientation, rg_v3(-1, 0.7, 0)), along = rg_v3(1.5 * 0.866, 0.75, 0);
-        rg_convex_shape s = capsule_shape(rg_v3_add(h.position, lower),
+        rg_convex_shape s = test_capsule_shape(rg_v3_add(h.position, lower),
                                           rg_v3_add(h.position, rg_v3_add(lower, rg_quat_rotate(h.orientation, along))), 0.25);
         ENSURE(rg_collide_shapes(&s, &h, 0, &m) == 1);
         ENSURE(m.features[0] == first.features[0] || m.features[0] == first.features[1]);
     }
     /* crossed capsules sliding over each other keep theirs */
-    a = capsule_shape(rg_v3(-1, 0.9, 0), rg_v3(1, 0.9, 0), 0.5);
-    b = capsule_shape(rg_v3(0, 0, -1), rg_v3(0, 0, 1), 0.5);
+    a = test_capsule_shape(rg_v3(-1, 0.9, 0), rg_v3(1, 0.9, 0), 0.5);
+    b = test_capsule_shape(rg_v3(0, 0, -1), rg_v3(0, 0, 1), 0.5);
     ENSURE(rg_collide_shapes(&a, &b, 0, &first) == 1);
     for (k = 1; k <= 5; ++k) {
         rg_convex_shape s = moved_shape(a, rg_v3(0.1 * k, 0, 0.1 * k));
@@ -823,8 +796,8 @@ static void test_shapes_collide_hull_pairs_as_rg_collide_hulls(void) {
             continue;
         }
         at = random_offset(0, 6);
-        a = hull_shape(ha, at, rg_test_rotation());
-        b = hull_shape(hb, rg_v3(0, 0, 0), rg_test_rotation());
+        a = test_hull_shape(ha, at, rg_test_rotation());
+        b = test_hull_shape(hb, rg_v3(0, 0, 0), rg_test_rotation());
         a.orientation.w *= 3; /* not normalised */
         rg_collide_shapes(&a, &b, 0.05, &m);
         rg_collide_hulls(ha, a.position, a.orientation, hb, b.position, b.orientation, 0.05, &n);
@@ -843,12 +816,12 @@ static void test_shapes_collide_hull_pairs_as_rg_collide_hulls(void) {
 
 static void test_shapes_collide_bad_input(void) {
     rg_hull *box = rg_hull_create_box(rg_v3(1, 1, 1), NULL);
-    rg_convex_shape good = sphere_shape(rg_v3(0, 1.2, 0), 0.5), h, bad;
+    rg_convex_shape good = test_sphere_shape(rg_v3(0, 1.2, 0), 0.5), h, bad;
     rg_manifold m;
     rg_real nan = (rg_real)NAN, inf = (rg_real)INFINITY;
     int i;
     ENSURE(box);
-    h = hull_shape(box, rg_v3(0, 0, 0), rg_quat_identity());
+    h = test_hull_shape(box, rg_v3(0, 0, 0), rg_quat_identity());
     ENSURE(rg_collide_shapes(&good, &h, 0, &m) == 1);
     ENSURE(rg_collide_shapes(NULL, &h, 0, &m) == 0 && m.count == 0);
     ENSURE(rg_collide_shapes(&good, NULL, 0, &m) == 0 && m.count == 0);
@@ -884,17 +857,17 @@ static void test_shapes_collide_bad_input(void) {
     bad.orientation.w = 0;
     ENSURE(rg_collide_shapes(&good, &bad, 0, &m) == 1);
     /* far apart but sane: nothing, no overflow */
-    bad = sphere_shape(rg_v3((rg_real)9e14, 0, 0), (rg_real)1e14);
+    bad = test_sphere_shape(rg_v3((rg_real)9e14, 0, 0), (rg_real)1e14);
     ENSURE(rg_collide_shapes(&bad, &h, 0, &m) == 0);
     ENSURE(rg_collide_shapes(&bad, &good, 0, &m) == 0);
     /* huge but accepted (up to 1e15): every pair that overlaps gives finite numbers */
     {
         rg_convex_shape big[4];
         int j;
-        big[0] = sphere_shape(rg_v3((rg_real)5e14, 0, 0), (rg_real)1e15);
-        big[1] = capsule_shape(rg_v3((rg_real)-1e15, 0, 0), rg_v3((rg_real)1e15, (rg_real)1e14, 0), (rg_real)1e15);
-        big[2] = hull_shape(box, rg_v3((rg_real)1e15, (rg_real)1e14, (rg_real)1e14), rg_quat_identity());
-        big[3] = sphere_shape(rg_v3(0, 0, 0), (rg_real)1e-3);
+        big[0] = test_sphere_shape(rg_v3((rg_real)5e14, 0, 0), (rg_real)1e15);
+        big[1] = test_capsule_shape(rg_v3((rg_real)-1e15, 0, 0), rg_v3((rg_real)1e15, (rg_real)1e14, 0), (rg_real)1e15);
+        big[2] = test_hull_shape(box, rg_v3((rg_real)1e15, (rg_real)1e14, (rg_real)1e14), rg_quat_identity());
+        big[3] = test_sphere_shape(rg_v3(0, 0, 0), (rg_real)1e-3);
         for (i = 0; i < 4; ++i)
             for (j = 0; j < 4; ++j) {
                 int k;

@@ -23,33 +23,6 @@ static rg_vec3 random_point(double s) {
     return v3(x, y, z);
 }
 
-static rg_convex_shape sphere_shape(rg_vec3 centre, double radius) {
-    rg_convex_shape s;
-    memset(&s, 0, sizeof s);
-    s.type = RG_SHAPE_SPHERE;
-    s.center_a = s.center_b = centre;
-    s.radius = (rg_real)radius;
-    s.orientation = rg_quat_identity();
-    return s;
-}
-
-static rg_convex_shape capsule_shape(rg_vec3 a, rg_vec3 b, double radius) {
-    rg_convex_shape s = sphere_shape(a, radius);
-    s.type = RG_SHAPE_CAPSULE;
-    s.center_b = b;
-    return s;
-}
-
-static rg_convex_shape hull_shape(const rg_hull *h, rg_vec3 position, rg_quat orientation) {
-    rg_convex_shape s;
-    memset(&s, 0, sizeof s);
-    s.type = RG_SHAPE_HULL;
-    s.hull = h;
-    s.position = position;
-    s.orientation = orientation;
-    return s;
-}
-
 static void set_triangle(rg_vec3 t[3], rg_vec3 a, rg_vec3 b, rg_vec3 c) {
     t[0] = a;
     t[1] = b;
@@ -177,7 +150,7 @@ static void test_triangle_sphere_regions(void) {
     for (i = 0; i < 6; ++i) {
         rg_vec3 c = cases[i].centre, q = cases[i].closest;
         double d = rg_v3_length(rg_v3_sub(c, q)), r = d + 0.05;
-        rg_convex_shape s = sphere_shape(c, r);
+        rg_convex_shape s = test_sphere_shape(c, r);
         rg_vec3 n = rg_v3_scale(rg_v3_sub(c, q), (rg_real)(1 / d));
         ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 1);
         ENSURE_V3_NEAR(m.normal, n, 10 * TRI_TOL);
@@ -197,7 +170,7 @@ static void test_triangle_sphere_regions(void) {
    with the plane beside an edge (its normal in the plane) gets nothing either. */
 static void test_triangle_sphere_back_side(void) {
     rg_vec3 t[3];
-    rg_convex_shape s = sphere_shape(v3(0.5, -0.01, -0.5), 0.5);
+    rg_convex_shape s = test_sphere_shape(v3(0.5, -0.01, -0.5), 0.5);
     rg_manifold m;
     set_triangle(t, v3(0, 0, 0), v3(2, 0, 0), v3(0, 0, -2));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.1, &m) == 0);
@@ -216,7 +189,7 @@ static void test_triangle_sphere_back_side(void) {
    the plane), one point at the lower end's depth, with the face normal. */
 static void test_triangle_capsule_lying_gives_two_points(void) {
     rg_vec3 t[3], up = v3(0, 1, 0);
-    rg_convex_shape s = capsule_shape(v3(0.3, 0.4, -0.3), v3(1.2, 0.4, -0.3), 0.5);
+    rg_convex_shape s = test_capsule_shape(v3(0.3, 0.4, -0.3), v3(1.2, 0.4, -0.3), 0.5);
     rg_manifold m;
     int i;
     double tilt;
@@ -298,7 +271,7 @@ static void test_triangle_box_resting_gives_four_corners(void) {
         corners[k] = rg_v3_add(centre, rg_quat_rotate(q, v3(k & 1 ? 0.5 : -0.5, -0.5, k & 2 ? 0.5 : -0.5)));
     for (i = 0; i < 2; ++i) {
         double depth = i ? -0.02 : 0.01;
-        s = hull_shape(box, v3(centre.x, (0.5 - depth), centre.z), q);
+        s = test_hull_shape(box, v3(centre.x, (0.5 - depth), centre.z), q);
         ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) == 4);
         ENSURE_V3_NEAR(m.normal, v3(0, 1, 0), TRI_TOL);
         for (k = 0; k < 4; ++k) seen[k] = 0;
@@ -351,7 +324,7 @@ static void test_triangle_scaled(void) {
         for (i = 0; i < 300; ++i) {
             rg_quat q = rg_test_rotation();
             rg_vec3 p = random_point(0.6);
-            rg_convex_shape a = hull_shape(small, p, q), b = hull_shape(big, rg_v3_scale(p, (rg_real)sc), q);
+            rg_convex_shape a = test_hull_shape(small, p, q), b = test_hull_shape(big, rg_v3_scale(p, (rg_real)sc), q);
             rg_manifold m, n;
             int count = rg_collide_triangle(&a, t, 7, (rg_real)0.05, &m);
             ENSURE(rg_collide_triangle(&b, big_t, 7, (rg_real)(0.05 * sc), &n) == count);
@@ -375,7 +348,7 @@ static void test_triangle_box_back_side_gives_nothing(void) {
     rg_manifold m;
     ENSURE(box != NULL);
     set_triangle(t, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
-    s = hull_shape(box, v3(0, -0.01, 0), rg_quat_from_axis_angle(v3(1, 2, 3), (rg_real)0.5));
+    s = test_hull_shape(box, v3(0, -0.01, 0), rg_quat_from_axis_angle(v3(1, 2, 3), (rg_real)0.5));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) == 0);
     s.position.y = (rg_real)0.01;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.03, &m) > 0);
@@ -389,11 +362,11 @@ static void test_triangle_box_back_side_gives_nothing(void) {
 static void test_triangle_convex_ridge_keeps_edge_normal(void) {
     rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
     rg_vec3 left[3], right[3], up = v3(0, 1, 0);
-    rg_convex_shape sphere = sphere_shape(v3(0, 0.4, 0.3), 0.5), cube;
+    rg_convex_shape sphere = test_sphere_shape(v3(0, 0.4, 0.3), 0.5), cube;
     rg_manifold m;
     int side, i;
     ENSURE(box != NULL);
-    cube = hull_shape(box, v3(0, 0.49, 0.3), rg_quat_identity());
+    cube = test_hull_shape(box, v3(0, 0.49, 0.3), rg_quat_identity());
     set_triangle(left, v3(-2, -0.5, 2), v3(0, 0, 2), v3(0, 0, -2));
     set_triangle(right, v3(0, 0, 2), v3(2, -0.5, 2), v3(0, 0, -2));
     for (side = 0; side < 2; ++side) {
@@ -468,7 +441,7 @@ static void test_triangle_internal_edge_box_slides_across_seam(void) {
                     if (c.y < lowest) lowest = c.y;
                 }
                 for (step = 0; step <= 240; ++step) {
-                    rg_convex_shape s = hull_shape(box, v3((-1.2 + 0.01 * step), (-lowest - pens[pi]), 0.1), q);
+                    rg_convex_shape s = test_hull_shape(box, v3((-1.2 + 0.01 * step), (-lowest - pens[pi]), 0.1), q);
                     int before = contacts;
                     double a = seam_worst_angle(&s, 0, &contacts, ti == 0 ? &spread : NULL, pens[pi]);
                     if (a > worst_inactive) worst_inactive = a;
@@ -497,7 +470,7 @@ static void test_triangle_internal_edge_sphere_rolls_across_seam(void) {
     for (path = 0; path < 3; ++path)
         for (step = 0; step <= 200; ++step) {
             double along = -1 + 0.01 * step;
-            rg_convex_shape s = sphere_shape(v3((along + offsets[path] * 0.5), 0.48,
+            rg_convex_shape s = test_sphere_shape(v3((along + offsets[path] * 0.5), 0.48,
                                                    (offsets[path] * 0.5 - along * 0.3)), 0.5);
             int before = contacts;
             double a = seam_worst_angle(&s, 0, &contacts, &spread, 0.02);
@@ -530,7 +503,7 @@ static void test_triangle_internal_edge_capsule_across_seam(void) {
                 double rise = tilt ? 0.8 * sin(0.3) : 0;
                 dvec a = dmake(x - 0.4 * c, r - 0.02, 0.1 - 0.4 * sn);
                 dvec b = dmake(x + 0.4 * c, r - 0.02 + rise, 0.1 + 0.4 * sn);
-                rg_convex_shape s = capsule_shape(rv(a), rv(b), r);
+                rg_convex_shape s = test_capsule_shape(rv(a), rv(b), r);
                 int before = contacts;
                 a = dv(s.center_a);
                 b = dv(s.center_b);
@@ -601,7 +574,7 @@ static void test_triangle_random_spheres_against_brute_force(void) {
         int count;
         random_triangle(t, 1);
         c = point_near_triangle(t, rg_test_uniform(-0.5, 1.5));
-        s = sphere_shape(rv(c), r);
+        s = test_sphere_shape(rv(c), r);
         c = dv(s.center_a);
         h = ddot(tri_normal(t), dsub(c, dv(t[0])));
         d = triangle_distance(t, c);
@@ -653,7 +626,7 @@ static void test_triangle_random_capsules_against_brute_force(void) {
         a = point_near_triangle(t, rg_test_uniform(-0.5, 1.2));
         if (i % 3 == 0) axis = dunit(dsub(axis, dscale(n, ddot(axis, n) * rg_test_uniform(0.95, 1.0))));
         b = dadd(a, dscale(axis, rg_test_uniform(0.1, 1.5)));
-        s = capsule_shape(rv(a), rv(b), r);
+        s = test_capsule_shape(rv(a), rv(b), r);
         a = dv(s.center_a);
         b = dv(s.center_b);
         h0 = ddot(n, dsub(a, dv(t[0])));
@@ -840,7 +813,7 @@ static void test_triangle_random_hulls_against_brute_force(void) {
             rg_quat q = rg_test_rotation();
             dvec c = point_near_triangle(t, radius * rg_test_uniform(-0.3, 1.2));
             /* place the hull's centroid at c */
-            s = hull_shape(h, rv(dsub(c, rotate_d(q, dv(rg_hull_centroid(h))))), q);
+            s = test_hull_shape(h, rv(dsub(c, rotate_d(q, dv(rg_hull_centroid(h))))), q);
         }
         pose(h, s.position, s.orientation, &ph);
         centroid = dadd(dv(s.position), rotate_d(s.orientation, dv(rg_hull_centroid(h))));
@@ -907,7 +880,7 @@ static void test_triangle_feature_ids_are_stable(void) {
     int step, i, j;
     ENSURE(box != NULL);
     set_triangle(t, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
-    s = hull_shape(box, v3(0.2, 0.29, 0.1), rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)0.3));
+    s = test_hull_shape(box, v3(0.2, 0.29, 0.1), rg_quat_from_axis_angle(v3(0, 1, 0), (rg_real)0.3));
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.02, &first) == 4);
     for (i = 0; i < 4; ++i)
         for (j = i + 1; j < 4; ++j) ENSURE(first.features[i] != first.features[j]);
@@ -924,35 +897,13 @@ static void test_triangle_feature_ids_are_stable(void) {
     rg_hull_destroy(box);
 }
 
-static rg_hull *make_prism(int n, double r, double height) {
-    rg_vec3 v[128];
-    int sizes[66], faces[4 * 64 + 2 * 64], i, k = 0;
-    for (i = 0; i < n; ++i) {
-        double angle = 2 * 3.14159265358979324 * i / n;
-        v[i] = v3((r * cos(angle)), 0, (r * sin(angle)));
-        v[n + i] = v3((r * cos(angle)), height, (r * sin(angle)));
-    }
-    sizes[0] = n;
-    for (i = 0; i < n; ++i) faces[k++] = i;
-    sizes[1] = n;
-    for (i = 0; i < n; ++i) faces[k++] = 2 * n - 1 - i;
-    for (i = 0; i < n; ++i) {
-        sizes[2 + i] = 4;
-        faces[k++] = i;
-        faces[k++] = n + i;
-        faces[k++] = n + (i + 1) % n;
-        faces[k++] = (i + 1) % n;
-    }
-    return rg_hull_create_polyhedron(v, 2 * n, sizes, n + 2, faces, NULL);
-}
-
 /* A 48-gon prism (caps of 48 corners, beyond the clipping's stack) resting 0.01 deep on a big
    triangle: 4 of its cap's corners at depth 0.01 (the cap clipped to the triangle); a small
    triangle tilted 5 degrees to its bottom cap, pressed into its middle, the prism itself tilted
    10 degrees: the cap is the reference (the triangle clipped against its 48 sides) and the
    triangle's 3 corners the points, at their depths below the cap, normal minus the cap's. */
 static void test_triangle_large_faces_use_scratch(void) {
-    rg_hull *prism = make_prism(48, 1.0, 0.5);
+    rg_hull *prism = test_prism_hull(48, 1.0, 0.5);
     rg_vec3 big[3], small[3];
     rg_quat tilt = rg_quat_from_axis_angle(v3(1, 0, 0), (rg_real)0.17453293);
     rg_vec3 down = rg_quat_rotate(tilt, v3(0, -1, 0));
@@ -961,14 +912,14 @@ static void test_triangle_large_faces_use_scratch(void) {
     int i;
     ENSURE(prism != NULL);
     set_triangle(big, v3(-10, 0, 10), v3(10, 0, 10), v3(0, 0, -10));
-    s = hull_shape(prism, v3(0.3, -0.01, 0.2), rg_quat_identity());
+    s = test_hull_shape(prism, v3(0.3, -0.01, 0.2), rg_quat_identity());
     ENSURE(rg_collide_triangle(&s, big, 7, (rg_real)0.02, &m) == 4);
     for (i = 0; i < 4; ++i) {
         ENSURE_NEAR(m.depths[i], 0.01, 10 * TRI_TOL);
         ENSURE_NEAR(dlen(dsub(dv(m.points[i]), dmake(0.3, 0, 0.2))), 1, 10 * TRI_TOL);
     }
     /* the small triangle 0.01 inside the cap at its centre, its corners rising 5 degrees along w */
-    s = hull_shape(prism, v3(0, 0, 0), tilt);
+    s = test_hull_shape(prism, v3(0, 0, 0), tilt);
     {
         dvec u = dunit(dcross(dv(down), dmake(1, 0, 0))), w = dcross(dv(down), u), c = dscale(dv(down), -0.01);
         dvec n = dscale(dv(down), -1), corner[3];
@@ -1001,7 +952,7 @@ static void test_triangle_large_faces_use_scratch(void) {
 static void test_triangle_bad_input_gives_nothing(void) {
     rg_hull *box = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
     rg_vec3 t[3], bad[3];
-    rg_convex_shape good = sphere_shape(v3(0.2, 0.4, -0.2), 0.5), s;
+    rg_convex_shape good = test_sphere_shape(v3(0.2, 0.4, -0.2), 0.5), s;
     rg_manifold m;
     rg_real inf = (rg_real)HUGE_VAL, nan = inf - inf;
     int k;
@@ -1028,13 +979,13 @@ static void test_triangle_bad_input_gives_nothing(void) {
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
     s = good; s.center_a.y = nan;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
-    s = capsule_shape(v3(0.2, 0.4, -0.2), v3(0.5, 0.4, -0.2), 0.5);
+    s = test_capsule_shape(v3(0.2, 0.4, -0.2), v3(0.5, 0.4, -0.2), 0.5);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 2);
     s.center_b.x = inf;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
     s.center_b.x = (rg_real)-2e15;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
-    s = hull_shape(box, v3(0.5, 0.49, -0.5), rg_quat_identity());
+    s = test_hull_shape(box, v3(0.5, 0.49, -0.5), rg_quat_identity());
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) > 0);
     s.hull = NULL;
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.01, &m) == 0);
@@ -1058,14 +1009,14 @@ static void test_triangle_bad_input_gives_nothing(void) {
     ENSURE(rg_collide_triangle(&good, bad, 7, (rg_real)0.01, &m) == 0);
     /* a sliver 1e-4 of its length wide is a triangle */
     set_triangle(bad, v3(0, 0, 0), v3(2, 0, 0), v3(1, 0, -2e-4));
-    s = sphere_shape(v3(1, 0.4, -1e-4), 0.5);
+    s = test_sphere_shape(v3(1, 0.4, -1e-4), 0.5);
     ENSURE(rg_collide_triangle(&s, bad, 7, (rg_real)0.01, &m) == 1);
     ENSURE_NEAR(m.depths[0], 0.1, 10 * TRI_TOL);
     /* huge but sane: far apart, nothing, no overflow */
     set_triangle(bad, v3(-1e15, 0, 1e15), v3(1e15, 0, 1e15), v3(0, 0, -1e15));
-    s = hull_shape(box, v3(0, 0.49, 0), rg_quat_identity());
+    s = test_hull_shape(box, v3(0, 0.49, 0), rg_quat_identity());
     ENSURE(rg_collide_triangle(&s, bad, 7, (rg_real)0.01, &m) >= 0);
-    s = sphere_shape(v3(-1e15, -1e15, -1e15), 1e15);
+    s = test_sphere_shape(v3(-1e15, -1e15, -1e15), 1e15);
     ENSURE(rg_collide_triangle(&s, bad, 7, (rg_real)0.01, &m) == 0);
     rg_hull_destroy(box);
 }
