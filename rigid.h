@@ -1,4 +1,4 @@
-/* rigid.h - v0.1.0 - 3D rigid-body physics in one header - MIT license (see end of file)
+/* rigid.h - v0.2.0 - 3D rigid-body physics in one header - MIT license (see end of file)
 
    rigid.h simulates rigid bodies that fall, collide, roll, slide, bounce and stack: bodies made
    of spheres, capsules and convex hulls (several per body), on static triangle meshes.
@@ -229,6 +229,10 @@
       linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
+      0.2.0  (2026-11) shapes: spheres, capsules and placed hulls, several per body, with exact
+             mass properties; static triangle meshes with a bounding-volume hierarchy and
+             internal edges; collision filters; per-shape materials; dimensionless rolling
+             and spinning friction; rg_collide_shapes, rg_collide_triangle
       0.1.0  (2026-11) convex hulls from boxes, faces or point clouds (quickhull) with Mirtich's
              mass properties; contact manifolds by separating axes with witnesses and feature
              ids; incremental sort-and-sweep; Bender & Schmitt's impulses with friction,
@@ -240,9 +244,9 @@
 #define RIGID_H_INCLUDED
 
 #define RIGID_VERSION_MAJOR 0
-#define RIGID_VERSION_MINOR 1
+#define RIGID_VERSION_MINOR 2
 #define RIGID_VERSION_PATCH 0
-#define RIGID_VERSION_STRING "0.1.0"
+#define RIGID_VERSION_STRING "0.2.0"
 
 #include <stdint.h>
 
