@@ -383,6 +383,17 @@ static void test_shapes_bad_input_changes_nothing(void) {
     bad = sd; bad.dynamic_friction = nan;
     SHAPE_REFUSED(rg_body_add_sphere(w, body, &bad, rg_v3(0, 0, 0), 1, &r), RG_ERR_INVALID_ARGUMENT);
     SHAPE_REFUSED(rg_body_add_mesh(w, body, &sd, NULL, &r), RG_ERR_INVALID_ARGUMENT);
+    {
+        /* a valid mesh on a dynamic body */
+        rg_vec3 v[3];
+        int t[3] = {0, 1, 2};
+        rg_mesh *mesh;
+        v[0] = rg_v3(0, 0, 0); v[1] = rg_v3(0, 0, 1); v[2] = rg_v3(1, 0, 0);
+        mesh = rg_mesh_create(v, 3, t, 1, NULL);
+        ENSURE(mesh != NULL);
+        SHAPE_REFUSED(rg_body_add_mesh(w, body, &sd, mesh, &r), RG_ERR_INVALID_ARGUMENT);
+        rg_mesh_destroy(mesh);
+    }
 #undef SHAPE_REFUSED
     ENSURE(rg_shape_destroy(NULL, none) == RG_ERR_INVALID_ARGUMENT);
     ENSURE(rg_shape_destroy(w, none) == RG_ERR_STALE_ID);
