@@ -156,7 +156,7 @@ soak: deps $(BUILD)/soak
 # corpora.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED    ?= 1
-FUZZERS      = hull collide world
+FUZZERS      = hull collide shapes world
 FUZZ_CFLAGS  = -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) -fno-omit-frame-pointer
 FUZZ_DEPS    = rigid.h tests/fuzz/fuzz_common.h tests/programs/counting_allocator.h tests/programs/state_hash.h
 

@@ -192,6 +192,9 @@
         so and its velocities valid (rg__shape_update_body_mass).
       - Every input point lies within three tolerances of the hull rg_hull_create returns
         (rg__qh_reject_cut_off_points).
+      - No product of two squared segment lengths overflows or underflows: segments with a
+        component beyond 2^20 or all below 2^-20 are scaled by it before their closest points
+        and the lying-capsule test (rg__collide_round_scale).
       - An edge pair never claims more separation than the gap between the hulls' supports
         along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
@@ -4342,14 +4345,37 @@ static rg_real rg__collide_segment_closest(rg_vec3 a, rg_vec3 b, rg_vec3 p) {
     return t < 0 ? 0 : (t > 1 ? 1 : t);
 }
 
+/* Invariant: no product of two squared lengths of segments (the normal equations below, the test
+   of capsules lying along each other) overflows or underflows rg_real. Segments whose largest
+   component is beyond 2^20 or below 2^-20 are divided by it first (in float, crossing capsules
+   1e10 long made a e infinite and 1e-12 long subnormal, and both took the parallel branch;
+   capsules 1e14 long at 60 degrees overflowed the lying test into two points); the parameters
+   and the sine asked for do not depend on the scale. Within the range the divisor is 1 and the
+   arithmetic unchanged. */
+static rg_real rg__collide_round_scale(rg_real largest) {
+    const rg_real high = (rg_real)1048576, low = 1 / (rg_real)1048576;
+    return largest > high || (largest < low && largest > 0) ? largest : 1;
+}
+
 /* The closest points of segments p0 p1 and q0 q1 as parameters s and t in [0, 1] of
    p0 + s (p1 - p0) and q0 + t (q1 - q0): the unconstrained minimum of the squared distance
    (its 2 x 2 normal equations), clamped to the square, each parameter then the best for the
    other clamped again. Parallel segments (the equations singular) take s from p0's projection. */
 static void rg__collide_segments_closest(rg_vec3 p0, rg_vec3 p1, rg_vec3 q0, rg_vec3 q1, rg_real *s, rg_real *t) {
     rg_vec3 d1 = rg_v3_sub(p1, p0), d2 = rg_v3_sub(q1, q0), r = rg_v3_sub(p0, q0);
-    rg_real a = rg_v3_dot(d1, d1), e = rg_v3_dot(d2, d2), f = rg_v3_dot(d2, r);
-    rg_real c = rg_v3_dot(d1, r), b = rg_v3_dot(d1, d2), denominator = a * e - b * b;
+    rg_real scale = rg__collide_round_scale(rg__max_real(rg__max_abs3(d1.x, d1.y, d1.z), rg__max_abs3(d2.x, d2.y, d2.z)));
+    rg_real a, e, f, c, b, denominator;
+    if (scale != 1) {
+        d1 = rg_v3_scale(d1, 1 / scale);
+        d2 = rg_v3_scale(d2, 1 / scale);
+        r = rg_v3_scale(r, 1 / scale);
+    }
+    a = rg_v3_dot(d1, d1);
+    e = rg_v3_dot(d2, d2);
+    f = rg_v3_dot(d2, r);
+    c = rg_v3_dot(d1, r);
+    b = rg_v3_dot(d1, d2);
+    denominator = a * e - b * b;
     if (!(a > 0) && !(e > 0)) {
         *s = *t = 0;
         return;
@@ -4494,12 +4520,18 @@ static rg_vec3 rg__collide_round_meeting_normal(const rg__convex *a, const rg__c
    not within RG__ROUND_FLAT_SINE of parallel or overlap too little. */
 static int rg__collide_round_along(const rg__convex *a, const rg__convex *b, rg_vec3 normal, rg_real margin,
                                    rg_manifold *out) {
-    rg_vec3 da = rg_v3_sub(a->p1, a->p0), db = rg_v3_sub(b->p1, b->p0), c = rg_v3_cross(da, db);
+    rg_vec3 da = rg_v3_sub(a->p1, a->p0), db = rg_v3_sub(b->p1, b->p0), ua, ub, c;
     rg_real aa = rg_v3_dot(da, da), bb = rg_v3_dot(db, db), ends[2], t[2];
     uint32_t code[2];
     rg__round_points points;
     int i, low;
-    if (!(aa > 0) || !(bb > 0) || rg_v3_dot(c, c) > RG__ROUND_FLAT_SINE * RG__ROUND_FLAT_SINE * aa * bb) return 0;
+    /* the sine test on directions in range (rg__collide_round_scale) */
+    ua = rg_v3_scale(da, 1 / rg__collide_round_scale(rg__max_abs3(da.x, da.y, da.z)));
+    ub = rg_v3_scale(db, 1 / rg__collide_round_scale(rg__max_abs3(db.x, db.y, db.z)));
+    c = rg_v3_cross(ua, ub);
+    if (!(aa > 0) || !(bb > 0) ||
+        rg_v3_dot(c, c) > RG__ROUND_FLAT_SINE * RG__ROUND_FLAT_SINE * rg_v3_dot(ua, ua) * rg_v3_dot(ub, ub))
+        return 0;
     ends[0] = rg_v3_dot(rg_v3_sub(a->p0, b->p0), db) / bb;
     ends[1] = rg_v3_dot(rg_v3_sub(a->p1, b->p0), db) / bb;
     low = ends[1] < ends[0];

@@ -881,6 +881,43 @@ static void test_shapes_collide_bad_input(void) {
     rg_hull_destroy(box);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: crossing capsules far longer or shorter than 1 (in float,
+   10^10 long: a e in the segments' normal equations overflowed and the pair had no contact;
+   10^-12 long: a e was subnormal, and the normal came out 56 degrees off, the depth 0.39 of the
+   overlap instead of 0.5). Capsule A along x, B along z 1.5 u above it, radii u: one point at
+   (0, 0.5 u, 0), normal -y, depth 0.5 u, at every scale. */
+static void test_shapes_collide_long_and_tiny_capsules_cross(void) {
+    static const double lengths[6] = {1e10, 1e14, 1e15, 1e-7, 1e-12, 1e-15};
+    int i;
+    for (i = 0; i < 6; ++i) {
+        rg_real length = (rg_real)lengths[i], u = (rg_real)(i < 3 ? 1 : lengths[i]);
+        rg_convex_shape a = capsule_shape(rg_v3(-length, 0, 0), rg_v3(length, 0, 0), u);
+        rg_convex_shape b = capsule_shape(rg_v3(0, 1.5f * u, -length), rg_v3(0, 1.5f * u, length), u);
+        rg_manifold m;
+        ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
+        ENSURE_NEAR(m.normal.y, -1, SHAPES_TOL);
+        ENSURE_NEAR(m.depths[0] / u, 0.5, SHAPES_TOL);
+        ENSURE_NEAR(m.points[0].y / u, 0.5, SHAPES_TOL);
+        ENSURE_NEAR(m.points[0].x / u, 0, SHAPES_TOL);
+        ENSURE_NEAR(m.points[0].z / u, 0, SHAPES_TOL);
+    }
+}
+
+/* Found by tests/fuzz/fuzz_shapes.c: capsules 3.5e14 long at 60 degrees to each other, touching
+   at their ends near the origin, were taken as lying along each other (|da x db|^2 and
+   sine^2 |da|^2 |db|^2 both overflowed float to infinity) and got a second point 2.8e13 off
+   capsule A's surface. Now one point, on both surfaces within the rounding of the coordinates. */
+static void test_shapes_collide_huge_capsules_at_60_degrees_one_point(void) {
+    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0.015625f, 0), rg_v3(0, 2.5e14f, 2.5e14f), 1.25e14f);
+    rg_convex_shape b = capsule_shape(rg_v3(2.5e14f, -0.171875f, 2.5e14f), rg_v3(0, 0.015625f, 0.25f), 0.02f);
+    rg_manifold m;
+    double size = 4.8e14;
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
+    ENSURE_NEAR(rg_v3_length(m.normal), 1, SHAPES_TOL);
+    ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])) / size, 0, 1e-6);
+    ENSURE_NEAR(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[0]), dv_of(m.normal), -m.depths[0])) / size, 0, 1e-6);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -897,4 +934,6 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_feature_ids_stable);
     RUN_TEST(test_shapes_collide_hull_pairs_as_rg_collide_hulls);
     RUN_TEST(test_shapes_collide_bad_input);
+    RUN_TEST(test_shapes_collide_long_and_tiny_capsules_cross);
+    RUN_TEST(test_shapes_collide_huge_capsules_at_60_degrees_one_point);
 }
