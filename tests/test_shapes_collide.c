@@ -891,8 +891,8 @@ static void test_shapes_collide_long_and_tiny_capsules_cross(void) {
     int i;
     for (i = 0; i < 6; ++i) {
         rg_real length = (rg_real)lengths[i], u = (rg_real)(i < 3 ? 1 : lengths[i]);
-        rg_convex_shape a = capsule_shape(rg_v3(-length, 0, 0), rg_v3(length, 0, 0), u);
-        rg_convex_shape b = capsule_shape(rg_v3(0, 1.5f * u, -length), rg_v3(0, 1.5f * u, length), u);
+        rg_convex_shape a = test_capsule_shape(rg_v3(-length, 0, 0), rg_v3(length, 0, 0), u);
+        rg_convex_shape b = test_capsule_shape(rg_v3(0, 1.5f * u, -length), rg_v3(0, 1.5f * u, length), u);
         rg_manifold m;
         ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
         ENSURE_NEAR(m.normal.y, -1, SHAPES_TOL);
@@ -908,8 +908,8 @@ static void test_shapes_collide_long_and_tiny_capsules_cross(void) {
    sine^2 |da|^2 |db|^2 both overflowed float to infinity) and got a second point 2.8e13 off
    capsule A's surface. Now one point, on both surfaces within the rounding of the coordinates. */
 static void test_shapes_collide_huge_capsules_at_60_degrees_one_point(void) {
-    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0.015625f, 0), rg_v3(0, 2.5e14f, 2.5e14f), 1.25e14f);
-    rg_convex_shape b = capsule_shape(rg_v3(2.5e14f, -0.171875f, 2.5e14f), rg_v3(0, 0.015625f, 0.25f), 0.02f);
+    rg_convex_shape a = test_capsule_shape(rg_v3(-0.0625f, 0.015625f, 0), rg_v3(0, 2.5e14f, 2.5e14f), 1.25e14f);
+    rg_convex_shape b = test_capsule_shape(rg_v3(2.5e14f, -0.171875f, 2.5e14f), rg_v3(0, 0.015625f, 0.25f), 0.02f);
     rg_manifold m;
     double size = 4.8e14;
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
