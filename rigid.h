@@ -193,6 +193,8 @@
       - No product of two squared segment lengths overflows or underflows: segments with a
         component beyond 2^20 or all below 2^-20 are scaled by it before their closest points
         and the lying-capsule test (rg__collide_round_scale).
+      - Round cores closer than the rounding of their ends' coordinates meet: their normal is
+        perpendicular to them, never the direction of that rounding (rg__collide_round_round).
       - An edge pair never claims more separation than the gap between the hulls' supports
         along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
@@ -4554,8 +4556,13 @@ static int rg__collide_round_round(const rg__convex *a, const rg__convex *b, rg_
     d = rg_v3_sub(p, q);
     distance = rg_v3_length(d);
     if (!(distance <= a->radius + b->radius + margin)) return 0;
-    /* below the rounding of the closest points the direction between them means nothing */
-    tiny = 16 * RG__EPSILON * (rg__max_abs3(p.x, p.y, p.z) + rg__max_abs3(q.x, q.y, q.z));
+    /* Invariant: the direction between the closest points is taken only above the rounding of
+       computing them, p0 + s (p1 - p0), which scales with the cores' ends, not with the points
+       (a centre at the origin on the axis of a capsule from x = 0.1875 met the point
+       0.1875 - 0.1875 = 1.5e-8 and took the axis as its normal) */
+    tiny = rg__max_real(rg__max_abs3(a->p0.x, a->p0.y, a->p0.z), rg__max_abs3(a->p1.x, a->p1.y, a->p1.z)) +
+           rg__max_real(rg__max_abs3(b->p0.x, b->p0.y, b->p0.z), rg__max_abs3(b->p1.x, b->p1.y, b->p1.z));
+    tiny *= 16 * RG__EPSILON;
     n = distance > tiny ? rg_v3_normalize(d) : rg__collide_round_meeting_normal(a, b);
     if (a->type == RG_SHAPE_CAPSULE && b->type == RG_SHAPE_CAPSULE && rg__collide_round_along(a, b, n, margin, out))
         return out->count;
