@@ -195,6 +195,9 @@
         and the lying-capsule test (rg__collide_round_scale).
       - Round cores closer than the rounding of their ends' coordinates meet: their normal is
         perpendicular to them, never the direction of that rounding (rg__collide_round_round).
+      - Capsules get two points along each other only where both, moved back by their depth,
+        lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
+        (rg__collide_round_along).
       - An edge pair never claims more separation than the gap between the hulls' supports
         along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
@@ -4536,7 +4539,16 @@ static int rg__collide_round_along(const rg__convex *a, const rg__convex *b, rg_
     for (i = 0; i < 2; ++i) {
         rg_vec3 q = rg_v3_madd(b->p0, db, t[i]);
         rg_vec3 p = rg_v3_madd(a->p0, da, rg__collide_segment_closest(a->p0, a->p1, q));
-        rg_real depth = a->radius + b->radius - rg_v3_dot(rg_v3_sub(p, q), normal);
+        rg_real depth = a->radius + b->radius - rg_v3_dot(rg_v3_sub(p, q), normal), off;
+        /* Invariant: each point, moved back by its depth, lies on A within (r_A + r_B)
+           (1 - cos 3 degrees) and rounding, what measuring along one normal costs capsules
+           tilted within 3 degrees; else the cores are skew, touching near one point (parallel
+           within 3 degrees but 0.02 apart across the normal: an end's point was 0.45 r_A inside A) */
+        rg_vec3 on_a = rg_v3_madd(q, normal, b->radius - depth);
+        off = rg_v3_length(rg_v3_sub(on_a, rg_v3_madd(a->p0, da, rg__collide_segment_closest(a->p0, a->p1, on_a))));
+        if (rg__fabs(off - a->radius) > (1 - RG__ROUND_FLAT_COSINE) * (a->radius + b->radius) +
+                                            16 * RG__EPSILON * rg__max_abs3(on_a.x, on_a.y, on_a.z))
+            return 0;
         if (depth >= -margin) rg__collide_round_add(&points, rg_v3_madd(q, normal, b->radius), depth, code[i]);
     }
     if (points.count == 0) return 0;

@@ -983,6 +983,45 @@ static void test_shapes_collide_sphere_centred_on_capsule_axis(void) {
     ENSURE(along == 0);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: capsules of radius 0.02, A (-0.0625, 0, 0)-(0.734375,
+   0.03125, 0) and B (0.25, 0, -0.015625)-(1.015625, 0, 0), within 3 degrees of parallel but skew
+   (0.02 apart across the normal at one end of the overlap) got the two points of capsules lying
+   along each other; the far one, moved back by its depth, was 0.009 (0.45 r) inside A. Then
+   4000 random pairs within 3 degrees of parallel, offset across and along the normal by up to
+   the sum of the radii: every point moved back by its depth lies on A within
+   (r_A + r_B)(1 - cos 3 degrees) (0.14%), as the lying capsules' depths promise. */
+static void test_shapes_collide_skew_capsules_points_on_both(void) {
+    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.734375f, 0.03125f, 0), 0.02f);
+    rg_convex_shape b = capsule_shape(rg_v3(0.25f, 0, -0.015625f), rg_v3(1.015625f, 0, 0), 0.02f);
+    rg_manifold m;
+    int i, k, two = 0, off = 0;
+    double worst = 0;
+    ENSURE(rg_collide_shapes(&a, &b, 0.0078125f, &m) == 1);
+    ENSURE_NEAR(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[0]), dv_of(m.normal), -m.depths[0])), 0, SHAPES_TOL);
+    rg_test_seed(2331);
+    for (i = 0; i < 4000; ++i) {
+        double ra = rg_test_uniform(0.02, 0.3), rb = rg_test_uniform(0.02, 0.3), length = rg_test_uniform(0.3, 2);
+        double angle = rg_test_uniform(0, 0.05), across = rg_test_uniform(-1, 1) * (ra + rb);
+        double up = rg_test_uniform(0, 1) * (ra + rb), x0 = rg_test_uniform(-0.5, 0.5);
+        double turn_y = rg_test_uniform(-1, 1), turn_z = rg_test_uniform(-1, 1);
+        a = capsule_shape(rg_v3((rg_real)x0, (rg_real)across, (rg_real)up),
+                          rg_v3((rg_real)(x0 + length * cos(angle)), (rg_real)(across + length * sin(angle) * turn_y),
+                                (rg_real)(up + length * sin(angle) * turn_z)), (rg_real)ra);
+        b = capsule_shape(rg_v3(0, 0, 0), rg_v3((rg_real)length, 0, 0), (rg_real)rb);
+        rg_collide_shapes(&a, &b, 0.01f, &m);
+        two += m.count == 2;
+        for (k = 0; k < m.count; ++k) {
+            double error = fabs(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[k]), dv_of(m.normal), -m.depths[k])));
+            if (error / (ra + rb) > worst) worst = error / (ra + rb);
+            off += error > 0.00137 * (ra + rb) + SHAPES_TOL;
+        }
+    }
+    rg_test_note("4000 pairs within 3 degrees of parallel: %d with two points, %d points off A by more than "
+                 "0.137%% of r_A + r_B, largest %.2g of it", two, off, worst);
+    ENSURE(off == 0);
+    ENSURE(two > 1000);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -1002,4 +1041,5 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_long_and_tiny_capsules_cross);
     RUN_TEST(test_shapes_collide_huge_capsules_at_60_degrees_one_point);
     RUN_TEST(test_shapes_collide_sphere_centred_on_capsule_axis);
+    RUN_TEST(test_shapes_collide_skew_capsules_points_on_both);
 }
