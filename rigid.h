@@ -195,6 +195,11 @@
       - No product of two squared segment lengths overflows or underflows: segments with a
         component beyond 2^20 or all below 2^-20 are scaled by it before their closest points
         and the lying-capsule test (rg__collide_round_scale).
+      - Round cores closer than the rounding of their ends' coordinates meet: their normal is
+        perpendicular to them, never the direction of that rounding (rg__collide_round_round).
+      - Capsules get two points along each other only where both, moved back by their depth,
+        lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
+        (rg__collide_round_along).
       - An edge pair never claims more separation than the gap between the hulls' supports
         along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
@@ -4544,7 +4549,16 @@ static int rg__collide_round_along(const rg__convex *a, const rg__convex *b, rg_
     for (i = 0; i < 2; ++i) {
         rg_vec3 q = rg_v3_madd(b->p0, db, t[i]);
         rg_vec3 p = rg_v3_madd(a->p0, da, rg__collide_segment_closest(a->p0, a->p1, q));
-        rg_real depth = a->radius + b->radius - rg_v3_dot(rg_v3_sub(p, q), normal);
+        rg_real depth = a->radius + b->radius - rg_v3_dot(rg_v3_sub(p, q), normal), off;
+        /* Invariant: each point, moved back by its depth, lies on A within (r_A + r_B)
+           (1 - cos 3 degrees) and rounding, what measuring along one normal costs capsules
+           tilted within 3 degrees; else the cores are skew, touching near one point (parallel
+           within 3 degrees but 0.02 apart across the normal: an end's point was 0.45 r_A inside A) */
+        rg_vec3 on_a = rg_v3_madd(q, normal, b->radius - depth);
+        off = rg_v3_length(rg_v3_sub(on_a, rg_v3_madd(a->p0, da, rg__collide_segment_closest(a->p0, a->p1, on_a))));
+        if (rg__fabs(off - a->radius) > (1 - RG__ROUND_FLAT_COSINE) * (a->radius + b->radius) +
+                                            16 * RG__EPSILON * rg__max_abs3(on_a.x, on_a.y, on_a.z))
+            return 0;
         if (depth >= -margin) rg__collide_round_add(&points, rg_v3_madd(q, normal, b->radius), depth, code[i]);
     }
     if (points.count == 0) return 0;
@@ -4564,8 +4578,13 @@ static int rg__collide_round_round(const rg__convex *a, const rg__convex *b, rg_
     d = rg_v3_sub(p, q);
     distance = rg_v3_length(d);
     if (!(distance <= a->radius + b->radius + margin)) return 0;
-    /* below the rounding of the closest points the direction between them means nothing */
-    tiny = 16 * RG__EPSILON * (rg__max_abs3(p.x, p.y, p.z) + rg__max_abs3(q.x, q.y, q.z));
+    /* Invariant: the direction between the closest points is taken only above the rounding of
+       computing them, p0 + s (p1 - p0), which scales with the cores' ends, not with the points
+       (a centre at the origin on the axis of a capsule from x = 0.1875 met the point
+       0.1875 - 0.1875 = 1.5e-8 and took the axis as its normal) */
+    tiny = rg__max_real(rg__max_abs3(a->p0.x, a->p0.y, a->p0.z), rg__max_abs3(a->p1.x, a->p1.y, a->p1.z)) +
+           rg__max_real(rg__max_abs3(b->p0.x, b->p0.y, b->p0.z), rg__max_abs3(b->p1.x, b->p1.y, b->p1.z));
+    tiny *= 16 * RG__EPSILON;
     n = distance > tiny ? rg_v3_normalize(d) : rg__collide_round_meeting_normal(a, b);
     if (a->type == RG_SHAPE_CAPSULE && b->type == RG_SHAPE_CAPSULE && rg__collide_round_along(a, b, n, margin, out))
         return out->count;

@@ -918,6 +918,83 @@ static void test_shapes_collide_huge_capsules_at_60_degrees_one_point(void) {
     ENSURE_NEAR(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[0]), dv_of(m.normal), -m.depths[0])) / size, 0, 1e-6);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: a sphere of radius 0.02 at the origin on the axis of a
+   capsule from (0.1875, 0, 0) to (-1.21875, 0, 0), radius 0.02. The capsule's closest point came
+   out 1.5e-8 from the centre (0.1875 - 0.1875 rounded), above the rounding threshold taken from
+   the points' own magnitudes (near 0), and the normal followed that rounding: (1, 0, 0), along
+   the axis, with the point 0.02 inside the capsule. Now the rounding threshold follows the
+   segments' ends: the normal is perpendicular to the axis, depth 0.04. Then 1000 spheres at the
+   origin on random capsules' axes (ends in [-2, 2]^3 moved by minus a point of the axis, in
+   rg_real) likewise. */
+static void test_shapes_collide_sphere_centred_on_capsule_axis(void) {
+    rg_convex_shape a = sphere_shape(rg_v3(0, 0, 0), 0.02f);
+    rg_convex_shape b = capsule_shape(rg_v3(0.1875f, 0, 0), rg_v3(-1.21875f, 0, 0), 0.02f);
+    rg_manifold m;
+    int i, along = 0;
+    double worst = 0;
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
+    ENSURE_NEAR(m.normal.x, 0, 1e-6);
+    ENSURE_NEAR(m.depths[0], 0.04, SHAPES_TOL);
+    ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, SHAPES_TOL);
+    rg_test_seed(2325);
+    for (i = 0; i < 1000; ++i) {
+        rg_vec3 p0 = rg_v3((rg_real)rg_test_uniform(-2, 2), (rg_real)rg_test_uniform(-2, 2), (rg_real)rg_test_uniform(-2, 2));
+        rg_vec3 p1 = rg_v3((rg_real)rg_test_uniform(-2, 2), (rg_real)rg_test_uniform(-2, 2), (rg_real)rg_test_uniform(-2, 2));
+        rg_real s = (rg_real)rg_test_uniform(0.05, 0.95), r = (rg_real)rg_test_uniform(0.01, 0.5);
+        rg_vec3 u = rg_v3_normalize(rg_v3_sub(p1, p0)), c = rg_v3_madd(p0, rg_v3_sub(p1, p0), s);
+        double cosine;
+        /* the centre at the origin, on the axis within the rounding of the moved ends */
+        a = sphere_shape(rg_v3(0, 0, 0), r);
+        b = capsule_shape(rg_v3_sub(p0, c), rg_v3_sub(p1, c), r);
+        ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
+        cosine = fabs((double)rg_v3_dot(m.normal, u));
+        if (cosine > worst) worst = cosine;
+        along += cosine > 1e-3;
+        ENSURE_NEAR(m.depths[0], 2 * r, SHAPES_TOL);
+    }
+    rg_test_note("1000 spheres on capsule axes: %d normals more than 1e-3 off perpendicular, largest |n.u| %.2g", along, worst);
+    ENSURE(along == 0);
+}
+
+/* Found by tests/fuzz/fuzz_shapes.c: capsules of radius 0.02, A (-0.0625, 0, 0)-(0.734375,
+   0.03125, 0) and B (0.25, 0, -0.015625)-(1.015625, 0, 0), within 3 degrees of parallel but skew
+   (0.02 apart across the normal at one end of the overlap) got the two points of capsules lying
+   along each other; the far one, moved back by its depth, was 0.009 (0.45 r) inside A. Then
+   4000 random pairs within 3 degrees of parallel, offset across and along the normal by up to
+   the sum of the radii: every point moved back by its depth lies on A within
+   (r_A + r_B)(1 - cos 3 degrees) (0.14%), as the lying capsules' depths promise. */
+static void test_shapes_collide_skew_capsules_points_on_both(void) {
+    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.734375f, 0.03125f, 0), 0.02f);
+    rg_convex_shape b = capsule_shape(rg_v3(0.25f, 0, -0.015625f), rg_v3(1.015625f, 0, 0), 0.02f);
+    rg_manifold m;
+    int i, k, two = 0, off = 0;
+    double worst = 0;
+    ENSURE(rg_collide_shapes(&a, &b, 0.0078125f, &m) == 1);
+    ENSURE_NEAR(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[0]), dv_of(m.normal), -m.depths[0])), 0, SHAPES_TOL);
+    rg_test_seed(2331);
+    for (i = 0; i < 4000; ++i) {
+        double ra = rg_test_uniform(0.02, 0.3), rb = rg_test_uniform(0.02, 0.3), length = rg_test_uniform(0.3, 2);
+        double angle = rg_test_uniform(0, 0.05), across = rg_test_uniform(-1, 1) * (ra + rb);
+        double up = rg_test_uniform(0, 1) * (ra + rb), x0 = rg_test_uniform(-0.5, 0.5);
+        double turn_y = rg_test_uniform(-1, 1), turn_z = rg_test_uniform(-1, 1);
+        a = capsule_shape(rg_v3((rg_real)x0, (rg_real)across, (rg_real)up),
+                          rg_v3((rg_real)(x0 + length * cos(angle)), (rg_real)(across + length * sin(angle) * turn_y),
+                                (rg_real)(up + length * sin(angle) * turn_z)), (rg_real)ra);
+        b = capsule_shape(rg_v3(0, 0, 0), rg_v3((rg_real)length, 0, 0), (rg_real)rb);
+        rg_collide_shapes(&a, &b, 0.01f, &m);
+        two += m.count == 2;
+        for (k = 0; k < m.count; ++k) {
+            double error = fabs(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[k]), dv_of(m.normal), -m.depths[k])));
+            if (error / (ra + rb) > worst) worst = error / (ra + rb);
+            off += error > 0.00137 * (ra + rb) + SHAPES_TOL;
+        }
+    }
+    rg_test_note("4000 pairs within 3 degrees of parallel: %d with two points, %d points off A by more than "
+                 "0.137%% of r_A + r_B, largest %.2g of it", two, off, worst);
+    ENSURE(off == 0);
+    ENSURE(two > 1000);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -936,4 +1013,6 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_bad_input);
     RUN_TEST(test_shapes_collide_long_and_tiny_capsules_cross);
     RUN_TEST(test_shapes_collide_huge_capsules_at_60_degrees_one_point);
+    RUN_TEST(test_shapes_collide_sphere_centred_on_capsule_axis);
+    RUN_TEST(test_shapes_collide_skew_capsules_points_on_both);
 }

@@ -16,7 +16,8 @@
        triangle: when the triangle's front normal is clearly the axis of least overlap; others
        may point to its back and be dropped); every point on B's surface and, moved back
        by its depth along the normal, on A's (a triangle's point on its plane, on the triangle
-       when all its edges are active; an inactive edge or corner measures depth from the plane,
+       when all its edges are active, or within a round shape's radius of it when its core
+       crosses the triangle; an inactive edge or corner measures depth from the plane,
        so a shape beside the triangle may touch it within the margin while further away);
      within a band of 2e-3 of the pair's size plus rounding of the coordinates' magnitude.
    Build: clang -fsanitize=fuzzer,address,undefined (see `make fuzz`). */
@@ -405,9 +406,10 @@ static void check_against_brute_force(const solid *a, const solid *b, unsigned a
             fprintf(stderr, "point %d (%.9g %.9g %.9g) depth %.9g: off B %.3g, off A %.3g\n", i, p.x, p.y, p.z,
                     (double)m->depths[i], on_b_error, on_a_error);
         if (on_b_error > band) fuzz_fail("a point off B's surface");
-        /* on the triangle; on an inactive feature the projection of a point of A within the
-           margin of the triangle onto its plane */
-        if (triangle && signed_distance(b, p) > ((active & 7) == 7 ? band : margin + 2 * a->extent + band))
+        /* on the triangle (a core through it: the projection of the round part's lowest point,
+           up to its radius beside a corner); on an inactive feature the projection of a point of
+           A within the margin of the triangle onto its plane */
+        if (triangle && signed_distance(b, p) > ((active & 7) == 7 ? band + a->r : margin + 2 * a->extent + band))
             fuzz_fail("a point off the triangle");
         if (on_a_error > band) fuzz_fail("a point moved by its depth off A's surface");
     }
