@@ -927,8 +927,8 @@ static void test_shapes_collide_huge_capsules_at_60_degrees_one_point(void) {
    origin on random capsules' axes (ends in [-2, 2]^3 moved by minus a point of the axis, in
    rg_real) likewise. */
 static void test_shapes_collide_sphere_centred_on_capsule_axis(void) {
-    rg_convex_shape a = sphere_shape(rg_v3(0, 0, 0), 0.02f);
-    rg_convex_shape b = capsule_shape(rg_v3(0.1875f, 0, 0), rg_v3(-1.21875f, 0, 0), 0.02f);
+    rg_convex_shape a = test_sphere_shape(rg_v3(0, 0, 0), 0.02f);
+    rg_convex_shape b = test_capsule_shape(rg_v3(0.1875f, 0, 0), rg_v3(-1.21875f, 0, 0), 0.02f);
     rg_manifold m;
     int i, along = 0;
     double worst = 0;
@@ -944,8 +944,8 @@ static void test_shapes_collide_sphere_centred_on_capsule_axis(void) {
         rg_vec3 u = rg_v3_normalize(rg_v3_sub(p1, p0)), c = rg_v3_madd(p0, rg_v3_sub(p1, p0), s);
         double cosine;
         /* the centre at the origin, on the axis within the rounding of the moved ends */
-        a = sphere_shape(rg_v3(0, 0, 0), r);
-        b = capsule_shape(rg_v3_sub(p0, c), rg_v3_sub(p1, c), r);
+        a = test_sphere_shape(rg_v3(0, 0, 0), r);
+        b = test_capsule_shape(rg_v3_sub(p0, c), rg_v3_sub(p1, c), r);
         ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 1);
         cosine = fabs((double)rg_v3_dot(m.normal, u));
         if (cosine > worst) worst = cosine;
@@ -964,8 +964,8 @@ static void test_shapes_collide_sphere_centred_on_capsule_axis(void) {
    the sum of the radii: every point moved back by its depth lies on A within
    (r_A + r_B)(1 - cos 3 degrees) (0.14%), as the lying capsules' depths promise. */
 static void test_shapes_collide_skew_capsules_points_on_both(void) {
-    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.734375f, 0.03125f, 0), 0.02f);
-    rg_convex_shape b = capsule_shape(rg_v3(0.25f, 0, -0.015625f), rg_v3(1.015625f, 0, 0), 0.02f);
+    rg_convex_shape a = test_capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.734375f, 0.03125f, 0), 0.02f);
+    rg_convex_shape b = test_capsule_shape(rg_v3(0.25f, 0, -0.015625f), rg_v3(1.015625f, 0, 0), 0.02f);
     rg_manifold m;
     int i, k, two = 0, off = 0;
     double worst = 0;
@@ -977,10 +977,10 @@ static void test_shapes_collide_skew_capsules_points_on_both(void) {
         double angle = rg_test_uniform(0, 0.05), across = rg_test_uniform(-1, 1) * (ra + rb);
         double up = rg_test_uniform(0, 1) * (ra + rb), x0 = rg_test_uniform(-0.5, 0.5);
         double turn_y = rg_test_uniform(-1, 1), turn_z = rg_test_uniform(-1, 1);
-        a = capsule_shape(rg_v3((rg_real)x0, (rg_real)across, (rg_real)up),
+        a = test_capsule_shape(rg_v3((rg_real)x0, (rg_real)across, (rg_real)up),
                           rg_v3((rg_real)(x0 + length * cos(angle)), (rg_real)(across + length * sin(angle) * turn_y),
                                 (rg_real)(up + length * sin(angle) * turn_z)), (rg_real)ra);
-        b = capsule_shape(rg_v3(0, 0, 0), rg_v3((rg_real)length, 0, 0), (rg_real)rb);
+        b = test_capsule_shape(rg_v3(0, 0, 0), rg_v3((rg_real)length, 0, 0), (rg_real)rb);
         rg_collide_shapes(&a, &b, 0.01f, &m);
         two += m.count == 2;
         for (k = 0; k < m.count; ++k) {
