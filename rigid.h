@@ -195,6 +195,8 @@
         and the lying-capsule test (rg__collide_round_scale).
       - Round cores closer than the rounding of their ends' coordinates meet: their normal is
         perpendicular to them, never the direction of that rounding (rg__collide_round_round).
+      - A core's edge axis against a hull never claims more separation than the supports' gap
+        along it (rg__collide_round_edge_confirmed).
       - GJK reports a round core apart from a hull only when its closest core point is not
         behind every face plane; otherwise the separating axes answer (rg__collide_gjk).
       - Capsules get two points along each other only where both, moved back by their depth,
@@ -4868,6 +4870,16 @@ typedef struct rg__round_axis {
     int face, edge;               /* one of them -1 */
 } rg__round_axis;
 
+/* Invariant: an edge axis never claims more separation than the gap between the core's and the
+   hull's supports along it. The Gauss-map test takes the edge as the hull's support; an edge
+   shorter than the hull's rounding (0.03 long on a hull 15 000 wide, its faces' normals 2 degrees
+   off it) can fail that, and claimed a core on a vertex 500 outside. Confirmed (as hull pairs'
+   edges are, within RG__AXIS_ABSOLUTE of the radius) only for an edge that would be the best. */
+static int rg__collide_round_edge_confirmed(const rg_hull *h, rg_vec3 u, rg_vec3 e0, rg_vec3 e1, rg_real s) {
+    rg_real core = rg__min_real(rg_v3_dot(u, e0), rg_v3_dot(u, e1));
+    return core - rg_v3_dot(u, h->vertices[rg__collide_hull_support(h, u)]) >= s - RG__AXIS_ABSOLUTE * h->radius;
+}
+
 static rg__round_axis rg__collide_round_axis(const rg_hull *h, rg_vec3 e0, rg_vec3 e1) {
     rg__round_axis best, edge;
     rg_vec3 d = rg_v3_sub(e1, e0);
@@ -4897,7 +4909,7 @@ static rg__round_axis rg__collide_round_axis(const rg_hull *h, rg_vec3 e0, rg_ve
         u = rg_v3_scale(u, 1 / u_length);
         if (rg_v3_dot(u, rg_v3_add(n0, n1)) < 0) u = rg_v3_neg(u);
         s = rg__min_real(rg_v3_dot(u, e0), rg_v3_dot(u, e1)) - rg_v3_dot(u, h->vertices[e->v[0]]);
-        if (s > edge.separation) {
+        if (s > edge.separation && rg__collide_round_edge_confirmed(h, u, e0, e1, s)) {
             edge.separation = s;
             edge.edge = i;
             edge.normal = u;

@@ -1091,6 +1091,46 @@ static void test_shapes_collide_sphere_centre_inside_thin_box(void) {
     ENSURE(checked > 2000);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: the hull of (-0.03125, -500, -500), (-500, -500, -500),
+   (-500, -14750, -0.03125), (-500, -14750, 0), (0.046875, 0, 0), (0, 0, 0) has an edge 0.03125
+   long among faces merged within its rounding (their normals 2 degrees off the edge). A capsule
+   of radius 500.02 from (0, 2.5e-31, 0) to the vertex at the origin took that edge's axis with a
+   claimed separation of 500 (the edge is not the hull's support along it): depth 0.02 instead of
+   500.02, the point 14 300 off the capsule. Now the edge's claim is checked against the supports.
+   Here capsules of lengths 2.5e-31 to 100 and radii 0.01 to 500 from that vertex towards the
+   centroid: the depth is at least the radius (the core touches the hull), the point on the
+   capsule. */
+static void test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge(void) {
+    static const rg_vec3 points[6] = {{-0.03125f, -500, -500}, {-500, -500, -500}, {-500, -14750, -0.03125f},
+                                      {-500, -14750, 0}, {0.046875f, 0, 0}, {0, 0, 0}};
+    static const double lengths[5] = {2.5e-31, 1e-6, 1e-3, 1, 100};
+    rg_hull *h = rg_hull_create(points, 6, NULL);
+    rg_convex_shape a, b;
+    rg_manifold m;
+    rg_vec3 inward;
+    int i, k;
+    ENSURE(h);
+    a = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+    b = capsule_shape(rg_v3(0, 2.50000001e-31f, 0), rg_v3(0, 0, 0), 500.019989f);
+    ENSURE(rg_collide_shapes(&a, &b, 62.5f, &m) == 1);
+    ENSURE_NEAR(m.depths[0], 500.019989, 1e-3);
+    ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, 1e-3);
+    inward = rg_v3_normalize(rg_hull_centroid(h));
+    for (i = 0; i < 5; ++i)
+        for (k = 0; k < 3; ++k) {
+            rg_real r = k == 0 ? 0.01f : k == 1 ? 1.0f : 500.0f;
+            b = capsule_shape(rg_v3(0, 0, 0), rg_v3_scale(inward, (rg_real)lengths[i]), r);
+            ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+            ENSURE(m.depths[0] >= r * (1 - 1e-5));
+            /* on the capsule within 1e-4 of r + 1 (a face's points are the core's part over the face) */
+            ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, 1e-4 * (r + 1));
+            b = capsule_shape(rg_v3_scale(inward, (rg_real)lengths[i]), rg_v3(0, 0, 0), r);
+            ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+            ENSURE(m.depths[0] >= r * (1 - 1e-5));
+        }
+    rg_hull_destroy(h);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -1112,4 +1152,5 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_centred_on_capsule_axis);
     RUN_TEST(test_shapes_collide_skew_capsules_points_on_both);
     RUN_TEST(test_shapes_collide_sphere_centre_inside_thin_box);
+    RUN_TEST(test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge);
 }
