@@ -995,6 +995,115 @@ static void test_shapes_collide_skew_capsules_points_on_both(void) {
     ENSURE(two > 1000);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: a box of half extents (0.395, 0.395, 0.02) at the origin
+   and a sphere of radius 0.0278125 centred at (-0.015625, -0.015625, -0.015625), inside the box
+   0.0044 above its bottom face. GJK stalled 1.45e-6 from an inner triangle of the box and
+   reported the centre outside: normal (-0.69, -0.69, -0.23), depth 0.0278 (the radius), the
+   point on the box 0.0044 off its surface. Now a core point behind every face plane is inside,
+   and the separating axes answer: normal +z (from the sphere towards the box), depth 0.0322.
+   Then 3000 spheres centred inside random turned thin boxes: the normal is the nearest face's,
+   the depth the radius plus the centre's distance to it (pairs whose two nearest faces are
+   within 1% of each other left out). */
+static void test_shapes_collide_sphere_centre_inside_thin_box(void) {
+    rg_hull *box = rg_hull_create_box(rg_v3(0.395000011f, 0.395000011f, 0.0199999996f), NULL);
+    rg_convex_shape a = hull_shape(box, rg_v3(0, 0, 0), rg_quat_identity());
+    rg_convex_shape b = sphere_shape(rg_v3(-0.015625f, -0.015625f, -0.015625f), 0.0278124996f);
+    rg_manifold m;
+    int i, k, wrong = 0, checked = 0;
+    double worst_depth = 0, worst_normal = 0;
+    ENSURE(box);
+    ENSURE(rg_collide_shapes(&a, &b, 0.0009765625f, &m) == 1);
+    ENSURE_V3_NEAR(m.normal, rg_v3(0, 0, 1), SHAPES_TOL);
+    ENSURE_NEAR(m.depths[0], 0.0321875, SHAPES_TOL);
+    rg_hull_destroy(box);
+    rg_test_seed(2337);
+    for (i = 0; i < 3000; ++i) {
+        rg_vec3 h = rg_v3((rg_real)rg_test_uniform(0.1, 1), (rg_real)rg_test_uniform(0.1, 1),
+                          (rg_real)rg_test_uniform(0.005, 0.05));
+        rg_vec3 local = rg_v3((rg_real)(h.x * rg_test_uniform(-0.98, 0.98)), (rg_real)(h.y * rg_test_uniform(-0.98, 0.98)),
+                              (rg_real)(h.z * rg_test_uniform(-0.98, 0.98)));
+        rg_quat q = rg_test_rotation();
+        rg_vec3 p = rg_v3((rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1));
+        rg_real r = (rg_real)rg_test_uniform(0.005, 0.1);
+        double gaps[6], nearest = 1e300, second = 1e300, depth_error, normal_error;
+        rg_vec3 face = rg_v3(0, 0, 0);
+        box = rg_hull_create_box(h, NULL);
+        ENSURE(box);
+        a = hull_shape(box, p, q);
+        b = sphere_shape(rg_v3_add(p, rg_quat_rotate(q, local)), r);
+        gaps[0] = h.x - local.x; gaps[1] = h.x + local.x; gaps[2] = h.y - local.y;
+        gaps[3] = h.y + local.y; gaps[4] = h.z - local.z; gaps[5] = h.z + local.z;
+        for (k = 0; k < 6; ++k) {
+            if (gaps[k] < nearest) {
+                second = nearest;
+                nearest = gaps[k];
+                face = rg_v3(k / 2 == 0 ? (k & 1 ? -1.0f : 1.0f) : 0, k / 2 == 1 ? (k & 1 ? -1.0f : 1.0f) : 0,
+                             k / 2 == 2 ? (k & 1 ? -1.0f : 1.0f) : 0);
+            } else if (gaps[k] < second) {
+                second = gaps[k];
+            }
+        }
+        if (second - nearest < 0.01 * nearest + 1e-5) {
+            rg_hull_destroy(box);
+            continue;
+        }
+        ++checked;
+        k = rg_collide_shapes(&a, &b, 0, &m);
+        rg_hull_destroy(box);
+        ENSURE(k == 1);
+        /* the normal points from the sphere towards the box: against the nearest face's */
+        depth_error = fabs((double)m.depths[0] - (r + nearest)) / r;
+        normal_error = rg_v3_length(rg_v3_add(m.normal, rg_quat_rotate(q, face)));
+        if (depth_error > worst_depth) worst_depth = depth_error;
+        if (normal_error > worst_normal) worst_normal = normal_error;
+        wrong += depth_error > 1e-4 || normal_error > 1e-4;
+    }
+    rg_test_note("%d spheres centred inside thin boxes: %d wrong, largest depth error %.2g r, normal error %.2g",
+                 checked, wrong, worst_depth, worst_normal);
+    ENSURE(wrong == 0);
+    ENSURE(checked > 2000);
+}
+
+/* Found by tests/fuzz/fuzz_shapes.c: the hull of (-0.03125, -500, -500), (-500, -500, -500),
+   (-500, -14750, -0.03125), (-500, -14750, 0), (0.046875, 0, 0), (0, 0, 0) has an edge 0.03125
+   long among faces merged within its rounding (their normals 2 degrees off the edge). A capsule
+   of radius 500.02 from (0, 2.5e-31, 0) to the vertex at the origin took that edge's axis with a
+   claimed separation of 500 (the edge is not the hull's support along it): depth 0.02 instead of
+   500.02, the point 14 300 off the capsule. Now the edge's claim is checked against the supports.
+   Here capsules of lengths 2.5e-31 to 100 and radii 0.01 to 500 from that vertex towards the
+   centroid: the depth is at least the radius (the core touches the hull), the point on the
+   capsule. */
+static void test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge(void) {
+    static const rg_vec3 points[6] = {{-0.03125f, -500, -500}, {-500, -500, -500}, {-500, -14750, -0.03125f},
+                                      {-500, -14750, 0}, {0.046875f, 0, 0}, {0, 0, 0}};
+    static const double lengths[5] = {2.5e-31, 1e-6, 1e-3, 1, 100};
+    rg_hull *h = rg_hull_create(points, 6, NULL);
+    rg_convex_shape a, b;
+    rg_manifold m;
+    rg_vec3 inward;
+    int i, k;
+    ENSURE(h);
+    a = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+    b = capsule_shape(rg_v3(0, 2.50000001e-31f, 0), rg_v3(0, 0, 0), 500.019989f);
+    ENSURE(rg_collide_shapes(&a, &b, 62.5f, &m) == 1);
+    ENSURE_NEAR(m.depths[0], 500.019989, 1e-3);
+    ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, 1e-3);
+    inward = rg_v3_normalize(rg_hull_centroid(h));
+    for (i = 0; i < 5; ++i)
+        for (k = 0; k < 3; ++k) {
+            rg_real r = k == 0 ? 0.01f : k == 1 ? 1.0f : 500.0f;
+            b = capsule_shape(rg_v3(0, 0, 0), rg_v3_scale(inward, (rg_real)lengths[i]), r);
+            ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+            ENSURE(m.depths[0] >= r * (1 - 1e-5));
+            /* on the capsule within 1e-4 of r + 1 (a face's points are the core's part over the face) */
+            ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, 1e-4 * (r + 1));
+            b = capsule_shape(rg_v3_scale(inward, (rg_real)lengths[i]), rg_v3(0, 0, 0), r);
+            ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+            ENSURE(m.depths[0] >= r * (1 - 1e-5));
+        }
+    rg_hull_destroy(h);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -1015,4 +1124,6 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_huge_capsules_at_60_degrees_one_point);
     RUN_TEST(test_shapes_collide_sphere_centred_on_capsule_axis);
     RUN_TEST(test_shapes_collide_skew_capsules_points_on_both);
+    RUN_TEST(test_shapes_collide_sphere_centre_inside_thin_box);
+    RUN_TEST(test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge);
 }
