@@ -1006,8 +1006,8 @@ static void test_shapes_collide_skew_capsules_points_on_both(void) {
    within 1% of each other left out). */
 static void test_shapes_collide_sphere_centre_inside_thin_box(void) {
     rg_hull *box = rg_hull_create_box(rg_v3(0.395000011f, 0.395000011f, 0.0199999996f), NULL);
-    rg_convex_shape a = hull_shape(box, rg_v3(0, 0, 0), rg_quat_identity());
-    rg_convex_shape b = sphere_shape(rg_v3(-0.015625f, -0.015625f, -0.015625f), 0.0278124996f);
+    rg_convex_shape a = test_hull_shape(box, rg_v3(0, 0, 0), rg_quat_identity());
+    rg_convex_shape b = test_sphere_shape(rg_v3(-0.015625f, -0.015625f, -0.015625f), 0.0278124996f);
     rg_manifold m;
     int i, k, wrong = 0, checked = 0;
     double worst_depth = 0, worst_normal = 0;
@@ -1029,8 +1029,8 @@ static void test_shapes_collide_sphere_centre_inside_thin_box(void) {
         rg_vec3 face = rg_v3(0, 0, 0);
         box = rg_hull_create_box(h, NULL);
         ENSURE(box);
-        a = hull_shape(box, p, q);
-        b = sphere_shape(rg_v3_add(p, rg_quat_rotate(q, local)), r);
+        a = test_hull_shape(box, p, q);
+        b = test_sphere_shape(rg_v3_add(p, rg_quat_rotate(q, local)), r);
         gaps[0] = h.x - local.x; gaps[1] = h.x + local.x; gaps[2] = h.y - local.y;
         gaps[3] = h.y + local.y; gaps[4] = h.z - local.z; gaps[5] = h.z + local.z;
         for (k = 0; k < 6; ++k) {
@@ -1083,8 +1083,8 @@ static void test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge(void) 
     rg_vec3 inward;
     int i, k;
     ENSURE(h);
-    a = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
-    b = capsule_shape(rg_v3(0, 2.50000001e-31f, 0), rg_v3(0, 0, 0), 500.019989f);
+    a = test_hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+    b = test_capsule_shape(rg_v3(0, 2.50000001e-31f, 0), rg_v3(0, 0, 0), 500.019989f);
     ENSURE(rg_collide_shapes(&a, &b, 62.5f, &m) == 1);
     ENSURE_NEAR(m.depths[0], 500.019989, 1e-3);
     ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, 1e-3);
@@ -1092,12 +1092,12 @@ static void test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge(void) 
     for (i = 0; i < 5; ++i)
         for (k = 0; k < 3; ++k) {
             rg_real r = k == 0 ? 0.01f : k == 1 ? 1.0f : 500.0f;
-            b = capsule_shape(rg_v3(0, 0, 0), rg_v3_scale(inward, (rg_real)lengths[i]), r);
+            b = test_capsule_shape(rg_v3(0, 0, 0), rg_v3_scale(inward, (rg_real)lengths[i]), r);
             ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
             ENSURE(m.depths[0] >= r * (1 - 1e-5));
             /* on the capsule within 1e-4 of r + 1 (a face's points are the core's part over the face) */
             ENSURE_NEAR(shape_signed_distance(&b, NULL, dv_of(m.points[0])), 0, 1e-4 * (r + 1));
-            b = capsule_shape(rg_v3_scale(inward, (rg_real)lengths[i]), rg_v3(0, 0, 0), r);
+            b = test_capsule_shape(rg_v3_scale(inward, (rg_real)lengths[i]), rg_v3(0, 0, 0), r);
             ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
             ENSURE(m.depths[0] >= r * (1 - 1e-5));
         }
