@@ -191,8 +191,8 @@
       - Every input point lies within three tolerances of the hull rg_hull_create returns
         (rg__qh_reject_cut_off_points).
       - No product of two squared segment lengths overflows or underflows: segments with a
-        component beyond 2^20 or all below 2^-20 are scaled by it before their closest points
-        and the lying-capsule test (rg__collide_round_scale).
+        component beyond 2^20 or all below 2^-20 are scaled by it before their closest points,
+        the lying-capsule test and a point's region of a triangle (rg__collide_round_scale).
       - Round cores closer than the rounding of their ends' coordinates meet: their normal is
         perpendicular to them, never the direction of that rounding (rg__collide_round_round).
       - A core's edge axis against a hull never claims more separation than the supports' gap
@@ -5204,19 +5204,26 @@ static int rg__collide_triangle_feature_is_inactive(const rg__triangle *t, int f
 /* The point of triangle v (unit normal n) closest to p, and its feature (Ericson §5.1.5, with
    p first projected onto the plane: no term of the height squared in the region tests). */
 static rg_vec3 rg__collide_triangle_closest(const rg_vec3 v[3], rg_vec3 n, rg_vec3 p, int *feature) {
-    rg_vec3 ab = rg_v3_sub(v[1], v[0]), ac = rg_v3_sub(v[2], v[0]), ap, bp, cp;
-    rg_real d1, d2, d3, d4, d5, d6, va, vb, vc;
+    rg_vec3 ab = rg_v3_sub(v[1], v[0]), ac = rg_v3_sub(v[2], v[0]), ap, bp, cp, sab, sac;
+    rg_real d1, d2, d3, d4, d5, d6, va, vb, vc, inverse;
     p = rg_v3_madd(p, n, -rg_v3_dot(n, rg_v3_sub(p, v[0])));
     ap = rg_v3_sub(p, v[0]);
-    d1 = rg_v3_dot(ab, ap);
-    d2 = rg_v3_dot(ac, ap);
+    /* the areas below multiply two dot products: in range (rg__collide_round_scale); a triangle
+       7e14 wide made them inf - inf, and every region test failed into the face */
+    inverse = rg__max_real(rg__max_abs3(ab.x, ab.y, ab.z), rg__max_abs3(ac.x, ac.y, ac.z));
+    inverse = 1 / rg__collide_round_scale(rg__max_real(inverse, rg__max_abs3(ap.x, ap.y, ap.z)));
+    sab = rg_v3_scale(ab, inverse);
+    sac = rg_v3_scale(ac, inverse);
+    ap = rg_v3_scale(ap, inverse);
+    d1 = rg_v3_dot(sab, ap);
+    d2 = rg_v3_dot(sac, ap);
     if (d1 <= 0 && d2 <= 0) {
         *feature = RG__TRIANGLE_ON_CORNER + 0;
         return v[0];
     }
-    bp = rg_v3_sub(p, v[1]);
-    d3 = rg_v3_dot(ab, bp);
-    d4 = rg_v3_dot(ac, bp);
+    bp = rg_v3_scale(rg_v3_sub(p, v[1]), inverse);
+    d3 = rg_v3_dot(sab, bp);
+    d4 = rg_v3_dot(sac, bp);
     if (d3 >= 0 && d4 <= d3) {
         *feature = RG__TRIANGLE_ON_CORNER + 1;
         return v[1];
@@ -5226,9 +5233,9 @@ static rg_vec3 rg__collide_triangle_closest(const rg_vec3 v[3], rg_vec3 n, rg_ve
         *feature = RG__TRIANGLE_ON_EDGE + 0;
         return rg_v3_madd(v[0], ab, d1 / (d1 - d3));
     }
-    cp = rg_v3_sub(p, v[2]);
-    d5 = rg_v3_dot(ab, cp);
-    d6 = rg_v3_dot(ac, cp);
+    cp = rg_v3_scale(rg_v3_sub(p, v[2]), inverse);
+    d5 = rg_v3_dot(sab, cp);
+    d6 = rg_v3_dot(sac, cp);
     if (d6 >= 0 && d5 <= d6) {
         *feature = RG__TRIANGLE_ON_CORNER + 2;
         return v[2];
