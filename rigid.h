@@ -205,7 +205,8 @@
       - An edge pair never claims more separation than the gap between the hulls' supports
         along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
-        edges' clamped closest points stand in (rg__collide_contact_manifold). A hull is
+        edges' clamped closest points stand in, for overlaps beyond 16 epsilon of the pair's
+        size; touching within it may give none (rg__collide_contact_manifold). A hull is
         collided only with finite vertices, position within RG__MAX_MAGNITUDE and a finite
         rotation (rg__collide_pose_is_collidable).
       - A mesh keeps a triangle only when its height exceeds 4 RG__EPSILON of its largest
@@ -4219,7 +4220,13 @@ static int rg__collide_contact_manifold(const rg__pair_frame *frame, const rg__f
         rg__collide_edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
         return out->count;
     memset(out, 0, sizeof *out);
-    if (!overlapping) return 0;
+    /* Invariant: the fallbacks stand in for an overlap that rounding hid, so only an overlap
+       beyond rounding takes them. Hulls touching within it (best 0 at a corner of a face 0.008
+       wide) took the deepest vertex of a tie along the face's plane, 0.29 beyond the face. */
+    if (!overlapping || best >= -16 * RG__EPSILON * (frame->a->radius + frame->b->radius +
+                                                     rg__max_abs3(frame->t.translation.x, frame->t.translation.y,
+                                                                  frame->t.translation.z)))
+        return 0;
     /* rounding defeated every candidate: the best axis with the fallbacks */
     if (best_kind == RG__AXIS_EDGES) return rg__collide_edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
     return rg__collide_face_contact(frame, best_kind == RG__AXIS_FACE_A,

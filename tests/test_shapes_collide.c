@@ -1131,6 +1131,41 @@ static void test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge(void) 
     rg_hull_destroy(h);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: hull A of (1.25e-31, 0, 0), (0.375, 0, 0), (0.75, 0,
+   -0.6953125), (0.890625, 0.0078125, 0.7578125), (0, 0.484375, 0), (0.5, 0.25, 0) and hull B of
+   (-0.0078125, -0.0078125, -0.0078125), (-0.0078125, -0.0078125, 0), (0, 0.0078125, 0),
+   (0.0390625, 0.5, 0.375), (0, 0, 0), both at the origin unturned, margin 0: they touch at the
+   origin (1.25e-31 apart), B's face there a triangle 0.008 wide in the plane of A's edge from
+   the origin to (0, 0.484375, 0). Every candidate failed and the fallback for hidden overlaps
+   took A's deepest vertex, a tie along that plane: the point (0, 0.484375, 0), 0.29 off B. Now
+   touching within rounding takes no fallback: no point. Moved 0.001 into each other along the
+   face's normal, they overlap and get points on both hulls. */
+static void test_shapes_collide_hulls_touching_at_a_corner(void) {
+    static const rg_vec3 pa[6] = {{1.25e-31f, 0, 0}, {0.375f, 0, 0}, {0.75f, 0, -0.6953125f},
+                                  {0.890625f, 0.0078125f, 0.7578125f}, {0, 0.484375f, 0}, {0.5f, 0.25f, 0}};
+    static const rg_vec3 pb[5] = {{-0.0078125f, -0.0078125f, -0.0078125f}, {-0.0078125f, -0.0078125f, 0},
+                                  {0, 0.0078125f, 0}, {0.0390625f, 0.5f, 0.375f}, {0, 0, 0}};
+    rg_hull *ha = rg_hull_create(pa, 6, NULL), *hb = rg_hull_create(pb, 5, NULL);
+    rg_convex_shape a, b;
+    rg_manifold m;
+    posed qa, qb;
+    int i;
+    ENSURE(ha && hb);
+    a = hull_shape(ha, rg_v3(0, 0, 0), rg_quat_identity());
+    b = hull_shape(hb, rg_v3(0, 0, 0), rg_quat_identity());
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 0);
+    a.position = rg_v3(-0.000707f, 0, 0.000707f);
+    pose(&a, &qa);
+    pose(&b, &qb);
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+    for (i = 0; i < m.count; ++i) {
+        ENSURE_NEAR(hull_signed_distance(&qb, dv_of(m.points[i])), 0, 1e-6);
+        ENSURE_NEAR(hull_signed_distance(&qa, dv_madd(dv_of(m.points[i]), dv_of(m.normal), -m.depths[i])), 0, 1e-6);
+    }
+    rg_hull_destroy(ha);
+    rg_hull_destroy(hb);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -1153,4 +1188,5 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_skew_capsules_points_on_both);
     RUN_TEST(test_shapes_collide_sphere_centre_inside_thin_box);
     RUN_TEST(test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge);
+    RUN_TEST(test_shapes_collide_hulls_touching_at_a_corner);
 }
