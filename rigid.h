@@ -197,8 +197,9 @@
         perpendicular to them, never the direction of that rounding (rg__collide_round_round).
       - A core's edge axis against a hull never claims more separation than the supports' gap
         along it (rg__collide_round_edge_confirmed).
-      - GJK reports a round core apart from a hull only when its closest core point is not
-        behind every face plane; otherwise the separating axes answer (rg__collide_gjk).
+      - GJK reports a round core apart from a hull only when no part of the core lies behind
+        every face plane, within rounding; otherwise the separating axes answer
+        (rg__collide_core_enters_hull).
       - Capsules get two points along each other only where both, moved back by their depth,
         lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
         (rg__collide_round_along).
@@ -4757,6 +4758,27 @@ static rg_real rg__collide_gjk_size(const rg__gjk_simplex *s) {
     return size;
 }
 
+/* Does segment e0 e1 (a point when e0 = e1) reach behind every face plane of h, within
+   tolerance: does the core enter the hull or touch it? The part of the segment behind each plane
+   (Cyrus-Beck) narrows the interval [0, 1]. GJK stalled by rounding can claim a core outside
+   that is not: a sphere's centre 0.0044 inside a box 0.04 thick stopped 1.45e-6 from an inner
+   triangle; a capsule's core lying in a face's plane across the face stopped 3.3e-6 away, its
+   normal -x 90 degrees off, and another such core 1.3e-4 away. */
+static int rg__collide_core_enters_hull(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real tolerance) {
+    rg_vec3 d = rg_v3_sub(e1, e0);
+    rg_real lo = 0, hi = 1;
+    int i;
+    for (i = 0; i < h->face_count; ++i) {
+        rg_real at0 = rg_v3_dot(h->faces[i].normal, e0) - h->faces[i].offset - tolerance;
+        rg_real along = rg_v3_dot(h->faces[i].normal, d);
+        if (along > 0) hi = rg__min_real(hi, -at0 / along);        /* behind the plane up to there */
+        else if (along < 0) lo = rg__max_real(lo, -at0 / along);   /* from there on */
+        else if (at0 > 0) return 0;
+        if (!(lo <= hi)) return 0;
+    }
+    return 1;
+}
+
 /* The closest points of hull h and segment e0 e1 (hull frame). RG__GJK_APART as soon as the
    lower bound exceeds limit; RG__GJK_TOUCHING when the origin is inside a tetrahedron, the
    distance falls to RG__ROUND_TOUCH of the simplex's size, or the iterations run out without
@@ -4800,17 +4822,9 @@ static int rg__collide_gjk(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real lim
         for (k = 0; k < r->hull_count && r->hull_vertices[k] != s.v[i].hull; ++k) {}
         if (k == r->hull_count && k < 3) r->hull_vertices[r->hull_count++] = s.v[i].hull;
     }
-    /* Invariant: CLOSEST means the core is outside the hull. A core point behind every face
-       plane by more than the simplex's rounding is inside, whatever distance rounding stalled at
-       (a sphere's centre 0.0044 inside a box 0.04 thick, 0.79 wide, stopped 1.45e-6 from an inner
-       triangle): touching, and the separating axes answer. */
-    {
-        rg_vec3 core = rg_v3_sub(on_hull, v);
-        rg_real touch = RG__ROUND_TOUCH * rg__collide_gjk_size(&s);
-        for (i = 0; i < h->face_count; ++i)
-            if (rg_v3_dot(h->faces[i].normal, core) - h->faces[i].offset > -touch) break;
-        if (i == h->face_count) return RG__GJK_TOUCHING;
-    }
+    /* Invariant: CLOSEST means the core is outside the hull, whatever distance rounding stalled
+       at (rg__collide_core_enters_hull, within the simplex's rounding) */
+    if (rg__collide_core_enters_hull(h, e0, e1, RG__ROUND_TOUCH * rg__collide_gjk_size(&s))) return RG__GJK_TOUCHING;
     /* v = hull point - core point, from the differences of nearby points: more accurate than the
        difference of the two closest points, which carry the coordinates' rounding */
     r->on_hull = on_hull;
