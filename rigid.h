@@ -193,21 +193,23 @@
       - Every input point lies within three tolerances of the hull rg_hull_create returns
         (rg__qh_reject_cut_off_points).
       - No product of two squared segment lengths overflows or underflows: segments with a
-        component beyond 2^20 or all below 2^-20 are scaled by it before their closest points
-        and the lying-capsule test (rg__collide_round_scale).
+        component beyond 2^20 or all below 2^-20 are scaled by it before their closest points,
+        the lying-capsule test and a point's region of a triangle (rg__collide_round_scale).
       - Round cores closer than the rounding of their ends' coordinates meet: their normal is
         perpendicular to them, never the direction of that rounding (rg__collide_round_round).
       - A core's edge axis against a hull never claims more separation than the supports' gap
         along it (rg__collide_round_edge_confirmed).
-      - GJK reports a round core apart from a hull only when its closest core point is not
-        behind every face plane; otherwise the separating axes answer (rg__collide_gjk).
+      - GJK reports a round core apart from a hull only when no part of the core lies behind
+        every face plane, within rounding; otherwise the separating axes answer
+        (rg__collide_core_enters_hull).
       - Capsules get two points along each other only where both, moved back by their depth,
         lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
         (rg__collide_round_along).
       - An edge pair never claims more separation than the gap between the hulls' supports
         along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
-        edges' clamped closest points stand in (rg__collide_contact_manifold). A hull is
+        edges' clamped closest points stand in, for overlaps beyond 16 epsilon of the pair's
+        size; touching within it may give none (rg__collide_contact_manifold). A hull is
         collided only with finite vertices, position within RG__MAX_MAGNITUDE and a finite
         rotation (rg__collide_pose_is_collidable).
       - A mesh keeps a triangle only when its height exceeds 4 RG__EPSILON of its largest
@@ -4229,7 +4231,13 @@ static int rg__collide_contact_manifold(const rg__pair_frame *frame, const rg__f
         rg__collide_edge_contact(frame, edges, margin, 0, pos_b, rot_b, out))
         return out->count;
     memset(out, 0, sizeof *out);
-    if (!overlapping) return 0;
+    /* Invariant: the fallbacks stand in for an overlap that rounding hid, so only an overlap
+       beyond rounding takes them. Hulls touching within it (best 0 at a corner of a face 0.008
+       wide) took the deepest vertex of a tie along the face's plane, 0.29 beyond the face. */
+    if (!overlapping || best >= -16 * RG__EPSILON * (frame->a->radius + frame->b->radius +
+                                                     rg__max_abs3(frame->t.translation.x, frame->t.translation.y,
+                                                                  frame->t.translation.z)))
+        return 0;
     /* rounding defeated every candidate: the best axis with the fallbacks */
     if (best_kind == RG__AXIS_EDGES) return rg__collide_edge_contact(frame, edges, margin, 1, pos_b, rot_b, out);
     return rg__collide_face_contact(frame, best_kind == RG__AXIS_FACE_A,
@@ -4760,6 +4768,27 @@ static rg_real rg__collide_gjk_size(const rg__gjk_simplex *s) {
     return size;
 }
 
+/* Does segment e0 e1 (a point when e0 = e1) reach behind every face plane of h, within
+   tolerance: does the core enter the hull or touch it? The part of the segment behind each plane
+   (Cyrus-Beck) narrows the interval [0, 1]. GJK stalled by rounding can claim a core outside
+   that is not: a sphere's centre 0.0044 inside a box 0.04 thick stopped 1.45e-6 from an inner
+   triangle; a capsule's core lying in a face's plane across the face stopped 3.3e-6 away, its
+   normal -x 90 degrees off, and another such core 1.3e-4 away. */
+static int rg__collide_core_enters_hull(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real tolerance) {
+    rg_vec3 d = rg_v3_sub(e1, e0);
+    rg_real lo = 0, hi = 1;
+    int i;
+    for (i = 0; i < h->face_count; ++i) {
+        rg_real at0 = rg_v3_dot(h->faces[i].normal, e0) - h->faces[i].offset - tolerance;
+        rg_real along = rg_v3_dot(h->faces[i].normal, d);
+        if (along > 0) hi = rg__min_real(hi, -at0 / along);        /* behind the plane up to there */
+        else if (along < 0) lo = rg__max_real(lo, -at0 / along);   /* from there on */
+        else if (at0 > 0) return 0;
+        if (!(lo <= hi)) return 0;
+    }
+    return 1;
+}
+
 /* The closest points of hull h and segment e0 e1 (hull frame). RG__GJK_APART as soon as the
    lower bound exceeds limit; RG__GJK_TOUCHING when the origin is inside a tetrahedron, the
    distance falls to RG__ROUND_TOUCH of the simplex's size, or the iterations run out without
@@ -4803,17 +4832,9 @@ static int rg__collide_gjk(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real lim
         for (k = 0; k < r->hull_count && r->hull_vertices[k] != s.v[i].hull; ++k) {}
         if (k == r->hull_count && k < 3) r->hull_vertices[r->hull_count++] = s.v[i].hull;
     }
-    /* Invariant: CLOSEST means the core is outside the hull. A core point behind every face
-       plane by more than the simplex's rounding is inside, whatever distance rounding stalled at
-       (a sphere's centre 0.0044 inside a box 0.04 thick, 0.79 wide, stopped 1.45e-6 from an inner
-       triangle): touching, and the separating axes answer. */
-    {
-        rg_vec3 core = rg_v3_sub(on_hull, v);
-        rg_real touch = RG__ROUND_TOUCH * rg__collide_gjk_size(&s);
-        for (i = 0; i < h->face_count; ++i)
-            if (rg_v3_dot(h->faces[i].normal, core) - h->faces[i].offset > -touch) break;
-        if (i == h->face_count) return RG__GJK_TOUCHING;
-    }
+    /* Invariant: CLOSEST means the core is outside the hull, whatever distance rounding stalled
+       at (rg__collide_core_enters_hull, within the simplex's rounding) */
+    if (rg__collide_core_enters_hull(h, e0, e1, RG__ROUND_TOUCH * rg__collide_gjk_size(&s))) return RG__GJK_TOUCHING;
     /* v = hull point - core point, from the differences of nearby points: more accurate than the
        difference of the two closest points, which carry the coordinates' rounding */
     r->on_hull = on_hull;
@@ -5189,19 +5210,26 @@ static int rg__collide_triangle_feature_is_inactive(const rg__triangle *t, int f
 /* The point of triangle v (unit normal n) closest to p, and its feature (Ericson §5.1.5, with
    p first projected onto the plane: no term of the height squared in the region tests). */
 static rg_vec3 rg__collide_triangle_closest(const rg_vec3 v[3], rg_vec3 n, rg_vec3 p, int *feature) {
-    rg_vec3 ab = rg_v3_sub(v[1], v[0]), ac = rg_v3_sub(v[2], v[0]), ap, bp, cp;
-    rg_real d1, d2, d3, d4, d5, d6, va, vb, vc;
+    rg_vec3 ab = rg_v3_sub(v[1], v[0]), ac = rg_v3_sub(v[2], v[0]), ap, bp, cp, sab, sac;
+    rg_real d1, d2, d3, d4, d5, d6, va, vb, vc, inverse;
     p = rg_v3_madd(p, n, -rg_v3_dot(n, rg_v3_sub(p, v[0])));
     ap = rg_v3_sub(p, v[0]);
-    d1 = rg_v3_dot(ab, ap);
-    d2 = rg_v3_dot(ac, ap);
+    /* the areas below multiply two dot products: in range (rg__collide_round_scale); a triangle
+       7e14 wide made them inf - inf, and every region test failed into the face */
+    inverse = rg__max_real(rg__max_abs3(ab.x, ab.y, ab.z), rg__max_abs3(ac.x, ac.y, ac.z));
+    inverse = 1 / rg__collide_round_scale(rg__max_real(inverse, rg__max_abs3(ap.x, ap.y, ap.z)));
+    sab = rg_v3_scale(ab, inverse);
+    sac = rg_v3_scale(ac, inverse);
+    ap = rg_v3_scale(ap, inverse);
+    d1 = rg_v3_dot(sab, ap);
+    d2 = rg_v3_dot(sac, ap);
     if (d1 <= 0 && d2 <= 0) {
         *feature = RG__TRIANGLE_ON_CORNER + 0;
         return v[0];
     }
-    bp = rg_v3_sub(p, v[1]);
-    d3 = rg_v3_dot(ab, bp);
-    d4 = rg_v3_dot(ac, bp);
+    bp = rg_v3_scale(rg_v3_sub(p, v[1]), inverse);
+    d3 = rg_v3_dot(sab, bp);
+    d4 = rg_v3_dot(sac, bp);
     if (d3 >= 0 && d4 <= d3) {
         *feature = RG__TRIANGLE_ON_CORNER + 1;
         return v[1];
@@ -5211,9 +5239,9 @@ static rg_vec3 rg__collide_triangle_closest(const rg_vec3 v[3], rg_vec3 n, rg_ve
         *feature = RG__TRIANGLE_ON_EDGE + 0;
         return rg_v3_madd(v[0], ab, d1 / (d1 - d3));
     }
-    cp = rg_v3_sub(p, v[2]);
-    d5 = rg_v3_dot(ab, cp);
-    d6 = rg_v3_dot(ac, cp);
+    cp = rg_v3_scale(rg_v3_sub(p, v[2]), inverse);
+    d5 = rg_v3_dot(sab, cp);
+    d6 = rg_v3_dot(sac, cp);
     if (d6 >= 0 && d5 <= d6) {
         *feature = RG__TRIANGLE_ON_CORNER + 2;
         return v[2];

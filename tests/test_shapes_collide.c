@@ -999,8 +999,8 @@ static void test_shapes_collide_skew_capsules_points_on_both(void) {
    and a sphere of radius 0.0278125 centred at (-0.015625, -0.015625, -0.015625), inside the box
    0.0044 above its bottom face. GJK stalled 1.45e-6 from an inner triangle of the box and
    reported the centre outside: normal (-0.69, -0.69, -0.23), depth 0.0278 (the radius), the
-   point on the box 0.0044 off its surface. Now a core point behind every face plane is inside,
-   and the separating axes answer: normal +z (from the sphere towards the box), depth 0.0322.
+   point on the box 0.0044 off its surface. Now a core behind every face plane is inside, and
+   the separating axes answer: normal +z (from the sphere towards the box), depth 0.0322.
    Then 3000 spheres centred inside random turned thin boxes: the normal is the nearest face's,
    the depth the radius plus the centre's distance to it (pairs whose two nearest faces are
    within 1% of each other left out). */
@@ -1104,6 +1104,106 @@ static void test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge(void) 
     rg_hull_destroy(h);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: hull A of (1.25e-31, 0, 0), (0.375, 0, 0), (0.75, 0,
+   -0.6953125), (0.890625, 0.0078125, 0.7578125), (0, 0.484375, 0), (0.5, 0.25, 0) and hull B of
+   (-0.0078125, -0.0078125, -0.0078125), (-0.0078125, -0.0078125, 0), (0, 0.0078125, 0),
+   (0.0390625, 0.5, 0.375), (0, 0, 0), both at the origin unturned, margin 0: they touch at the
+   origin (1.25e-31 apart), B's face there a triangle 0.008 wide in the plane of A's edge from
+   the origin to (0, 0.484375, 0). Every candidate failed and the fallback for hidden overlaps
+   took A's deepest vertex, a tie along that plane: the point (0, 0.484375, 0), 0.29 off B. Now
+   touching within rounding takes no fallback: no point. Moved 0.001 into each other along the
+   face's normal, they overlap and get points on both hulls. */
+static void test_shapes_collide_hulls_touching_at_a_corner(void) {
+    static const rg_vec3 pa[6] = {{1.25e-31f, 0, 0}, {0.375f, 0, 0}, {0.75f, 0, -0.6953125f},
+                                  {0.890625f, 0.0078125f, 0.7578125f}, {0, 0.484375f, 0}, {0.5f, 0.25f, 0}};
+    static const rg_vec3 pb[5] = {{-0.0078125f, -0.0078125f, -0.0078125f}, {-0.0078125f, -0.0078125f, 0},
+                                  {0, 0.0078125f, 0}, {0.0390625f, 0.5f, 0.375f}, {0, 0, 0}};
+    rg_hull *ha = rg_hull_create(pa, 6, NULL), *hb = rg_hull_create(pb, 5, NULL);
+    rg_convex_shape a, b;
+    rg_manifold m;
+    posed qa, qb;
+    int i;
+    ENSURE(ha && hb);
+    a = hull_shape(ha, rg_v3(0, 0, 0), rg_quat_identity());
+    b = hull_shape(hb, rg_v3(0, 0, 0), rg_quat_identity());
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 0);
+    a.position = rg_v3(-0.000707f, 0, 0.000707f);
+    pose(&a, &qa);
+    pose(&b, &qb);
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+    for (i = 0; i < m.count; ++i) {
+        ENSURE_NEAR(hull_signed_distance(&qb, dv_of(m.points[i])), 0, 1e-6);
+        ENSURE_NEAR(hull_signed_distance(&qa, dv_madd(dv_of(m.points[i]), dv_of(m.normal), -m.depths[i])), 0, 1e-6);
+    }
+    rg_hull_destroy(ha);
+    rg_hull_destroy(hb);
+}
+
+/* Found by tests/fuzz/fuzz_shapes.c: a capsule of radius 0.02 from (-0.0625, 0, 0) to
+   (0.671875, 0, 0.015625) and the tetrahedron (0.3359375, 0, 0.3671875), (0.875, 0.75, 0),
+   (-0.3828125, 0, 0.03125), (0, 0, 0): the core lies in the plane of the face y = 0 and crosses
+   it near the corner at the origin. GJK stalled 3.3e-6 from it (above its touching threshold)
+   with a direction of rounding, -x: the point, moved back by its depth, was 0.0196 inside the
+   capsule. Now a core that reaches behind every face plane (within rounding) touches, and the
+   separating axes answer: the face's normal, depth 0.02. Then 2000 capsules lying in the plane
+   of a face of a random hull and crossing it at a random point: the face's normal (within
+   1e-3), depth the radius, the points on both shapes (before: 12 wrong, GJK stalled up to
+   1.3e-4 away). */
+static void test_shapes_collide_capsule_lying_in_a_face_plane(void) {
+    static const rg_vec3 tetrahedron[4] = {{0.3359375f, 0, 0.3671875f}, {0.875f, 0.75f, 0}, {-0.3828125f, 0, 0.03125f},
+                                           {0, 0, 0}};
+    rg_hull *h = rg_hull_create(tetrahedron, 4, NULL);
+    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.671875f, 0, 0.015625f), 0.02f), b;
+    rg_manifold m;
+    posed q;
+    int i, k, wrong = 0, checked = 0;
+    double worst = 0;
+    ENSURE(h);
+    b = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+    ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
+    ENSURE_V3_NEAR(m.normal, rg_v3(0, -1, 0), SHAPES_TOL);
+    ENSURE_NEAR(m.depths[0], 0.02, SHAPES_TOL);
+    rg_hull_destroy(h);
+    rg_test_seed(2341);
+    for (i = 0; i < 2000; ++i) {
+        rg_vec3 points[8], corner[3], inside, along, normal;
+        int face, ids[3];
+        double w0 = rg_test_random(), w1 = rg_test_random() * (1 - w0), half = rg_test_uniform(0.05, 1);
+        rg_real r = (rg_real)rg_test_uniform(0.005, 0.1);
+        for (k = 0; k < 8; ++k) points[k] = rg_v3((rg_real)rg_test_uniform(-1, 1), (rg_real)rg_test_uniform(-1, 1),
+                                                  (rg_real)rg_test_uniform(-1, 1));
+        h = rg_hull_create(points, 8, NULL);
+        if (!h) continue;
+        face = (int)(rg_test_random() * rg_hull_face_count(h));
+        rg_hull_face_vertices(h, face, ids, 3);
+        for (k = 0; k < 3; ++k) corner[k] = rg_hull_vertex(h, ids[k]);
+        normal = rg_hull_face_normal(h, face);
+        inside = rg_v3_add(rg_v3_scale(corner[0], (rg_real)w0),
+                           rg_v3_add(rg_v3_scale(corner[1], (rg_real)w1), rg_v3_scale(corner[2], (rg_real)(1 - w0 - w1))));
+        along = rg_v3_normalize(rg_v3_cross(normal, rg_test_unit_vector()));
+        a = capsule_shape(rg_v3_madd(inside, along, (rg_real)-half), rg_v3_madd(inside, along, (rg_real)half), r);
+        b = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+        pose(&b, &q);
+        ++checked;
+        if (rg_collide_shapes(&a, &b, 0, &m) == 0) {
+            ++wrong;
+        } else {
+            double normal_error = rg_v3_length(rg_v3_sub(m.normal, normal)), off = 0;
+            for (k = 0; k < m.count; ++k) {
+                off = fmax(off, fabs(hull_signed_distance(&q, dv_of(m.points[k]))));
+                off = fmax(off, fabs(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[k]), dv_of(m.normal), -m.depths[k]))));
+            }
+            worst = fmax(worst, off / r);
+            wrong += normal_error > 1e-3 || fabs(m.depths[0] - r) > 1e-3 * r || off > 1e-3 * r;
+        }
+        rg_hull_destroy(h);
+    }
+    rg_test_note("%d capsules lying in a hull face's plane across the face: %d wrong, largest point off a shape %.2g r",
+                 checked, wrong, worst);
+    ENSURE(wrong == 0);
+    ENSURE(checked > 1500);
+}
+
 void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_sphere);
     RUN_TEST(test_shapes_collide_sphere_capsule);
@@ -1126,4 +1226,6 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_skew_capsules_points_on_both);
     RUN_TEST(test_shapes_collide_sphere_centre_inside_thin_box);
     RUN_TEST(test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge);
+    RUN_TEST(test_shapes_collide_hulls_touching_at_a_corner);
+    RUN_TEST(test_shapes_collide_capsule_lying_in_a_face_plane);
 }

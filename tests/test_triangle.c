@@ -1021,6 +1021,40 @@ static void test_triangle_bad_input_gives_nothing(void) {
     rg_hull_destroy(box);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: a triangle (-5e14, 1.375, 1.1875) (-5e14, -5e14, -5e14)
+   (-5e14, -5e14, -0.015625) and a sphere of radius 2.5e14 centred in its plane at (-5e14,
+   -0.15625, -5e14), 1.04e14 beyond its corner (all edges active): the closest point's region
+   tests multiply two dot products (7e14 squared, squared again), which overflowed float to
+   inf - inf; every test failed and the centre counted as over the face: a contact, normal -x.
+   Now nothing. Then its shape at scales 1, 1e10 and 1e14, turned: the triangle s (0, 0, 0),
+   (0, -1, -1), (0, -1, 0) (front -x) and spheres centred at s (-0.1, 0, -1), 0.714 s from its
+   diagonal edge: of radius 0.5 s nothing, of radius 0.8 s depth 0.0859 s along
+   (-0.1, 0.5, -0.5) / 0.714. */
+static void test_triangle_huge_triangle_regions(void) {
+    static const double scales[3] = {1, 1e10, 1e14};
+    rg_vec3 t[3];
+    rg_convex_shape s;
+    rg_manifold m;
+    int i;
+    double apart = sqrt(0.51);
+    set_triangle(t, v3(-4.99999993e+14, 1.375, 1.1875), v3(-4.99999993e+14, -4.99999993e+14, -4.99999993e+14),
+                 v3(-4.99999993e+14, -4.99999993e+14, -0.015625));
+    s = sphere_shape(v3(-4.99999993e+14, -0.15625, -4.99999993e+14), 2.49999997e+14);
+    ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.0009765625, &m) == 0);
+    for (i = 0; i < 3; ++i) {
+        double k = scales[i];
+        rg_quat q = rg_quat_normalize(rg_quat_from_axis_angle(v3(0.3, -1, 0.6), 0.7));   /* no zero products */
+        rg_vec3 c = rg_quat_rotate(q, v3(-0.1 * k, 0, -k));
+        set_triangle(t, v3(0, 0, 0), rg_quat_rotate(q, v3(0, -k, -k)), rg_quat_rotate(q, v3(0, -k, 0)));
+        s = sphere_shape(c, 0.5 * k);
+        ENSURE(rg_collide_triangle(&s, t, 7, 0, &m) == 0);
+        s = sphere_shape(c, 0.8 * k);
+        ENSURE(rg_collide_triangle(&s, t, 7, 0, &m) == 1);
+        ENSURE_NEAR(m.depths[0] / k, 0.8 - apart, 10 * TRI_TOL);
+        ENSURE_V3_NEAR(m.normal, rg_quat_rotate(q, v3(-0.1 / apart, 0.5 / apart, -0.5 / apart)), 10 * TRI_TOL);
+    }
+}
+
 void rg_tests_triangle(void) {
     RUN_TEST(test_triangle_sphere_regions);
     RUN_TEST(test_triangle_sphere_back_side);
@@ -1038,4 +1072,5 @@ void rg_tests_triangle(void) {
     RUN_TEST(test_triangle_feature_ids_are_stable);
     RUN_TEST(test_triangle_large_faces_use_scratch);
     RUN_TEST(test_triangle_bad_input_gives_nothing);
+    RUN_TEST(test_triangle_huge_triangle_regions);
 }

@@ -430,8 +430,10 @@ static void check_flipped(const rg_manifold *m, const rg_manifold *s, double tol
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const double scales[8] = {1, 1, 1, 1, 1e-3, 1e3, 1e-6, 1e6};
-    static const double offsets[8] = {0, 0, 0, 0, 10, 1e4, 1e7, 1e12};
+    /* a common scale and offset: rounding relative to the coordinates, products of squares out
+       of float's range (shapes 1e9 wide), subnormal ones */
+    static const double scales[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1e-3, 1e3, 1e-6, 1e6, 1e-9, 1e9, 1e-12, 1e13};
+    static const double offsets[16] = {0, 0, 0, 0, 0, 0, 0, 0, 10, 1e4, 1e7, 1e10, 1e12, 1e13, 1e14, 1e15};
     fuzz_reader r;
     uint8_t mode, k;
     config ca, cb;
@@ -447,9 +449,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mode = fuzz_u8(&r);
     is_triangle = mode & 8;
     k = fuzz_u8(&r);
-    ca.scale = cb.scale = scales[k % 8];
+    ca.scale = cb.scale = scales[k % 16];
     fuzz_plains3(&r, x);
-    ca.offset = cb.offset = dv_scale(dv(x[0], x[1], x[2]), offsets[(k >> 3) % 8]);
+    ca.offset = cb.offset = dv_scale(dv(x[0], x[1], x[2]), offsets[k >> 4]);
     ca.wild = mode & 1;
     cb.wild = (mode & 2) != 0;
     fuzz_shape(&r, &ca, &a, &ha);
@@ -546,6 +548,13 @@ static void put_plain(seed_buffer *s, int sixteenths) { put(s, 0); put(s, sixtee
 static void put_v3(seed_buffer *s, int x, int y, int z) { put_plain(s, x); put_plain(s, y); put_plain(s, z); }
 /* mode, scale 1 and no offset */
 static void put_start(seed_buffer *s, int mode) { s->n = 0; put(s, mode); put(s, 0); put_v3(s, 0, 0, 0); }
+/* the seed in s at another scale (the scale byte's low 4 bits) and offset (its high 4 bits) */
+static void write_scaled(const seed_buffer *s, const char *dir, const char *name, int scale_byte) {
+    seed_buffer t = *s;
+    t.bytes[1] = (uint8_t)scale_byte;
+    t.bytes[3] = 16;    /* offset along x: 1 unit of the offset's size */
+    fuzz_write_seed(dir, name, t.bytes, t.n);
+}
 int main(int argc, char **argv) {
     static seed_buffer s;
     if (argc < 2) { fprintf(stderr, "usage: %s directory\n", argv[0]); return 1; }
@@ -561,11 +570,14 @@ int main(int argc, char **argv) {
     put(&s, 1); put_v3(&s, 0, 0, -8); put_v3(&s, 0, 0, 8); put_plain(&s, 24);
     put_plain(&s, 4);
     fuzz_write_seed(argv[1], "capsules", s.bytes, s.n);
+    write_scaled(&s, argv[1], "capsules_1e9_at_1e12", 13 | 12 << 4);
+    write_scaled(&s, argv[1], "capsules_1e-12", 14);
     put_start(&s, 0);                                          /* a capsule lying on a box */
     put(&s, 1); put_v3(&s, -4, 9, 0); put_v3(&s, 4, 9, 1); put_plain(&s, 16);
     put(&s, 6); put_v3(&s, 48, 32, 48); put_v3(&s, 0, 0, 0); put_v3(&s, 0, 16, 0); put_plain(&s, 0);
     put_plain(&s, 4);
     fuzz_write_seed(argv[1], "capsule_on_box", s.bytes, s.n);
+    write_scaled(&s, argv[1], "capsule_on_box_1e6_at_1e10", 11 | 11 << 4);
     put_start(&s, 0);                                          /* a turned box on the hull of 6 points */
     put(&s, 6); put_v3(&s, 48, 48, 48); put_v3(&s, 4, 20, 2); put_v3(&s, 16, 16, 0); put_plain(&s, 8);
     put(&s, 2); put(&s, 2);
@@ -579,6 +591,8 @@ int main(int argc, char **argv) {
     put_v3(&s, -16, 0, -16); put_v3(&s, 0, 0, 16); put_v3(&s, 16, 0, -16); put(&s, 5);
     put_plain(&s, 4);
     fuzz_write_seed(argv[1], "sphere_on_triangle", s.bytes, s.n);
+    write_scaled(&s, argv[1], "sphere_on_triangle_1e13", 15);
+    write_scaled(&s, argv[1], "sphere_on_triangle_at_1e7", 10 << 4);
     put_start(&s, 8);                                          /* a capsule across a triangle's edge */
     put(&s, 1); put_v3(&s, 10, 2, -8); put_v3(&s, 10, 2, 8); put_plain(&s, 24);
     put_v3(&s, -16, 0, -16); put_v3(&s, 0, 0, 16); put_v3(&s, 16, 0, -16); put(&s, 7);
