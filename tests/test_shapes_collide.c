@@ -1124,8 +1124,8 @@ static void test_shapes_collide_hulls_touching_at_a_corner(void) {
     posed qa, qb;
     int i;
     ENSURE(ha && hb);
-    a = hull_shape(ha, rg_v3(0, 0, 0), rg_quat_identity());
-    b = hull_shape(hb, rg_v3(0, 0, 0), rg_quat_identity());
+    a = test_hull_shape(ha, rg_v3(0, 0, 0), rg_quat_identity());
+    b = test_hull_shape(hb, rg_v3(0, 0, 0), rg_quat_identity());
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) == 0);
     a.position = rg_v3(-0.000707f, 0, 0.000707f);
     pose(&a, &qa);
@@ -1153,13 +1153,13 @@ static void test_shapes_collide_capsule_lying_in_a_face_plane(void) {
     static const rg_vec3 tetrahedron[4] = {{0.3359375f, 0, 0.3671875f}, {0.875f, 0.75f, 0}, {-0.3828125f, 0, 0.03125f},
                                            {0, 0, 0}};
     rg_hull *h = rg_hull_create(tetrahedron, 4, NULL);
-    rg_convex_shape a = capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.671875f, 0, 0.015625f), 0.02f), b;
+    rg_convex_shape a = test_capsule_shape(rg_v3(-0.0625f, 0, 0), rg_v3(0.671875f, 0, 0.015625f), 0.02f), b;
     rg_manifold m;
     posed q;
     int i, k, wrong = 0, checked = 0;
     double worst = 0;
     ENSURE(h);
-    b = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+    b = test_hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
     ENSURE(rg_collide_shapes(&a, &b, 0, &m) >= 1);
     ENSURE_V3_NEAR(m.normal, rg_v3(0, -1, 0), SHAPES_TOL);
     ENSURE_NEAR(m.depths[0], 0.02, SHAPES_TOL);
@@ -1181,8 +1181,8 @@ static void test_shapes_collide_capsule_lying_in_a_face_plane(void) {
         inside = rg_v3_add(rg_v3_scale(corner[0], (rg_real)w0),
                            rg_v3_add(rg_v3_scale(corner[1], (rg_real)w1), rg_v3_scale(corner[2], (rg_real)(1 - w0 - w1))));
         along = rg_v3_normalize(rg_v3_cross(normal, rg_test_unit_vector()));
-        a = capsule_shape(rg_v3_madd(inside, along, (rg_real)-half), rg_v3_madd(inside, along, (rg_real)half), r);
-        b = hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
+        a = test_capsule_shape(rg_v3_madd(inside, along, (rg_real)-half), rg_v3_madd(inside, along, (rg_real)half), r);
+        b = test_hull_shape(h, rg_v3(0, 0, 0), rg_quat_identity());
         pose(&b, &q);
         ++checked;
         if (rg_collide_shapes(&a, &b, 0, &m) == 0) {

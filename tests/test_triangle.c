@@ -1039,16 +1039,16 @@ static void test_triangle_huge_triangle_regions(void) {
     double apart = sqrt(0.51);
     set_triangle(t, v3(-4.99999993e+14, 1.375, 1.1875), v3(-4.99999993e+14, -4.99999993e+14, -4.99999993e+14),
                  v3(-4.99999993e+14, -4.99999993e+14, -0.015625));
-    s = sphere_shape(v3(-4.99999993e+14, -0.15625, -4.99999993e+14), 2.49999997e+14);
+    s = test_sphere_shape(v3(-4.99999993e+14, -0.15625, -4.99999993e+14), 2.49999997e+14);
     ENSURE(rg_collide_triangle(&s, t, 7, (rg_real)0.0009765625, &m) == 0);
     for (i = 0; i < 3; ++i) {
         double k = scales[i];
         rg_quat q = rg_quat_normalize(rg_quat_from_axis_angle(v3(0.3, -1, 0.6), 0.7));   /* no zero products */
         rg_vec3 c = rg_quat_rotate(q, v3(-0.1 * k, 0, -k));
         set_triangle(t, v3(0, 0, 0), rg_quat_rotate(q, v3(0, -k, -k)), rg_quat_rotate(q, v3(0, -k, 0)));
-        s = sphere_shape(c, 0.5 * k);
+        s = test_sphere_shape(c, 0.5 * k);
         ENSURE(rg_collide_triangle(&s, t, 7, 0, &m) == 0);
-        s = sphere_shape(c, 0.8 * k);
+        s = test_sphere_shape(c, 0.8 * k);
         ENSURE(rg_collide_triangle(&s, t, 7, 0, &m) == 1);
         ENSURE_NEAR(m.depths[0] / k, 0.8 - apart, 10 * TRI_TOL);
         ENSURE_V3_NEAR(m.normal, rg_quat_rotate(q, v3(-0.1 / apart, 0.5 / apart, -0.5 / apart)), 10 * TRI_TOL);
