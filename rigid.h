@@ -4067,39 +4067,58 @@ static void rg__collide_manifold_from_points(const rg__clip_vertex *v, const int
     }
 }
 
-/* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
-   against the reference face's side planes (Sutherland-Hodgman), points within margin kept,
-   reduced to four. `support` is the incident hull's deepest vertex below the reference face.
-   With allow_fallback, a polygon clipped away entirely leaves that vertex as the one point. */
-static int rg__collide_face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
-                            rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
-                            rg__collide_scratch *scratch, rg_manifold *out) {
-    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
-    const rg__hull_face *rf = &ref->faces[ref_face];
-    rg__clip_vertex stack[2 * RG__CLIP_STACK], *buffer = stack, *in, *next;
-    rg_vec3 n = rg__collide_frame_normal(frame, ref_is_a, ref_face);
-    rg_real offset = ref_is_a ? rg__collide_frame_offset_a(frame, ref_face, n) : rf->offset;
-    int inc_face = rg__collide_incident_face(frame, !ref_is_a, support, n);
-    const rg__hull_face *incf;
-    rg_vec3 first, v1;
-    int i, count, kept, capacity, chosen[4];
-    if (inc_face < 0) return 0;
-    incf = &inc->faces[inc_face];
-    capacity = incf->count + rf->count + 1;
+/* The face of A (is_a) or B that holds every vertex tied for deepest along -n with `support`
+   (within `band`), most anti-parallel to n; -1 if none holds them all. When the deepest feature
+   is an edge or a face (parallel to the reference face within rounding), the Minkowski argument
+   puts some point of that feature over the reference face, not necessarily `support`: a face
+   around `support` alone may miss the reference face entirely (a wedge's edge lying across a
+   bar 0.04 wide got its far corner, 0.011 beyond the bar). */
+static int rg__collide_tied_face(const rg__pair_frame *frame, int is_a, int support, rg_vec3 n, rg_real band) {
+    const rg_hull *h = is_a ? frame->a : frame->b;
+    rg_real limit = rg_v3_dot(n, rg__collide_frame_vertex(frame, is_a, support)) + band, best_dot = FLT_MAX;
+    int i, f, tied = 0, best = -1;
+    for (i = 0; i < h->vertex_count; ++i) tied += rg_v3_dot(n, rg__collide_frame_vertex(frame, is_a, i)) <= limit;
+    if (tied < 2) return -1;
+    for (f = 0; f < h->face_count; ++f) {
+        const rg__hull_face *face = &h->faces[f];
+        int held = 0;
+        for (i = 0; i < face->count; ++i)
+            held += rg_v3_dot(n, rg__collide_frame_vertex(frame, is_a, h->face_vertices[face->first + i])) <= limit;
+        if (held == tied) rg__collide_incident_face_better(rg_v3_dot(rg__collide_frame_normal(frame, is_a, f), n), f,
+                                                           &best_dot, &best);
+    }
+    return best;
+}
+
+/* Two clipping buffers of `capacity` vertices each: on the stack (2 RG__CLIP_STACK) when they
+   fit, else in the scratch array. */
+static void rg__collide_clip_buffers(rg__clip_vertex *stack, rg__collide_scratch *scratch, int capacity,
+                                     rg__clip_vertex **in, rg__clip_vertex **next) {
+    rg__clip_vertex *buffer = stack;
     if (capacity > RG__CLIP_STACK) {
         stbds_arrsetlen(scratch->clip, 2 * capacity);
         buffer = scratch->clip;
     } else {
         capacity = RG__CLIP_STACK;
     }
-    in = buffer;
-    next = buffer + capacity;
-    count = incf->count;
+    *in = buffer;
+    *next = buffer + capacity;
+}
+
+/* The incident face inc_face clipped against the reference face's side planes (Sutherland-
+   Hodgman): the points within margin below the reference plane (moved onto B's surface) are
+   left in *in; returns their number. The two buffers hold `capacity` vertices each. */
+static int rg__collide_clip_incident(const rg__pair_frame *frame, int ref_is_a, int ref_face, int inc_face, rg_vec3 n,
+                                     rg_real offset, rg_real margin, rg__clip_vertex **in, rg__clip_vertex **next) {
+    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
+    const rg__hull_face *rf = &ref->faces[ref_face], *incf = &inc->faces[inc_face];
+    rg_vec3 first, v1;
+    int i, count = incf->count, kept;
     for (i = 0; i < count; ++i) {
-        in[i].p = rg__collide_frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
-        in[i].depth = 0;
-        in[i].code = (uint32_t)i;
-        in[i].line = (uint32_t)i;
+        (*in)[i].p = rg__collide_frame_vertex(frame, !ref_is_a, inc->face_vertices[incf->first + i]);
+        (*in)[i].depth = 0;
+        (*in)[i].code = (uint32_t)i;
+        (*in)[i].line = (uint32_t)i;
     }
     first = v1 = rg__collide_frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first]);
     for (i = 0; i < rf->count && count > 0; ++i) {
@@ -4107,16 +4126,49 @@ static int rg__collide_face_contact(const rg__pair_frame *frame, int ref_is_a, i
         rg__clip_vertex *swap;
         v1 = i + 1 < rf->count ? rg__collide_frame_vertex(frame, ref_is_a, ref->face_vertices[rf->first + i + 1]) : first;
         side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
-        count = rg__collide_clip_polygon(in, count, side, rg_v3_dot(side, v0), i, next);
-        swap = in; in = next; next = swap;
+        count = rg__collide_clip_polygon(*in, count, side, rg_v3_dot(side, v0), i, *next);
+        swap = *in; *in = *next; *next = swap;
     }
     /* depth below the reference plane; points kept within the margin, moved onto B's surface */
     for (i = 0, kept = 0; i < count; ++i) {
-        rg__clip_vertex p = in[i];
+        rg__clip_vertex p = (*in)[i];
         p.depth = offset - rg_v3_dot(n, p.p);
         if (!(p.depth >= -margin)) continue;
         if (!ref_is_a) p.p = rg_v3_madd(p.p, n, p.depth);
-        in[kept++] = p;
+        (*in)[kept++] = p;
+    }
+    return kept;
+}
+
+/* Face contact (reference face of A when ref_is_a, else of B): the incident polygon clipped
+   against the reference face's side planes, points within margin kept, reduced to four.
+   `support` is the incident hull's deepest vertex below the reference face; when its face
+   clips away to nothing, the face holding every vertex tied with it is tried
+   (rg__collide_tied_face). With allow_fallback, a polygon clipped away entirely leaves that
+   vertex as the one point. */
+static int rg__collide_face_contact(const rg__pair_frame *frame, int ref_is_a, int ref_face, int support,
+                            rg_real margin, int allow_fallback, rg_vec3 pos_b, rg_quat rot_b,
+                            rg__collide_scratch *scratch, rg_manifold *out) {
+    const rg_hull *ref = ref_is_a ? frame->a : frame->b, *inc = ref_is_a ? frame->b : frame->a;
+    const rg__hull_face *rf = &ref->faces[ref_face];
+    rg__clip_vertex stack[2 * RG__CLIP_STACK], *in, *next;
+    rg_vec3 n = rg__collide_frame_normal(frame, ref_is_a, ref_face);
+    rg_real offset = ref_is_a ? rg__collide_frame_offset_a(frame, ref_face, n) : rf->offset;
+    int inc_face = rg__collide_incident_face(frame, !ref_is_a, support, n);
+    int count, kept, chosen[4];
+    if (inc_face < 0) return 0;
+    rg__collide_clip_buffers(stack, scratch, inc->faces[inc_face].count + rf->count + 1, &in, &next);
+    kept = rg__collide_clip_incident(frame, ref_is_a, ref_face, inc_face, n, offset, margin, &in, &next);
+    if (kept == 0) {
+        rg_real band = 16 * RG__EPSILON * (frame->a->radius + frame->b->radius +
+                                           rg__max_abs3(frame->t.translation.x, frame->t.translation.y,
+                                                        frame->t.translation.z));
+        int tied_face = rg__collide_tied_face(frame, !ref_is_a, support, n, band);
+        if (tied_face >= 0 && tied_face != inc_face) {
+            inc_face = tied_face;
+            rg__collide_clip_buffers(stack, scratch, inc->faces[inc_face].count + rf->count + 1, &in, &next);
+            kept = rg__collide_clip_incident(frame, ref_is_a, ref_face, inc_face, n, offset, margin, &in, &next);
+        }
     }
     if (kept == 0 && allow_fallback) {
         /* rounding clipped away even the deepest vertex: keep that vertex alone */

@@ -1139,6 +1139,53 @@ static void test_shapes_collide_hulls_touching_at_a_corner(void) {
     rg_hull_destroy(hb);
 }
 
+/* Found by tests/fuzz/fuzz_shapes.c: a bar of half extents (0.895, 0.02, 0.02) at
+   (-0.078125, 0, 0) and a wedge whose lowest edge, from (0, 0, 0) to (0.1875, 0.03125, 0), lies
+   in the bar's top plane and across it. The deepest vertex (a tie along the edge) was its far
+   end, outside the bar; the incident face around that vertex clipped away to nothing and the
+   fallback kept that vertex alone, 0.011 beyond the bar. Now the face that holds the whole tied
+   edge is clipped. Then the wedge turned about z through 1000 angles and shifted along x: every
+   point on the wedge and, moved back by its depth, on the bar (before: 513 of the 1001 wrong,
+   points up to 0.17 off). */
+static void test_shapes_collide_edge_lying_across_a_bar(void) {
+    static const rg_vec3 wedge[7] = {{0.765625f, 0.765625f, 0.765625f}, {0.765625f, 0.765625f, 0.25f},
+                                     {0.25f, 0.765625f, 0.765625f}, {0.765625f, -0.234375f, 0.765625f},
+                                     {0.765625f, 0.125f, 0.0625f}, {0.1875f, 0.03125f, 0}, {0, 0, 0}};
+    rg_vec3 corners[8];
+    rg_hull *ha, *hb = rg_hull_create(wedge, 7, NULL);
+    rg_convex_shape a, b;
+    rg_manifold m;
+    posed qa, qb;
+    int i, k, wrong = 0, touching = 0;
+    double worst = 0;
+    for (i = 0; i < 8; ++i)
+        corners[i] = rg_v3((i & 1) ? 0.894999981f : -0.894999981f, (i & 2) ? 0.0199999996f : -0.0199999996f,
+                           (i & 4) ? 0.0199999996f : -0.0199999996f);
+    ha = rg_hull_create(corners, 8, NULL);
+    ENSURE(ha && hb);
+    for (i = 0; i <= 1000; ++i) {
+        double angle = i == 0 ? 0 : 6.283185307179586 * rg_test_random();
+        rg_real shift = i == 0 ? 0 : (rg_real)(rg_test_random() - 0.5);
+        a = test_hull_shape(ha, rg_v3(-0.078125f + shift, 0, 0), rg_quat_identity());
+        b = test_hull_shape(hb, rg_v3(0, 0, 0), rg_quat_from_axis_angle(rg_v3(0, 0, 1), (rg_real)angle));
+        pose(&a, &qa);
+        pose(&b, &qb);
+        if (rg_collide_shapes(&a, &b, 0, &m) == 0) { ++wrong; continue; }   /* the edge's end at the origin is in the bar */
+        ++touching;
+        for (k = 0; k < m.count; ++k) {
+            double on_b = fabs(hull_signed_distance(&qb, dv_of(m.points[k])));
+            double on_a = fabs(hull_signed_distance(&qa, dv_madd(dv_of(m.points[k]), dv_of(m.normal), -m.depths[k])));
+            double off = on_a > on_b ? on_a : on_b;
+            if (off > worst) worst = off;
+            if (off > 10 * SHAPES_TOL) ++wrong;
+        }
+    }
+    rg_test_note("%d of 1001 touching, %d wrong, points at most %.2g off", touching, wrong, worst);
+    ENSURE(wrong == 0);
+    rg_hull_destroy(ha);
+    rg_hull_destroy(hb);
+}
+
 /* Found by tests/fuzz/fuzz_shapes.c: a capsule of radius 0.02 from (-0.0625, 0, 0) to
    (0.671875, 0, 0.015625) and the tetrahedron (0.3359375, 0, 0.3671875), (0.875, 0.75, 0),
    (-0.3828125, 0, 0.03125), (0, 0, 0): the core lies in the plane of the face y = 0 and crosses
@@ -1227,5 +1274,6 @@ void rg_tests_shapes_collide(void) {
     RUN_TEST(test_shapes_collide_sphere_centre_inside_thin_box);
     RUN_TEST(test_shapes_collide_capsule_on_vertex_of_hull_with_short_edge);
     RUN_TEST(test_shapes_collide_hulls_touching_at_a_corner);
+    RUN_TEST(test_shapes_collide_edge_lying_across_a_bar);
     RUN_TEST(test_shapes_collide_capsule_lying_in_a_face_plane);
 }
