@@ -745,8 +745,10 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    Debug draw
    rg_world_draw hands the world to the program's own renderer: every shape's surface as
    triangles, contacts as points and lines, boxes as lines, through three callbacks. A NULL
-   callback is skipped (no triangle callback: no shapes). Order: bodies by index, each body's
-   shapes in the order added, then contacts in rg_world_contacts's order, then boxes.
+   callback is skipped (no triangle callback: no shapes). Order: the shapes (bodies by index,
+   each body's shapes in the order added), then each contact's point, normal and impulse in
+   rg_world_contacts's order, then the boxes (bodies by index). The same world draws the same
+   calls, bit for bit.
       Shapes  hulls: each face as a fan of triangles from its first vertex. Spheres and
               capsules: 24 segments around the axis and 6 rings per half sphere, vertices on the
               surface (an inscribed polyhedron: the area is 1.4% below the true one, the volume
@@ -756,10 +758,10 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
               shape half as bright as its body's colour.
       Contacts (draw_contacts): a point of size point_size at each contact point of the last
               step and a line normal_length long along its normal (from b towards a).
-      Impulses (draw_impulses): a line from each contact point along the normal, normal_impulse
-              times impulse_scale long (metres per N s: the impulse applied on body a in the last
-              step; 0.01 by default: 0.4 m for one of four corners of a 1 m cube at rest at
-              60 Hz).
+      Impulses (draw_impulses): a line from each contact point along the normal (the push on
+              body a), normal_impulse times impulse_scale long: metres per N s of the impulse
+              applied in the last step; 0.01 by default: 0.41 m for each of the four corners of a
+              1 m cube of 1000 kg at rest, at 60 Hz. Contacts without impulse draw no line.
       Boxes (draw_aabbs): the 12 edges of each body's rg_body_aabb.
       Joints (draw_joints): rigid.h has no joints; nothing is drawn for them.
    ------------------------------------------------------------------------------------------- */
