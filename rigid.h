@@ -513,9 +513,9 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
    Each returns 1 and fills *out (else 0 with *out zeroed): the fraction t, the point on the
    shape's surface (a sphere cast: the point of touch) and the shape's unit surface normal there,
    facing against the cast. A ray starting inside a shape does not hit it. A sphere starting
-   overlapping a shape hits at fraction 0, with the shape's surface point closest to its centre
-   and the normal there (a centre inside a hull: the face it is least deep behind), as Box2D v3
-   reports initial overlap. Triangles and meshes are hit from their front only (corners
+   overlapping or touching a shape hits at fraction 0, with the shape's surface point closest to
+   its centre and the normal there (a centre inside a hull: the face it is least deep behind), as
+   Box2D v3 reports initial overlap. Triangles and meshes are hit from their front only (corners
    counter-clockwise seen from it): a sphere touches them only with its centre in front of the
    plane. 0 for NULL, NaN, infinite or absurd (beyond 1e15) input, a zero translation, a
    radius <= 0, an invalid shape or a degenerate triangle.
@@ -5887,10 +5887,12 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
    - a mesh: its hierarchy walked nearest box first, boxes grown by r and their rounding, boxes
      beyond the best hit so far skipped; equal fractions go to the lowest triangle.
    Rules (Box2D v3's): a ray starting inside a shape does not hit it (starting on its surface and
-   entering: fraction 0). A sphere starting overlapping a shape (its centre closer than r, in
-   front of a triangle) hits at fraction 0 whatever its direction, with the shape's surface point
-   closest to its centre and the normal there; a centre inside a hull takes the face of least
-   penetration. A sphere touches a triangle only with its centre on the front side of its plane,
+   entering: fraction 0). A sphere starting overlapping or touching a shape (its centre within r
+   of it, in front of a triangle) hits at fraction 0 whatever its direction, with the shape's
+   surface point closest to its centre and the normal there; a centre inside a hull takes the
+   face of least penetration. Box2D v3 reports such an initial overlap as fraction 0 too (with a
+   zero normal); a hit at 0 tells a character controller it is stuck, and a cast starting
+   just clear of a surface gets its true fraction. A sphere touches a triangle only with its centre on the front side of its plane,
    as rg__collide_convex_triangle collides only shapes whose centre is in front. A zero
    translation, non-finite or absurd input (beyond RG__MAX_MAGNITUDE), a radius <= 0 or a
    negative or NaN max_fraction: no hit.

@@ -80,7 +80,21 @@ static double dtriangle_distance(dvec p, const dvec v[3]) {
     return inside ? fabs(ddot(n, dsub(p, v[0]))) : best;
 }
 
+/* Random inputs drawn in a fixed order (a function's arguments are evaluated in an order that
+   differs between compilers): a point in a box, x then y then z; a point at a random distance in
+   [lo, hi] from base, its direction first. */
+static rg_vec3 random_box(double x0, double x1, double y0, double y1, double z0, double z1) {
+    double x = rg_test_uniform(x0, x1), y = rg_test_uniform(y0, y1), z = rg_test_uniform(z0, z1);
+    return v3(x, y, z);
+}
+
+static dvec random_offset(dvec base, double lo, double hi) {
+    dvec u = dv(rg_test_unit_vector());
+    return dmadd(base, u, rg_test_uniform(lo, hi));
+}
+
 static double dmax(double a, double b) { return a > b ? a : b; }
+static double max_abs3(rg_vec3 v) { return dmax(fabs(v.x), dmax(fabs(v.y), fabs(v.z))); }
 
 /* ---- rays against spheres and capsules ----------------------------------------------------- */
 
@@ -93,9 +107,9 @@ static void test_cast_ray_sphere(void) {
     rg_test_seed(101);
     for (i = 0; i < 2000; ++i) {
         double radius = rg_test_uniform(0.1, 2), length;
-        rg_vec3 centre = v3(rg_test_uniform(-5, 5), rg_test_uniform(-5, 5), rg_test_uniform(-5, 5));
-        rg_vec3 from = rv(dmadd(dv(centre), dv(rg_test_unit_vector()), radius * rg_test_uniform(1.05, 4)));
-        rg_vec3 aim = rv(dmadd(dv(centre), dv(rg_test_unit_vector()), radius * rg_test_uniform(0, 0.999)));
+        rg_vec3 centre = random_box(-5, 5, -5, 5, -5, 5);
+        rg_vec3 from = rv(random_offset(dv(centre), radius * 1.05, radius * 4));
+        rg_vec3 aim = rv(random_offset(dv(centre), 0, radius * 0.999));
         rg_vec3 translation;
         rg_convex_shape s = test_sphere_shape(centre, radius);
         rg_cast_output out;
@@ -146,11 +160,11 @@ static void test_cast_ray_capsule(void) {
     rg_test_seed(102);
     for (i = 0; i < 1000; ++i) {
         double radius = rg_test_uniform(0.05, 1), expected;
-        rg_vec3 a = v3(rg_test_uniform(-2, 2), rg_test_uniform(-2, 2), rg_test_uniform(-2, 2));
-        rg_vec3 b = rv(dmadd(dv(a), dv(rg_test_unit_vector()), rg_test_uniform(0, 3)));
+        rg_vec3 a = random_box(-2, 2, -2, 2, -2, 2);
+        rg_vec3 b = rv(random_offset(dv(a), 0, 3));
         rg_vec3 mid = rv(dmadd(dv(a), dsub(dv(b), dv(a)), rg_test_uniform(-0.2, 1.2)));
-        rg_vec3 from = rv(dmadd(dv(mid), dv(rg_test_unit_vector()), rg_test_uniform(2, 6)));
-        rg_vec3 aim = rv(dmadd(dv(mid), dv(rg_test_unit_vector()), radius * rg_test_uniform(0, 1)));
+        rg_vec3 from = rv(random_offset(dv(mid), 2, 6));
+        rg_vec3 aim = rv(random_offset(dv(mid), 0, radius));
         rg_vec3 translation = rv(dscale(dsub(dv(aim), dv(from)), 2));
         s = test_capsule_shape(a, b, radius);
         if (dsegment_distance(dv(from), dv(a), dv(b)) <= radius) continue;
@@ -177,7 +191,7 @@ static void test_cast_ray_box_faces(void) {
     rg_test_seed(103);
     for (i = 0; i < 200; ++i) {
         rg_quat q = rg_test_rotation();
-        rg_vec3 position = v3(rg_test_uniform(-10, 10), rg_test_uniform(-10, 10), rg_test_uniform(-10, 10));
+        rg_vec3 position = random_box(-10, 10, -10, 10, -10, 10);
         rg_convex_shape s = test_hull_shape(box, position, q);
         for (k = 0; k < 6; ++k) {
             double half[3] = {1, 2, 3}, local[3], sign = k % 2 ? -1 : 1, length = rg_test_uniform(5.5, 20);
@@ -251,13 +265,13 @@ static void test_cast_ray_hull_brute_force(void) {
         rg_vec3 points[20];
         rg_hull *h;
         rg_convex_shape s;
-        for (j = 0; j < 20; ++j) points[j] = v3(rg_test_uniform(-1, 1), rg_test_uniform(-1.5, 1.5), rg_test_uniform(-0.7, 0.7));
+        for (j = 0; j < 20; ++j) points[j] = random_box(-1, 1, -1.5, 1.5, -0.7, 0.7);
         h = rg_hull_create(points, 20, NULL);
         ENSURE(h);
         s = test_hull_shape(h, v3(0, 0, 0), rg_quat_identity());
         for (j = 0; j < 100; ++j) {
-            rg_vec3 from = rv(dscale(dv(rg_test_unit_vector()), rg_test_uniform(2.5, 5)));
-            rg_vec3 aim = v3(rg_test_uniform(-1.2, 1.2), rg_test_uniform(-1.2, 1.2), rg_test_uniform(-1.2, 1.2));
+            rg_vec3 from = rv(random_offset(dmake(0, 0, 0), 2.5, 5));
+            rg_vec3 aim = random_box(-1.2, 1.2, -1.2, 1.2, -1.2, 1.2);
             rg_vec3 translation = rv(dscale(dsub(dv(aim), dv(from)), 1.5));
             rg_cast_output out;
             dvec normal = dmake(0, 0, 0);
@@ -341,8 +355,8 @@ static void test_cast_ray_mesh_brute_force(void) {
     count = rg_mesh_triangle_count(mesh);
     rg_test_seed(105);
     for (i = 0; i < 1000; ++i) {
-        rg_vec3 from_local = v3(rg_test_uniform(-18, 18), rg_test_uniform(2, 10), rg_test_uniform(-18, 18));
-        rg_vec3 to_local = v3(rg_test_uniform(-18, 18), rg_test_uniform(-8, 0), rg_test_uniform(-18, 18));
+        rg_vec3 from_local = random_box(-18, 18, 2, 10, -18, 18);
+        rg_vec3 to_local = random_box(-18, 18, -8, 0, -18, 18);
         rg_vec3 from = rg_v3_add(position, rg_quat_rotate(q, from_local));
         rg_vec3 translation = rg_quat_rotate(q, rg_v3_sub(to_local, from_local));
         dvec o = dv(rg_quat_rotate_inverse(q, rg_v3_sub(from, position)));
@@ -350,7 +364,7 @@ static void test_cast_ray_mesh_brute_force(void) {
         double best = -1;
         int t, best_t = -1, found, which = -1;
         rg_cast_output out;
-        if (i % 4 == 0) translation = rg_quat_rotate(q, v3(rg_test_uniform(-1, 1), -rg_test_uniform(2, 10), rg_test_uniform(-1, 1)));
+        if (i % 4 == 0) translation = rg_quat_rotate(q, random_box(-1, 1, -10, -2, -1, 1));
         d = dv(rg_quat_rotate_inverse(q, translation));
         for (t = 0; t < count; ++t) {
             int idx[3], front = 0;
@@ -440,6 +454,113 @@ static void test_cast_ray_scales(void) {
     }
 }
 
+static double flat(double x, double z, void *context) {
+    (void)x; (void)z; (void)context;
+    return 0;
+}
+
+/* Watertight: rays through every vertex, every edge's midpoint (the diagonals' too) and every
+   cell's quarter points of a flat 12 x 12 grid, straight down and slanted, all hit at fraction
+   0.5; rays from below hit nothing (back sides). */
+static void test_cast_ray_mesh_watertight(void) {
+    terrain grid = terrain_grid(12, 12, -6, -6, 1, flat, NULL);
+    rg_mesh *mesh = rg_mesh_create(grid.vertices, grid.vertex_count, grid.indices, grid.triangle_count, NULL);
+    int i, j, k, rays = 0;
+    ENSURE(mesh);
+    for (i = 0; i <= 48; ++i)
+        for (j = 0; j <= 48; ++j)
+            for (k = 0; k < 3; ++k) {
+                double x = -6 + 0.25 * i, z = -6 + 0.25 * j;
+                rg_vec3 d = k == 0 ? v3(0, -4, 0) : (k == 1 ? v3(1, -4, 0.5) : v3(-0.75, -4, -1.25));
+                rg_vec3 from = v3(x - 0.5 * d.x, 2, z - 0.5 * d.z); /* exact: quarters and halves */
+                rg_cast_output out;
+                int which = -1;
+                ENSURE(rg_ray_cast_mesh(mesh, v3(0, 0, 0), rg_quat_identity(), from, d, &out, &which));
+                ENSURE_NEAR(out.fraction, 0.5, RG_TEST_EPS);
+                ENSURE_V3_NEAR(out.normal, v3(0, 1, 0), RG_TEST_EPS);
+                ENSURE(which >= 0 && which < rg_mesh_triangle_count(mesh));
+                ENSURE(!rg_ray_cast_mesh(mesh, v3(0, 0, 0), rg_quat_identity(), v3(from.x, -2, from.z), v3(d.x, 4, d.z), &out, NULL));
+                ++rays;
+            }
+    rg_test_note("%d rays through vertices, edges and faces hit", rays);
+    /* bad poses */
+    {
+        rg_cast_output out;
+        rg_real nan = (rg_real)NAN;
+        rg_quat zero = {0, 0, 0, 0}, bad = {nan, 0, 0, 1};
+        ENSURE(!rg_ray_cast_mesh(mesh, v3(nan, 0, 0), rg_quat_identity(), v3(0, 2, 0), v3(0, -4, 0), &out, NULL));
+        ENSURE(!rg_ray_cast_mesh(mesh, v3(0, 0, 0), zero, v3(0, 2, 0), v3(0, -4, 0), &out, NULL));
+        ENSURE(!rg_ray_cast_mesh(mesh, v3(0, 0, 0), bad, v3(0, 2, 0), v3(0, -4, 0), &out, NULL));
+        ENSURE(!rg_sphere_cast_mesh(mesh, v3(0, 0, 0), rg_quat_identity(), v3(0, 2, 0), 0, v3(0, -4, 0), &out, NULL));
+        ENSURE(!rg_ray_cast_mesh(mesh, v3(0, 0, 0), rg_quat_identity(), v3(0, 2, 0), v3(0, 0, 0), &out, NULL));
+        ENSURE(!rg_ray_cast_mesh(mesh, v3(0, 0, 0), rg_quat_identity(), v3(0, 2, 0), v3(0, -1.9f, 0), &out, NULL));
+        /* an unnormalised orientation is normalised */
+        ENSURE(rg_ray_cast_mesh(mesh, v3(0, 1, 0), rg_quat_from_axis_angle(v3(1, 0, 0), 0), v3(0.3f, 3, 0.2f), v3(0, -4, 0), &out, NULL));
+        ENSURE_NEAR(out.fraction, 0.5, RG_TEST_EPS);
+    }
+    rg_mesh_destroy(mesh);
+    terrain_free(&grid);
+}
+
+/* Rays aimed exactly at a box's edges and corners, and along its faces and edges, from all
+   around: a hit or not, and a hit is finite, on the box's surface, its normal a face's. */
+static void test_cast_ray_grazing(void) {
+    rg_hull *box = rg_hull_create_box(v3(1, 1, 1), NULL);
+    rg_convex_shape s = test_hull_shape(box, v3(0, 0, 0), rg_quat_identity());
+    int i, hits = 0, rays = 0;
+    ENSURE(box);
+    rg_test_seed(106);
+    for (i = 0; i < 3000; ++i) {
+        /* a point on an edge or a corner */
+        double p[3];
+        int k, free_axis = i % 4 < 3 ? i % 4 : -1;
+        rg_vec3 target, from, d;
+        rg_cast_output out;
+        for (k = 0; k < 3; ++k) p[k] = rg_test_random() < 0.5 ? -1 : 1;
+        if (free_axis >= 0) p[free_axis] = rg_test_uniform(-1, 1);
+        target = v3(p[0], p[1], p[2]);
+        from = rv(dmadd(dv(target), dv(rg_test_unit_vector()), 3));
+        if (i % 5 == 0) { /* along a face's plane */
+            from = target;
+            if (free_axis < 0) free_axis = 0;
+            k = (free_axis + 1) % 3;
+            from = v3(k == 0 ? p[0] * 3 : p[0], k == 1 ? p[1] * 3 : p[1], k == 2 ? p[2] * 3 : p[2]);
+        }
+        d = rv(dscale(dsub(dv(target), dv(from)), 2));
+        ++rays;
+        if (!rg_ray_cast_convex(&s, from, d, &out)) continue;
+        ++hits;
+        ENSURE(rg_v3_is_finite(out.point) && rg_v3_is_finite(out.normal));
+        ENSURE(out.fraction >= 0 && out.fraction <= 1);
+        ENSURE_NEAR(max_abs3(out.point), 1, 8 * RG_TEST_EPS);
+        ENSURE_NEAR(fabs(out.normal.x) + fabs(out.normal.y) + fabs(out.normal.z), 1, 4 * RG_TEST_EPS);
+    }
+    rg_test_note("%d of %d rays at edges, corners and along faces hit", hits, rays);
+    rg_hull_destroy(box);
+}
+
+/* A sphere touching a face exactly (its centre at height r) hits at 0 whatever its direction; a
+   sphere sliding along the face just clear of it does not; one cast at a face's edge along the
+   face's plane touches the edge's capsule where the analytic answer puts it. */
+static void test_cast_sphere_touching(void) {
+    rg_hull *box = rg_hull_create_box(v3(1, 1, 1), NULL);
+    rg_convex_shape s = test_hull_shape(box, v3(0, 0, 0), rg_quat_identity());
+    rg_cast_output out;
+    ENSURE(box);
+    ENSURE(rg_sphere_cast_convex(&s, v3(0, 1.5f, 0), 0.5f, v3(3, 0, 0), &out));
+    ENSURE_NEAR(out.fraction, 0, 0);
+    ENSURE_V3_NEAR(out.normal, v3(0, 1, 0), RG_TEST_EPS);
+    ENSURE(rg_sphere_cast_convex(&s, v3(0, 1.5f, 0), 0.5f, v3(0, 3, 0), &out));
+    ENSURE_NEAR(out.fraction, 0, 0);
+    ENSURE(!rg_sphere_cast_convex(&s, v3(0, 1.5f + 1e-3f, 0), 0.5f, v3(3, 0, 0), &out));
+    /* from beside, at the height of the top face: the top edge's capsule (x = 1, y = 1) */
+    ENSURE(rg_sphere_cast_convex(&s, v3(5, 1.25f, 0), 0.5f, v3(-4, 0, 0), &out));
+    ENSURE_NEAR(out.fraction, (4 - sqrt(0.25 - 0.0625)) / 4, 4 * RG_TEST_EPS);
+    ENSURE_V3_NEAR(out.point, v3(1, 1, 0), 4 * RG_TEST_EPS);
+    ENSURE_V3_NEAR(out.normal, v3(sqrt(0.25 - 0.0625) / 0.5, 0.5, 0), 8 * RG_TEST_EPS);
+    rg_hull_destroy(box);
+}
+
 /* ---- sphere casts ------------------------------------------------------------------------ */
 
 /* Against spheres and capsules a sphere cast is a ray cast against them grown by its radius:
@@ -451,11 +572,11 @@ static void test_cast_sphere_round(void) {
     rg_test_seed(201);
     for (i = 0; i < 1000; ++i) {
         double radius = rg_test_uniform(0.05, 1), cast_radius = rg_test_uniform(0.01, 1), expected;
-        rg_vec3 a = v3(rg_test_uniform(-2, 2), rg_test_uniform(-2, 2), rg_test_uniform(-2, 2));
-        rg_vec3 b = i % 2 ? rv(dmadd(dv(a), dv(rg_test_unit_vector()), rg_test_uniform(0, 3))) : a;
+        rg_vec3 a = random_box(-2, 2, -2, 2, -2, 2);
+        rg_vec3 b = i % 2 ? rv(random_offset(dv(a), 0, 3)) : a;
         rg_vec3 mid = rv(dmadd(dv(a), dsub(dv(b), dv(a)), rg_test_uniform(-0.2, 1.2)));
-        rg_vec3 from = rv(dmadd(dv(mid), dv(rg_test_unit_vector()), rg_test_uniform(3, 6)));
-        rg_vec3 aim = rv(dmadd(dv(mid), dv(rg_test_unit_vector()), (radius + cast_radius) * rg_test_uniform(0, 1)));
+        rg_vec3 from = rv(random_offset(dv(mid), 3, 6));
+        rg_vec3 aim = rv(random_offset(dv(mid), 0, radius + cast_radius));
         rg_vec3 translation = rv(dscale(dsub(dv(aim), dv(from)), 2));
         rg_convex_shape s = i % 2 ? test_capsule_shape(a, b, radius) : test_sphere_shape(a, radius);
         rg_cast_output out;
@@ -489,7 +610,7 @@ static void test_cast_sphere_box_features(void) {
     rg_test_seed(202);
     for (i = 0; i < 100; ++i) {
         rg_quat q = i == 0 ? rg_quat_identity() : rg_test_rotation();
-        rg_vec3 position = i == 0 ? v3(0, 0, 0) : v3(rg_test_uniform(-10, 10), rg_test_uniform(-10, 10), rg_test_uniform(-10, 10));
+        rg_vec3 position = i == 0 ? v3(0, 0, 0) : random_box(-10, 10, -10, 10, -10, 10);
         rg_convex_shape s = test_hull_shape(box, position, q);
         for (k = 0; k < 3; ++k) {
             static const double from[3][3] = {{0.2, 5, 0.3}, {3, 3, 0.2}, {3, 3, 3}};
@@ -552,18 +673,18 @@ static void test_cast_sphere_hull_brute_force(void) {
     int i, j, hits = 0, misses = 0, grazes = 0;
     rg_test_seed(203);
     for (i = 0; i < 40; ++i) {
-        rg_vec3 points[16], position = v3(rg_test_uniform(-5, 5), rg_test_uniform(-5, 5), rg_test_uniform(-5, 5));
+        rg_vec3 points[16], position = random_box(-5, 5, -5, 5, -5, 5);
         rg_quat q = rg_test_rotation();
         rg_hull *h;
         rg_convex_shape s;
-        for (j = 0; j < 16; ++j) points[j] = v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-0.6, 0.6));
+        for (j = 0; j < 16; ++j) points[j] = random_box(-1, 1, -1, 1, -0.6, 0.6);
         h = rg_hull_create(points, 16, NULL);
         ENSURE(h);
         s = test_hull_shape(h, position, q);
         for (j = 0; j < 50; ++j) {
             double radius = rg_test_uniform(0.02, 0.8), expected;
-            rg_vec3 aim = rg_v3_add(position, rg_quat_rotate(q, v3(rg_test_uniform(-1.3, 1.3), rg_test_uniform(-1.3, 1.3), rg_test_uniform(-1, 1))));
-            rg_vec3 from = rv(dmadd(dv(position), dv(rg_test_unit_vector()), rg_test_uniform(3, 5)));
+            rg_vec3 aim = rg_v3_add(position, rg_quat_rotate(q, random_box(-1.3, 1.3, -1.3, 1.3, -1, 1)));
+            rg_vec3 from = rv(random_offset(dv(position), 3, 5));
             rg_vec3 translation = rv(dscale(dsub(dv(aim), dv(from)), 1.5));
             sphere_against context;
             rg_cast_output out;
@@ -611,16 +732,17 @@ static void test_cast_sphere_triangle_brute_force(void) {
     rg_test_seed(204);
     for (i = 0; i < 2000; ++i) {
         rg_vec3 t[3], n, from, aim, translation;
-        double radius = rg_test_uniform(0.02, 0.6), expected, w0 = rg_test_uniform(-0.3, 1), w1 = rg_test_uniform(-0.3, 1);
+        double radius = rg_test_uniform(0.02, 0.6), expected, w0 = rg_test_uniform(-0.3, 1), w1 = rg_test_uniform(-0.3, 1), lift;
         sphere_against context;
         rg_cast_output out;
         int touched;
-        t[0] = v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
-        t[1] = v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
-        t[2] = v3(rg_test_uniform(-1, 1), rg_test_uniform(-1, 1), rg_test_uniform(-1, 1));
+        t[0] = random_box(-1, 1, -1, 1, -1, 1);
+        t[1] = random_box(-1, 1, -1, 1, -1, 1);
+        t[2] = random_box(-1, 1, -1, 1, -1, 1);
         n = rv(dunit(dcross(dsub(dv(t[1]), dv(t[0])), dsub(dv(t[2]), dv(t[0])))));
         aim = rv(dadd3(dv(t[0]), dscale(dsub(dv(t[1]), dv(t[0])), w0), dscale(dsub(dv(t[2]), dv(t[0])), w1 * (1 - (w0 > 0 ? w0 : 0)))));
-        from = rv(dmadd(dmadd(dv(aim), dv(n), rg_test_uniform(1, 3)), dv(rg_test_unit_vector()), 1));
+        lift = rg_test_uniform(1, 3);
+        from = rv(random_offset(dmadd(dv(aim), dv(n), lift), 1, 1));
         if (ddot(dsub(dv(from), dv(t[0])), dv(n)) <= 2 * radius) continue;
         translation = rv(dscale(dsub(dv(aim), dv(from)), 1.5));
         context.shape = NULL;
@@ -658,8 +780,8 @@ static void test_cast_sphere_mesh_brute_force(void) {
     rg_test_seed(205);
     for (i = 0; i < 500; ++i) {
         double radius = rg_test_uniform(0.05, 2), best = -1;
-        rg_vec3 from = rg_v3_add(position, rg_quat_rotate(q, v3(rg_test_uniform(-12, 12), rg_test_uniform(4, 10), rg_test_uniform(-12, 12))));
-        rg_vec3 to = rg_v3_add(position, rg_quat_rotate(q, v3(rg_test_uniform(-12, 12), rg_test_uniform(-6, 0), rg_test_uniform(-12, 12))));
+        rg_vec3 from = rg_v3_add(position, rg_quat_rotate(q, random_box(-12, 12, 4, 10, -12, 12)));
+        rg_vec3 to = rg_v3_add(position, rg_quat_rotate(q, random_box(-12, 12, -6, 0, -12, 12)));
         rg_vec3 translation = rg_v3_sub(to, from);
         rg_cast_output out, one;
         int t, which = -1, best_t = -1, found;
@@ -809,6 +931,9 @@ void rg_tests_cast(void) {
     RUN_TEST(test_cast_ray_mesh_brute_force);
     RUN_TEST(test_cast_ray_bad_input);
     RUN_TEST(test_cast_ray_scales);
+    RUN_TEST(test_cast_ray_mesh_watertight);
+    RUN_TEST(test_cast_ray_grazing);
+    RUN_TEST(test_cast_sphere_touching);
     RUN_TEST(test_cast_sphere_round);
     RUN_TEST(test_cast_sphere_box_features);
     RUN_TEST(test_cast_sphere_hull_brute_force);
