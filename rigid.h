@@ -1292,7 +1292,7 @@ typedef struct rg__solver_body {
     rg_real inv_mass;
     rg_vec3 dr, dx;               /* rotation vector and position offset added to the step */
     rg_real toi;                  /* time within the step of the body's latest collision */
-    int locked;                   /* linear locks: pushes take axis_inv_mass, not inv_mass (rg__impulse_push_locked) */
+    int locked;                   /* linear locks (RG_LOCK_LINEAR_*): no inverse mass along those world axes (rg__impulse_keep_locked) */
     rg_mat3 inv_inertia;          /* world frame; zero when the body does not move */
     rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
     rg_vec3 pv, pw;               /* the separation pass's moves: displacement and turn (pseudo-velocities times h) */
@@ -1301,7 +1301,6 @@ typedef struct rg__solver_body {
     int frozen;                   /* inverse mass and inertia zero: static, kinematic or a finished shock level */
     int offset_turns;             /* contact stage: dr is beyond RG__LINEAR_TURN, and offset_turn is its rotation */
     int pushed;                   /* first-order pass: the body has moved (pv, pw not zero) */
-    rg_vec3 axis_inv_mass;        /* with `locked`: the inverse mass along each world axis, zero on locked ones */
     rg__turn offset_turn;
     rg_mat3 offset_curvature;     /* contact stage: offset_turn's curvature (rg__integrate_curvature_of) */
     rg_mat3 curvature;            /* the curvature of the turn dr + w h at the sweep `curvature_sweep` */
@@ -8220,42 +8219,38 @@ static inline rg_real rg__impulse_speed(const rg__solver_body *A, const rg__solv
            rg_v3_dot(A->w, rad) - rg_v3_dot(B->w, rbd);
 }
 
-/* A body's velocity change for a linear impulse j d under linear locks: per world axis, its
-   inverse mass along it (zero on the locked ones) times the impulse's component. */
-static rg_vec3 rg__impulse_locked_move(const rg__solver_body *body, rg_vec3 d, rg_real j) {
-    return rg_v3(d.x * (j * body->axis_inv_mass.x), d.y * (j * body->axis_inv_mass.y), d.z * (j * body->axis_inv_mass.z));
+/* The effective masses of pairs with a linearly locked body take their own functions, kept out of
+   the loops they branch off from. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define RG__COLD __attribute__((noinline, cold))
+#else
+#define RG__COLD
+#endif
+
+/* A body's inverse mass along each world axis: zero along its locked ones. */
+static rg_vec3 rg__impulse_axis_inverse_mass(const rg__solver_body *body) {
+    return rg_v3(body->locked & RG_LOCK_LINEAR_X ? 0 : body->inv_mass, body->locked & RG_LOCK_LINEAR_Y ? 0 : body->inv_mass,
+                 body->locked & RG_LOCK_LINEAR_Z ? 0 : body->inv_mass);
 }
 
-/* rg__impulse_push for a pair with a linearly locked body: the inverse mass a vector. */
-static void rg__impulse_push_locked(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
-                                    rg_real j, rg_real toi) {
-    rg_vec3 va = A->locked ? rg__impulse_locked_move(A, d, j) : rg_v3_scale(d, j * A->inv_mass);
-    rg_vec3 vb = B->locked ? rg__impulse_locked_move(B, d, j) : rg_v3_scale(d, j * B->inv_mass);
-    A->v = rg_v3_add(A->v, va);
-    A->w = rg_v3_madd(A->w, wa, j);
-    B->v = rg_v3_sub(B->v, vb);
-    B->w = rg_v3_madd(B->w, wb, -j);
-    if (toi > 0) {
-        A->dx = rg_v3_madd(A->dx, va, -toi);
-        A->dr = rg_v3_madd(A->dr, wa, -j * toi);
-        B->dx = rg_v3_madd(B->dx, vb, toi);
-        B->dr = rg_v3_madd(B->dr, wb, j * toi);
-    }
+/* Linear locks in a push: the inverse mass is zero along a locked world axis, so the push's
+   component there is zero. The body's velocity and offset components there are zero before
+   every push (set so by gather and integration, and every change goes through a push), so
+   dropping what the scalar inverse mass added gives exactly M^-1 d j with those zeros. Inline:
+   a call on the hot path would make the compiler save registers around it. */
+static inline void rg__impulse_keep_locked(rg__solver_body *body) {
+    int locked = body->locked;
+    if (locked & RG_LOCK_LINEAR_X) body->v.x = body->dx.x = 0;
+    if (locked & RG_LOCK_LINEAR_Y) body->v.y = body->dx.y = 0;
+    if (locked & RG_LOCK_LINEAR_Z) body->v.z = body->dx.z = 0;
 }
 
 /* The impulse j d at a's point and -j d at b's, with wa = I_a^-1 (ra x d), wb = I_b^-1 (rb x d).
    A collision applies it at time toi of the step: the bodies moved with their old velocities
-   until then, so their position updates lose dv * toi. A body with linear locks takes
-   rg__impulse_push_locked (one test of two flags the hot path reads anyway beside toi). */
+   until then, so their position updates lose dv * toi. Linear locks: rg__impulse_keep_locked. */
 static inline void rg__impulse_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 d, rg_vec3 wa, rg_vec3 wb,
                                    rg_real j, rg_real toi) {
-    rg_real ja, jb;
-    if (A->locked | B->locked) {
-        rg__impulse_push_locked(A, B, d, wa, wb, j, toi);
-        return;
-    }
-    ja = j * A->inv_mass;
-    jb = j * B->inv_mass;
+    rg_real ja = j * A->inv_mass, jb = j * B->inv_mass;
     A->v = rg_v3_madd(A->v, d, ja);
     A->w = rg_v3_madd(A->w, wa, j);
     B->v = rg_v3_madd(B->v, d, -jb);
@@ -8265,6 +8260,10 @@ static inline void rg__impulse_push(rg__solver_body *A, rg__solver_body *B, rg_v
         A->dr = rg_v3_madd(A->dr, wa, -j * toi);
         B->dx = rg_v3_madd(B->dx, d, jb * toi);
         B->dr = rg_v3_madd(B->dr, wb, j * toi);
+    }
+    if (A->locked | B->locked) {
+        rg__impulse_keep_locked(A);
+        rg__impulse_keep_locked(B);
     }
 }
 
@@ -8328,9 +8327,27 @@ static void rg__impulse_point_turns(const rg__solver *s, const rg__solver_manifo
 /* The linear part of K along d and e, d^T (M_a^-1 + M_b^-1) e, with a locked body's inverse
    mass a diagonal matrix (zero on its locked axes), the others' a multiple of the identity. */
 static rg_real rg__impulse_linear_mass(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 d, rg_vec3 e) {
-    rg_vec3 a = A->locked ? A->axis_inv_mass : rg_v3(A->inv_mass, A->inv_mass, A->inv_mass);
-    rg_vec3 b = B->locked ? B->axis_inv_mass : rg_v3(B->inv_mass, B->inv_mass, B->inv_mass);
+    rg_vec3 a = rg__impulse_axis_inverse_mass(A), b = rg__impulse_axis_inverse_mass(B);
     return d.x * e.x * (a.x + b.x) + d.y * e.y * (a.y + b.y) + d.z * e.z * (a.z + b.z);
+}
+
+/* rg__impulse_point_inverse_masses for a pair with a linearly locked body: the linear part of K
+   along n, t1, t2 per axis (rg__impulse_linear_mass), t1 and t2 then coupled. */
+RG__COLD static void rg__impulse_point_inverse_masses_locked(const rg__solver_body *A, const rg__solver_body *B,
+                                                            const rg__solver_manifold *m, rg__solver_point *p) {
+    rg_real knn = rg__impulse_linear_mass(A, B, m->n, m->n) + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
+    rg_real k11 = rg__impulse_linear_mass(A, B, m->t1, m->t1) + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
+    rg_real k12 = rg__impulse_linear_mass(A, B, m->t1, m->t2) + rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
+    rg_real k22 = rg__impulse_linear_mass(A, B, m->t2, m->t2) + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
+    rg_real det = k11 * k22 - k12 * k12;
+    p->normal_mass = knn > 0 ? 1 / knn : 0;
+    if (det > 0) {
+        p->i11 = k22 / det;
+        p->i12 = -k12 / det;
+        p->i22 = k11 / det;
+    } else {
+        p->i11 = p->i12 = p->i22 = 0;
+    }
 }
 
 /* Bender eq. (1): K = K_a + K_b with K_x = 1/m I - r* J^-1 r*. From the arms' cross products and
@@ -8338,20 +8355,17 @@ static rg_real rg__impulse_linear_mass(const rg__solver_body *A, const rg__solve
    n^T K n (as 1 / itself) and K on the tangent plane, inverted. */
 static void rg__impulse_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real im = A->inv_mass + B->inv_mass, knn, im_n = im, im_1 = im, im_2 = im, im_12 = 0;
+    rg_real im = A->inv_mass + B->inv_mass, knn;
     if (A->locked | B->locked) {
-        im_n = rg__impulse_linear_mass(A, B, m->n, m->n);
-        im_1 = rg__impulse_linear_mass(A, B, m->t1, m->t1);
-        im_12 = rg__impulse_linear_mass(A, B, m->t1, m->t2);
-        im_2 = rg__impulse_linear_mass(A, B, m->t2, m->t2);
+        rg__impulse_point_inverse_masses_locked(A, B, m, p);
+        return;
     }
-    knn = im_n + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
+    knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
-        rg_real k11 = im_1 + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
+        rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
         rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
-        rg_real k22 = im_2 + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
-        if (im_12 != 0) k12 += im_12;
+        rg_real k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
         rg_real det = k11 * k22 - k12 * k12;
         if (det > 0) {
             p->i11 = k22 / det;
@@ -8483,6 +8497,17 @@ static void rg__impulse_resultant_share(const rg__solver_body *body, const rg_ve
     share[5] = rg_v3_dot(axis[2], turn[2]);
 }
 
+/* The linear entries of a resultant's K (rg__impulse_resultant_mass) for a pair with a linearly
+   locked body: per axis along the linear directions, which it couples. */
+RG__COLD static void rg__impulse_resultant_locked_mass(const rg__solver_body *A, const rg__solver_body *B,
+                                                      const rg_vec3 *along, int linear, const rg_real *share_a,
+                                                      const rg_real *share_b, rg_mat3 *k) {
+    k->m[0][0] = share_a[0] + share_b[0] + rg__impulse_linear_mass(A, B, along[0], along[0]);
+    if (linear < 2) return;
+    k->m[0][1] = k->m[1][0] = share_a[1] + share_b[1] + rg__impulse_linear_mass(A, B, along[0], along[1]);
+    k->m[1][1] = share_a[3] + share_b[3] + rg__impulse_linear_mass(A, B, along[1], along[1]);
+}
+
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have the orthonormal linear
    directions `along` (their K takes the locked bodies' inverse masses per axis), the others none. Fills a's turns per unit of each part and its share of K
@@ -8492,22 +8517,14 @@ static int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver
                                      const rg_vec3 *axis_b, const rg_vec3 *along, int linear, int sides, rg_vec3 *wa,
                                      rg_vec3 *wb, rg_real *share_a, rg_real *share_b, rg_mat3 *inverse) {
     rg_mat3 k;
-    rg_real im = A->inv_mass + B->inv_mass, im_0 = im, im_1 = im, im_01 = 0;
-    if (A->locked | B->locked) {
-        im_0 = rg__impulse_linear_mass(A, B, along[0], along[0]);
-        if (linear > 1) {
-            im_1 = rg__impulse_linear_mass(A, B, along[1], along[1]);
-            im_01 = rg__impulse_linear_mass(A, B, along[0], along[1]);
-        }
-    }
+    rg_real im = A->inv_mass + B->inv_mass;
     if (sides & 1) rg__impulse_resultant_share(A, axis_a, wa, share_a);
     if (sides & 2) rg__impulse_resultant_share(B, axis_b, wb, share_b);
-    k.m[0][0] = share_a[0] + share_b[0] + im_0;
-    k.m[0][1] = share_a[1] + share_b[1];
-    if (im_01 != 0) k.m[0][1] += im_01;
-    k.m[1][0] = k.m[0][1];
+    k.m[0][0] = share_a[0] + share_b[0] + im;
+    k.m[0][1] = k.m[1][0] = share_a[1] + share_b[1];
     k.m[0][2] = k.m[2][0] = share_a[2] + share_b[2];
-    k.m[1][1] = share_a[3] + share_b[3] + (linear > 1 ? im_1 : 0);
+    k.m[1][1] = share_a[3] + share_b[3] + (linear > 1 ? im : 0);
+    if (A->locked | B->locked) rg__impulse_resultant_locked_mass(A, B, along, linear, share_a, share_b, &k);
     k.m[1][2] = k.m[2][1] = share_a[4] + share_b[4];
     k.m[2][2] = share_a[5] + share_b[5];
     *inverse = rg_mat3_inverse(k);
@@ -8562,12 +8579,16 @@ static rg_vec3 rg__impulse_resultant_turn(const rg_vec3 *turns, rg_vec3 change) 
 static void rg__impulse_push_resultant(rg__solver_body *A, rg__solver_body *B, rg_vec3 force, rg_vec3 change,
                                       const rg_vec3 *turns_a, const rg_vec3 *turns_b) {
     if (!A->frozen) {
-        A->v = A->locked ? rg_v3_add(A->v, rg__impulse_locked_move(A, force, 1)) : rg_v3_madd(A->v, force, A->inv_mass);
+        A->v = rg_v3_madd(A->v, force, A->inv_mass);
         A->w = rg_v3_add(A->w, rg__impulse_resultant_turn(turns_a, change));
     }
     if (!B->frozen) {
-        B->v = B->locked ? rg_v3_sub(B->v, rg__impulse_locked_move(B, force, 1)) : rg_v3_madd(B->v, force, -B->inv_mass);
+        B->v = rg_v3_madd(B->v, force, -B->inv_mass);
         B->w = rg_v3_sub(B->w, rg__impulse_resultant_turn(turns_b, change));
+    }
+    if (A->locked | B->locked) {
+        rg__impulse_keep_locked(A);
+        rg__impulse_keep_locked(B);
     }
 }
 
@@ -8771,19 +8792,10 @@ static void rg__prepare_scatter_velocities(rg_world *w) {
     }
 }
 
-/* A dynamic body with linear locks: its inverse mass per world axis, zero on the locked ones. */
-static void rg__prepare_lock_body(rg__solver_body *sb, const rg__body *body) {
-    sb->locked = 1;
-    sb->axis_inv_mass.x = body->locks & RG_LOCK_LINEAR_X ? 0 : body->inv_mass;
-    sb->axis_inv_mass.y = body->locks & RG_LOCK_LINEAR_Y ? 0 : body->inv_mass;
-    sb->axis_inv_mass.z = body->locks & RG_LOCK_LINEAR_Z ? 0 : body->inv_mass;
-}
-
 /* Infinite mass for the solver: static and kinematic bodies always, finished levels during
    shock propagation (Guendelman §8.2: "their K matrix is set to zero"). */
 static void rg__prepare_body_freeze(rg__solver_body *sb) {
     sb->inv_mass = 0;
-    sb->axis_inv_mass = rg_v3(0, 0, 0);
     memset(&sb->inv_inertia, 0, sizeof sb->inv_inertia);
     sb->frozen = 1;
 }
@@ -8804,7 +8816,8 @@ static void rg__prepare_gather_bodies(rg_world *w) {
         if (sb->dynamic) {
             sb->inv_mass = body->inv_mass;
             sb->inv_inertia = body->inv_inertia_world;
-            if (body->locks & RG__LOCK_LINEAR) rg__prepare_lock_body(sb, body);
+            sb->locked = (int)(body->locks & RG__LOCK_LINEAR);
+            if (sb->locked) rg__impulse_keep_locked(sb); /* a shape added since may have moved the centre */
         } else {
             rg__prepare_body_freeze(sb);
         }
@@ -10095,6 +10108,14 @@ static void rg__shock_limit_energy(rg_world *w, rg_real slack_speed) {
    >>separate: the first-order pass: positions apart, velocities untouched (Guendelman §11)
    ============================================================================================= */
 
+/* Linear locks in the first-order pass, as in rg__impulse_keep_locked: no move along a locked axis. */
+static inline void rg__separate_keep_locked(rg__solver_body *body) {
+    int locked = body->locked;
+    if (locked & RG_LOCK_LINEAR_X) body->pv.x = 0;
+    if (locked & RG_LOCK_LINEAR_Y) body->pv.y = 0;
+    if (locked & RG_LOCK_LINEAR_Z) body->pv.z = 0;
+}
+
 /* The first-order pass's bookkeeping: each manifold's place in `order`, where each place's
    points go among the copies, and each dynamic body's list of its manifolds' places (a counting
    sort on the bodies). */
@@ -10205,7 +10226,6 @@ static void rg__separate(rg_world *w, rg_real h) {
         sb->inv_mass = w->bodies[i].inv_mass;
         sb->inv_inertia = w->bodies[i].inv_inertia_world;
         sb->frozen = 0;
-        if (sb->locked) rg__prepare_lock_body(sb, &w->bodies[i]);
     }
     /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of its
        points has an impulse yet, and none needs one. The sweeps visit the others, in `order`. */
@@ -10235,12 +10255,14 @@ static void rg__separate(rg_world *w, rg_real h) {
                 dp = next - p->pp;
                 p->pp = next;
                 worst = rg__max_real(worst, rg__fabs(dp) / p->normal_mass);
-                A->pv = A->locked ? rg_v3_add(A->pv, rg__impulse_locked_move(A, pair->n, dp))
-                                  : rg_v3_madd(A->pv, pair->n, dp * A->inv_mass);
+                A->pv = rg_v3_madd(A->pv, pair->n, dp * A->inv_mass);
                 A->pw = rg_v3_madd(A->pw, p->wan, dp);
-                B->pv = B->locked ? rg_v3_sub(B->pv, rg__impulse_locked_move(B, pair->n, dp))
-                                  : rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
+                B->pv = rg_v3_madd(B->pv, pair->n, -dp * B->inv_mass);
                 B->pw = rg_v3_madd(B->pw, p->wbn, -dp);
+                if (A->locked | B->locked) {
+                    rg__separate_keep_locked(A);
+                    rg__separate_keep_locked(B);
+                }
                 if (A->dynamic && !A->pushed) rg__separate_body_pushed(s, pair->a, slop);
                 if (B->dynamic && !B->pushed) rg__separate_body_pushed(s, pair->b, slop);
             }
