@@ -559,9 +559,10 @@ typedef struct rg_body_def {
 } rg_body_def;
 
 RIGID_API rg_body_def rg_body_default_def(void);
-/* Null id and a result on failure: NULL world, NaN/infinite values, negative density or mass, restitution outside [0, 1], negative friction
-   or damping, lock bits other than RG_LOCK_*, an all-zero orientation, absurd values (beyond 1e15 in absolute value), mass properties that overflow
-   rg_real, or velocities whose kinetic energy exceeds 1e30. All RG_ERR_INVALID_ARGUMENT. */
+/* Null id and a result on failure: NULL world, NaN/infinite values, negative density or mass,
+   restitution outside [0, 1], negative friction or damping, lock bits other than RG_LOCK_*, an
+   all-zero orientation, absurd values (beyond 1e15 in absolute value), mass properties that
+   overflow rg_real, or velocities whose kinetic energy exceeds 1e30. All RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_body_id  rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result);
 RIGID_API rg_result   rg_body_destroy(rg_world *w, rg_body_id id);
 RIGID_API int         rg_body_is_valid(const rg_world *w, rg_body_id id);
@@ -8235,9 +8236,10 @@ static rg_vec3 rg__impulse_axis_inverse_mass(const rg__solver_body *body) {
 
 /* Linear locks in a push: the inverse mass is zero along a locked world axis, so the push's
    component there is zero. The body's velocity and offset components there are zero before
-   every push (set so by gather and integration, and every change goes through a push), so
-   dropping what the scalar inverse mass added gives exactly M^-1 d j with those zeros. Inline:
-   a call on the hot path would make the compiler save registers around it. */
+   every push (gathered so, and changed only by pushes and by scalings about velocities that have
+   them zero), so dropping what the scalar inverse mass added gives exactly M^-1 d j with those
+   zeros. Inline: a call on the hot path makes the compiler save registers around it (pyramid:
+   locks cost 2.6% more instructions with the push calling out, 1.2% with this). */
 static inline void rg__impulse_keep_locked(rg__solver_body *body) {
     int locked = body->locked;
     if (locked & RG_LOCK_LINEAR_X) body->v.x = body->dx.x = 0;
@@ -8510,8 +8512,8 @@ RG__COLD static void rg__impulse_resultant_locked_mass(const rg__solver_body *A,
 
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have the orthonormal linear
-   directions `along` (their K takes the locked bodies' inverse masses per axis), the others none. Fills a's turns per unit of each part and its share of K
-   (rg__impulse_resultant_share) when `sides` has 1 and b's when it has 2 (the others are kept:
+   directions `along` (used when a body has linear locks), the others none. Fills a's turns per
+   unit of each part and its share of K (rg__impulse_resultant_share) when `sides` has 1 and b's when it has 2 (the others are kept:
    their body's mass did not change), and the inverse of K; returns 0 if K cannot be inverted. */
 static int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
                                      const rg_vec3 *axis_b, const rg_vec3 *along, int linear, int sides, rg_vec3 *wa,

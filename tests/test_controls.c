@@ -198,7 +198,7 @@ static void test_controls_linear_lock_z_on_tilted_slope(void) {
     }
     rg_test_note("z drift: locked %.3g, free %.3g; slid along x: locked %.2f, free %.2f m; locked a_x %.4f, expected %.4f",
                  drift[1], drift[0], moved[1], moved[0], measured, expected);
-    ENSURE_REL(measured, expected, 0.02);
+    ENSURE_REL(measured, expected, 1e-3);
     ENSURE(drift[1] <= 1e-6);
     ENSURE(drift[0] > 0.5);
     ENSURE(moved[1] > 0.5);
@@ -255,7 +255,8 @@ static void test_controls_angular_lock_keeps_free_momentum(void) {
     ENSURE_NEAR(Ldw.x / scale, L.x / scale, 1e3 * RG_TEST_EPS);
     ENSURE_NEAR(Ldw.z / scale, L.z / scale, 1e3 * RG_TEST_EPS);
     /* and the linear part is J / m as ever */
-    ENSURE_V3_NEAR(rg_body_linear_velocity(w, id), rg_v3_scale(J, 1 / rg_body_mass(w, id)), 1e-9 + 1e-5);
+    ENSURE_V3_NEAR(rg_body_linear_velocity(w, id), rg_v3_scale(J, 1 / rg_body_mass(w, id)),
+                   1e2 * RG_TEST_EPS * rg_v3_length(J) / rg_body_mass(w, id));
     /* unlocking gives the full inverse inertia back */
     ENSURE(rg_body_set_locks(w, id, 0) == RG_OK);
     inverse = rg_mat3_mul(rg_body_inverse_inertia(w, id), inertia);
