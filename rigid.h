@@ -8583,14 +8583,12 @@ static void rg__impulse_push_resultant(rg__solver_body *A, rg__solver_body *B, r
     if (!A->frozen) {
         A->v = rg_v3_madd(A->v, force, A->inv_mass);
         A->w = rg_v3_add(A->w, rg__impulse_resultant_turn(turns_a, change));
+        if (A->locked) rg__impulse_keep_locked(A);
     }
     if (!B->frozen) {
         B->v = rg_v3_madd(B->v, force, -B->inv_mass);
         B->w = rg_v3_sub(B->w, rg__impulse_resultant_turn(turns_b, change));
-    }
-    if (A->locked | B->locked) {
-        rg__impulse_keep_locked(A);
-        rg__impulse_keep_locked(B);
+        if (B->locked) rg__impulse_keep_locked(B);
     }
 }
 
