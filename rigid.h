@@ -1277,6 +1277,7 @@ typedef struct rg__event_pair {
     uint64_t key;                 /* (shape_a.index << 32) | shape_b.index: the sets' order */
     rg_shape_id shape_a, shape_b;
     rg_body_id body_a, body_b;
+    int missed;                   /* contacts: steps in a row the pair has had no manifold */
 } rg__event_pair;
 
 /* A contact pair at the end of a step, pooled over its manifolds (a mesh's triangles). */
@@ -1289,16 +1290,18 @@ typedef struct rg__event_touch {
     int order;                    /* its first manifold's index: the tie-break of the sort */
 } rg__event_touch;
 
-/* A body's rigid move over a step: from the narrow phase's pose at the start to the pose now. */
+/* A body's rigid move over a step: from the narrow phase's pose at the start to the pose now,
+   x -> to + turn (x - from). */
 typedef struct rg__event_move {
     rg_vec3 from, to;             /* the body frame's origin then and now */
-    rg_quat turn;                 /* now times the inverse of then */
+    rg_mat3 turn;                 /* the rotation now times the inverse of then's */
     int still;                    /* the pose is bit for bit the same: points stay where they are */
 } rg__event_move;
 
 typedef struct rg__events {
     rg_real *approach;            /* stb_ds, per manifold of this step: the approach speed at its
                                      deepest point with the velocities of the step's start */
+    rg__event_move *moves;        /* stb_ds scratch, by body index: the step's moves */
     rg__event_pair *touching;     /* stb_ds: contact pairs touching after the last step, by key */
     rg__event_pair *overlapping;  /* stb_ds: (sensor, visitor) pairs overlapping after it, by key */
     rg__event_pair *destroyed, *destroyed_sensed; /* stb_ds: pairs ended by a destruction since */
@@ -7846,10 +7849,16 @@ static void rg__narrowphase_update(rg_world *w) {
    costs no collision and is exact while a pair stays on the same features; the narrow phase's
    speculative margin holds every pair that can meet within the step.
    Hysteresis: a pair begins touching when its deepest carried point is deeper than
-   -contact_tolerance, and ends when none is deeper than -RG__EVENT_END_TOLERANCES tolerances or
-   the pair has no manifold; the solver keeps a resting or rolling contact within a tolerance of
-   zero, so it crosses neither. A mesh's triangles pool into one (shape, mesh) pair: its deepest
-   point over all of them.
+   -contact_tolerance, and ends when none is deeper than -RG__EVENT_END_TOLERANCES tolerances;
+   the solver keeps a resting or rolling contact within a tolerance of zero, so it crosses
+   neither. A mesh's triangles pool into one (shape, mesh) pair: its deepest point over all of
+   them. A touching pair without a manifold ends at once when its bodies leave the broad phase's
+   pairs, its shapes' boxes part, its filter or its bodies' types no longer let it collide;
+   otherwise only after RG__EVENT_MISSED_STEPS steps in a row without one. Separating pairs
+   pass through the speculative margin, which grows with their speed, and end there; a pair
+   close by loses its manifold only where the collision finds no point (mesh-rain: a cube
+   resting 1 mm from a wall's top edge, corner to edge, got none in 3 steps of 4 and flickered
+   43 times in 5 s without this).
    approach_speed: -(v_a - v_b).n at the deepest point of the step's start, with the velocities
    before the step's collisions (rg__event_capture, between the narrow phase and the collision
    stage). A body that meets another within a step is still apart at its start (the speculative
@@ -7871,9 +7880,18 @@ static void rg__narrowphase_update(rg_world *w) {
 #ifndef RG__EVENT_END_TOLERANCES
 #define RG__EVENT_END_TOLERANCES ((rg_real)2)
 #endif
+/* A touching pair still near (rg__event_still_near) survives this many steps without a manifold. */
+#ifndef RG__EVENT_MISSED_STEPS
+#define RG__EVENT_MISSED_STEPS 8
+#endif
 
 static int rg__event_is_round(const rg__shape *shape) {
     return shape->type == RG_SHAPE_SPHERE || shape->type == RG_SHAPE_CAPSULE;
+}
+
+static int rg__event_boxes_overlap(rg_vec3 lo_a, rg_vec3 hi_a, rg_vec3 lo_b, rg_vec3 hi_b) {
+    return lo_a.x <= hi_b.x && lo_b.x <= hi_a.x && lo_a.y <= hi_b.y && lo_b.y <= hi_a.y && lo_a.z <= hi_b.z &&
+           lo_b.z <= hi_a.z;
 }
 
 /* Shapes a and b (indices) as a pair of the sets. */
@@ -7886,6 +7904,7 @@ static rg__event_pair rg__event_pair_of(const rg_world *w, int a, int b) {
     p.body_a.generation = w->bodies[w->shapes[a].body].generation;
     p.body_b.index = (uint32_t)w->shapes[b].body;
     p.body_b.generation = w->bodies[w->shapes[b].body].generation;
+    p.missed = 0;
     return p;
 }
 
@@ -7978,24 +7997,32 @@ static void rg__event_capture(rg_world *w) {
     }
 }
 
-/* Body `index`'s move from the narrow phase's pose of this step to its pose now. */
-static void rg__event_move_of(const rg_world *w, int index, rg__event_move *out) {
-    const rg__body *body = &w->bodies[index];
-    const rg__narrowphase_body *start = &w->narrowphase.bodies[index];
-    rg_quat now = rg_quat_normalize(body->orientation), then = start->rotation;
-    out->from = start->origin;
-    out->to = rg__narrowphase_body_origin(body);
-    out->turn = rg__quat_mul(now, rg_quat_conjugate(then));
-    out->still = out->from.x == out->to.x && out->from.y == out->to.y && out->from.z == out->to.z &&
-                 now.x == then.x && now.y == then.y && now.z == then.z && now.w == then.w;
+/* Each collidable body's move from the narrow phase's pose of this step to its pose now, into
+   events.moves (the others' are left as they are: no manifold has them). */
+static void rg__event_compute_moves(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(w->events.moves, n);
+    for (i = 0; i < n && i < (int)stbds_arrlen(w->narrowphase.bodies); ++i) {
+        const rg__body *body = &w->bodies[i];
+        const rg__narrowphase_body *start = &w->narrowphase.bodies[i];
+        rg__event_move *out = &w->events.moves[i];
+        rg_quat now, then = start->rotation;
+        if (!start->collidable) continue;
+        now = rg_quat_normalize(body->orientation);
+        out->from = start->origin;
+        out->to = rg__narrowphase_body_origin(body);
+        out->turn = rg_mat3_from_quat(rg__quat_mul(now, rg_quat_conjugate(then)));
+        out->still = out->from.x == out->to.x && out->from.y == out->to.y && out->from.z == out->to.z &&
+                     now.x == then.x && now.y == then.y && now.z == then.z && now.w == then.w;
+    }
 }
 
 static rg_vec3 rg__event_moved(const rg__event_move *move, rg_vec3 p) {
-    return move->still ? p : rg_v3_add(move->to, rg__quat_rotate(move->turn, rg_v3_sub(p, move->from)));
+    return move->still ? p : rg_v3_add(move->to, rg_mat3_mul_v3(move->turn, rg_v3_sub(p, move->from)));
 }
 
 static rg_vec3 rg__event_turned(const rg__event_move *move, rg_vec3 v) {
-    return move->still ? v : rg__quat_rotate(move->turn, v);
+    return move->still ? v : rg_mat3_mul_v3(move->turn, v);
 }
 
 /* A manifold carried to the end of the step (the section's comment): returns the deepest
@@ -8006,15 +8033,12 @@ static rg_real rg__event_carry(const rg_world *w, const rg__pair_manifold *m, rg
     const rg__shape *sa = &w->shapes[m->shape_a], *sb = &w->shapes[m->shape_b];
     int round_a = rg__event_is_round(sa), round_b = rg__event_is_round(sb), k;
     rg_real ra = round_a ? sa->radius : 0, rb = round_b ? sb->radius : 0, best = 0;
-    rg__event_move move_a, move_b;
-    rg_vec3 n;
-    rg__event_move_of(w, m->a, &move_a);
-    rg__event_move_of(w, m->b, &move_b);
-    n = round_b && !round_a ? rg__event_turned(&move_a, m->normal) : rg__event_turned(&move_b, m->normal);
+    const rg__event_move *move_a = &w->events.moves[m->a], *move_b = &w->events.moves[m->b];
+    rg_vec3 n = round_b && !round_a ? rg__event_turned(move_a, m->normal) : rg__event_turned(move_b, m->normal);
     for (k = 0; k < m->count; ++k) {
         const rg__contact_point *c = &m->points[k];
-        rg_vec3 core_b = rg__event_moved(&move_b, rg_v3_madd(c->point, m->normal, -rb));
-        rg_vec3 core_a = rg__event_moved(&move_a, rg_v3_madd(c->point, m->normal, ra - c->depth));
+        rg_vec3 core_b = rg__event_moved(move_b, rg_v3_madd(c->point, m->normal, -rb));
+        rg_vec3 core_a = rg__event_moved(move_a, rg_v3_madd(c->point, m->normal, ra - c->depth));
         rg_vec3 nk = n, line = rg_v3_sub(core_a, core_b);
         rg_real depth;
         if (round_a && round_b && rg_v3_length_squared(line) > 0) nk = rg_v3_normalize(line);
@@ -8050,6 +8074,7 @@ static void rg__event_gather_touches(rg_world *w) {
     const rg__narrowphase *np = &w->narrowphase;
     int i, kept, n = (int)stbds_arrlen(np->manifolds), speeds = (int)stbds_arrlen(ev->approach);
     stbds_arrsetlen(ev->touches, 0);
+    rg__event_compute_moves(w);
     for (i = 0; i < n; ++i) {
         const rg__pair_manifold *m = &np->manifolds[i];
         rg__event_touch t;
@@ -8101,6 +8126,25 @@ static void rg__event_publish_ends(rg__events *ev) {
     }
 }
 
+/* Is a touching pair that has no manifold this step still near: its bodies among the broad
+   phase's pairs of the step (a binary search: they are in ascending order), one of them
+   dynamic, its shapes' boxes overlapping, its filter passing? */
+static int rg__event_still_near(const rg_world *w, const rg__event_pair *p) {
+    const rg__shape *sa = &w->shapes[p->shape_a.index], *sb = &w->shapes[p->shape_b.index];
+    const rg__body_pair *pairs = w->broadphase.pairs;
+    int a = sa->body, b = sb->body, lo = 0, hi = (int)stbds_arrlen(pairs);
+    uint64_t key = rg__broadphase_pair_key(a, b);
+    if (w->bodies[a].type != RG_BODY_DYNAMIC && w->bodies[b].type != RG_BODY_DYNAMIC) return 0;
+    if (!rg__shape_filters_pass(sa, sb) || !rg__event_boxes_overlap(sa->aabb_min, sa->aabb_max, sb->aabb_min, sb->aabb_max))
+        return 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (rg__broadphase_pair_key(pairs[mid].a, pairs[mid].b) < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < (int)stbds_arrlen(pairs) && rg__broadphase_pair_key(pairs[lo].a, pairs[lo].b) == key;
+}
+
 /* The touching set merged with this step's pairs (both by key): begins, ends, the new set. */
 static void rg__event_update_contacts(rg_world *w) {
     rg__events *ev = &w->events;
@@ -8117,10 +8161,20 @@ static void rg__event_update_contacts(rg_world *w) {
         const rg__event_pair *old = i < old_count ? &ev->touching[i] : NULL;
         const rg__event_touch *now = j < now_count ? &ev->touches[j] : NULL;
         if (old && (!now || old->key < now->pair.key || (old->key == now->pair.key && !rg__event_same_pair(old, &now->pair)))) {
-            stbds_arrput(ev->pairs, *old); /* gone from the narrow phase (or a stale pair of the same slots) */
+            /* no manifold this step (or a stale pair of the same slots: it ends) */
+            int stale = now && old->key == now->pair.key;
+            if (!stale && old->missed < RG__EVENT_MISSED_STEPS && rg__event_still_near(w, old)) {
+                rg__event_pair carried = *old;
+                ++carried.missed;
+                stbds_arrput(ev->kept, carried);
+            } else {
+                stbds_arrput(ev->pairs, *old);
+            }
             ++i;
         } else if (old && old->key == now->pair.key) {
-            if (now->depth > end_at) stbds_arrput(ev->kept, *old);
+            rg__event_pair carried = *old;
+            carried.missed = 0;
+            if (now->depth > end_at) stbds_arrput(ev->kept, carried);
             else stbds_arrput(ev->pairs, *old);
             ++i;
             ++j;
@@ -8148,11 +8202,6 @@ static int rg__event_pose_now(const rg__body *body, rg__narrowphase_body *pose) 
     pose->collidable = rg__v3_is_sane(pose->origin) && rg_quat_is_finite(body->orientation);
     if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
     return pose->collidable;
-}
-
-static int rg__event_boxes_overlap(rg_vec3 lo_a, rg_vec3 hi_a, rg_vec3 lo_b, rg_vec3 hi_b) {
-    return lo_a.x <= hi_b.x && lo_b.x <= hi_a.x && lo_a.y <= hi_b.y && lo_b.y <= hi_a.y && lo_a.z <= hi_b.z &&
-           lo_b.z <= hi_a.z;
 }
 
 /* Do two shapes posed now touch or overlap (the collisions at margin 0)? A mesh against a
@@ -8322,6 +8371,7 @@ static void rg__event_forget(rg_world *w, int body, int shape) {
 static void rg__event_destroy(rg_world *w) {
     rg__events *ev = &w->events;
     stbds_arrfree(ev->approach);
+    stbds_arrfree(ev->moves);
     stbds_arrfree(ev->touching);
     stbds_arrfree(ev->overlapping);
     stbds_arrfree(ev->destroyed);
