@@ -313,6 +313,83 @@ static void test_events_speculative_contacts_do_not_touch(void) {
     rg_hull_destroy(cube);
 }
 
+/* A contact whose filter stops letting it collide ends in the next step: its manifold is gone
+   and the pair no longer passes the filter (it does not wait out RG__EVENT_MISSED_STEPS). */
+static void test_events_filter_change_ends_a_contact(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_hull *ground_hull = rg_hull_create_box(v3(10, 0.5, 10), NULL), *cube = rg_hull_create_box(v3(0.5, 0.5, 0.5), NULL);
+    rg_body_id ground = add_ground(w, ground_hull), box = add_body(w, RG_BODY_DYNAMIC, cube, v3(0, 0.5, 0));
+    rg_shape_id g = first_shape(w, ground), b = first_shape(w, box);
+    pair_log log;
+    int step;
+    memset(&log, 0, sizeof log);
+    for (step = 1; step <= 30; ++step) {
+        rg_world_step(w, (rg_real)(1.0 / 60));
+        log_contacts(w, g, b, step, &log);
+    }
+    ENSURE(log.begins == 1 && log.first_begin == 1 && log.ends == 0);
+    rg_shape_set_filter(w, b, 2, 2, 0);
+    rg_world_step(w, (rg_real)(1.0 / 60));
+    log_contacts(w, g, b, ++step, &log);
+    ENSURE(log.ends == 1 && log.last_end == step);
+    rg_world_destroy(w);
+    rg_hull_destroy(ground_hull);
+    rg_hull_destroy(cube);
+}
+
+/* A mesh can be a sensor: a surface that sees shapes touching its triangles from the front. A
+   sphere falling through a flat mesh sensor begins in the step its surface first reaches the
+   plane and ends in the step its centre passes below (behind the triangles). A kinematic mesh
+   is a visitor: a plate rising at 1 m/s through a static sphere sensor begins in the step it
+   reaches the sphere's bottom and ends in the step it passes its centre. */
+static void test_events_mesh_sensor_and_mesh_visitor(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    terrain t = terrain_grid(4, 4, -2, -2, 1, flat, NULL);
+    rg_mesh *mesh = rg_mesh_create(t.vertices, t.vertex_count, t.indices, t.triangle_count, NULL);
+    rg_body_def bd = rg_body_default_def();
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id floor_body, plate_body;
+    rg_shape_id floor_sensor, plate, ball, zone;
+    pair_log falling, rising;
+    double h = 1.0 / 60, y0 = 2, r = 0.25;
+    int step, expected_begin = free_fall_step(y0 - r, h), expected_end = free_fall_step(y0, h);
+    ENSURE(mesh != NULL);
+    bd.type = RG_BODY_STATIC;
+    floor_body = rg_body_create(w, &bd, NULL);
+    sd.is_sensor = 1;
+    floor_sensor = rg_body_add_mesh(w, floor_body, &sd, mesh, NULL);
+    ENSURE(rg_shape_is_sensor(w, floor_sensor));
+    add_sphere_body(w, RG_BODY_DYNAMIC, v3(0.3, y0, 0.2), r, 0, &ball);
+    /* the plate, far from the floor: x around 20 */
+    bd.type = RG_BODY_KINEMATIC;
+    bd.position = v3(20, -1.01, 0);
+    bd.linear_velocity = v3(0, 1, 0);
+    plate_body = rg_body_create(w, &bd, NULL);
+    sd.is_sensor = 0;
+    plate = rg_body_add_mesh(w, plate_body, &sd, mesh, NULL);
+    add_sphere_body(w, RG_BODY_STATIC, v3(20.1, 0, 0.1), r, 1, &zone);
+    memset(&falling, 0, sizeof falling);
+    memset(&rising, 0, sizeof rising);
+    for (step = 1; step <= 90; ++step) {
+        rg_world_step(w, (rg_real)h);
+        log_sensor(w, floor_sensor, ball, step, &falling);
+        log_sensor(w, zone, plate, step, &rising);
+    }
+    /* the plate at y = -1.01 + k / 60 touches the sphere's bottom (-0.25) from k >= 45.6 and has
+       passed its centre from k > 60.6 */
+    rg_test_note("mesh sensor: begin %d (free fall %d), end %d (free fall %d); kinematic mesh: begin %d, end %d",
+                 falling.first_begin, expected_begin, falling.last_end, expected_end, rising.first_begin, rising.last_end);
+    ENSURE(falling.begins == 1 && falling.ends == 1 && falling.first_begin == expected_begin && falling.last_end == expected_end);
+    ENSURE(rising.begins == 1 && rising.ends == 1 && rising.first_begin == 46 && rising.last_end == 61);
+    ENSURE(rg_world_contacts(w, NULL, 0) == 0);
+    (void)plate_body;
+    rg_world_destroy(w);
+    rg_mesh_destroy(mesh);
+    terrain_free(&t);
+}
+
 /* ---- order and determinism --------------------------------------------------------------------- */
 
 typedef struct event_record { int kind; rg_shape_id a, b; rg_real speed; } event_record;
@@ -559,6 +636,8 @@ void rg_tests_events(void) {
     RUN_TEST(test_events_rolling_sphere_on_a_mesh_never_ends);
     RUN_TEST(test_events_sphere_falls_through_a_sensor);
     RUN_TEST(test_events_speculative_contacts_do_not_touch);
+    RUN_TEST(test_events_filter_change_ends_a_contact);
+    RUN_TEST(test_events_mesh_sensor_and_mesh_visitor);
     RUN_TEST(test_events_sorted_alternating_and_deterministic);
     RUN_TEST(test_events_destroyed_shape_or_body_ends_next_step);
     RUN_TEST(test_events_sensors_see_neither_sensors_nor_static_bodies);
