@@ -1306,7 +1306,7 @@ typedef struct rg__events {
     rg__event_pair *overlapping;  /* stb_ds: (sensor, visitor) pairs overlapping after it, by key */
     rg__event_pair *destroyed, *destroyed_sensed; /* stb_ds: pairs ended by a destruction since */
     rg__event_touch *touches, *touch_scratch;     /* stb_ds scratch: this step's contact pairs */
-    rg__event_pair *pairs, *pair_scratch, *kept;  /* stb_ds scratch: ended and overlapping pairs */
+    rg__event_pair *pairs, *pair_scratch, *kept, *ended; /* stb_ds scratch */
     int *sensor_bodies, *kinematic;               /* stb_ds scratch: bodies by index */
     unsigned char *has_sensor;                    /* stb_ds scratch, by body index */
     rg_contact_begin_event *begins;               /* stb_ds: the last step's events */
@@ -8303,7 +8303,8 @@ static rg_sensor_event rg__event_sensor_event_of(const rg__event_pair *p) {
     return e;
 }
 
-/* The overlapping set merged with this step's overlaps (both by key): begins, ends, the new set. */
+/* The overlapping set merged with this step's overlaps (both by key): begins, ends (with those
+   of destructions since the last step, sorted), the new set. */
 static void rg__event_update_sensors(rg_world *w) {
     rg__events *ev = &w->events;
     int i = 0, j = 0, old_count, now_count;
@@ -8312,17 +8313,13 @@ static void rg__event_update_sensors(rg_world *w) {
     old_count = (int)stbds_arrlen(ev->overlapping);
     now_count = (int)stbds_arrlen(ev->pairs);
     stbds_arrsetlen(ev->kept, 0);
+    stbds_arrsetlen(ev->ended, 0);
     stbds_arrsetlen(ev->sensor_begins, 0);
-    stbds_arrsetlen(ev->sensor_ends, 0);
-    for (i = 0; i < (int)stbds_arrlen(ev->destroyed_sensed); ++i)
-        stbds_arrput(ev->sensor_ends, rg__event_sensor_event_of(&ev->destroyed_sensed[i]));
-    stbds_arrsetlen(ev->destroyed_sensed, 0);
-    i = 0;
     while (i < old_count || j < now_count) {
         const rg__event_pair *old = i < old_count ? &ev->overlapping[i] : NULL;
         const rg__event_pair *now = j < now_count ? &ev->pairs[j] : NULL;
         if (old && (!now || rg__event_pair_less(old, now))) {
-            stbds_arrput(ev->sensor_ends, rg__event_sensor_event_of(old));
+            stbds_arrput(ev->ended, *old);
             ++i;
         } else if (old && rg__event_same_pair(old, now)) {
             stbds_arrput(ev->kept, *old);
@@ -8337,6 +8334,11 @@ static void rg__event_update_sensors(rg_world *w) {
     swap = ev->overlapping;
     ev->overlapping = ev->kept;
     ev->kept = swap;
+    for (i = 0; i < (int)stbds_arrlen(ev->destroyed_sensed); ++i) stbds_arrput(ev->ended, ev->destroyed_sensed[i]);
+    stbds_arrsetlen(ev->destroyed_sensed, 0);
+    rg__event_sort_pairs(&ev->ended, &ev->pair_scratch);
+    stbds_arrsetlen(ev->sensor_ends, stbds_arrlen(ev->ended));
+    for (i = 0; i < (int)stbds_arrlen(ev->ended); ++i) ev->sensor_ends[i] = rg__event_sensor_event_of(&ev->ended[i]);
 }
 
 /* ---- >>event.world: the step's entry, destructions, the getters -------------------------------- */
@@ -8381,6 +8383,7 @@ static void rg__event_destroy(rg_world *w) {
     stbds_arrfree(ev->pairs);
     stbds_arrfree(ev->pair_scratch);
     stbds_arrfree(ev->kept);
+    stbds_arrfree(ev->ended);
     stbds_arrfree(ev->sensor_bodies);
     stbds_arrfree(ev->kinematic);
     stbds_arrfree(ev->has_sensor);

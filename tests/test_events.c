@@ -400,20 +400,26 @@ static int shape_order(rg_shape_id a0, rg_shape_id b0, rg_shape_id a1, rg_shape_
     return 0;
 }
 
-/* A heap: 40 cubes and spheres dropped in a box of walls, some bouncing; every event of 240
-   steps recorded. Returns the count, or -1 when a step's events were not in strict order of
-   shape indices or a pair began twice without an end (or ended without a begin). */
+/* A heap: 40 cubes and spheres dropped in a box of walls, some bouncing, through two static
+   sensor boxes; every contact and sensor event of 240 steps recorded. Returns the count, or -1
+   when a step's events were not in strict order of shape indices or a pair began twice without
+   an end (or ended without a begin). */
 static int heap_events(event_record *out, int capacity) {
     rg_world_def wd = rg_world_default_def();
     rg_world *w = rg_world_create(&wd, NULL);
     rg_hull *ground_hull = rg_hull_create_box(v3(5, 0.5, 5), NULL), *cube = rg_hull_create_box(v3(0.3, 0.3, 0.3), NULL);
     rg_hull *wall = rg_hull_create_box(v3(0.2, 2, 2.4), NULL);
-    static unsigned char touching[64][64];
+    rg_hull *zone = rg_hull_create_box(v3(1.2, 0.8, 1.2), NULL);
+    static unsigned char touching[64][64], inside[64][64];
+    rg_shape_id zone_shape;
     int i, step, n = 0, ok = 1;
     memset(touching, 0, sizeof touching);
+    memset(inside, 0, sizeof inside);
     add_ground(w, ground_hull);
     add_body(w, RG_BODY_STATIC, wall, v3(-2.2, 2, 0));
     add_body(w, RG_BODY_STATIC, wall, v3(2.2, 2, 0));
+    add_box_sensor(w, zone, v3(-0.9, 2.5, 0), &zone_shape);
+    add_box_sensor(w, zone, v3(0.9, 1.0, 0), &zone_shape);
     for (i = 0; i < 40; ++i) {
         rg_vec3 p = v3(-1.2 + 0.6 * (i % 5), 0.8 + 0.7 * (i / 5), -1.2 + 0.6 * ((i * 3) % 5));
         rg_body_def bd = rg_body_default_def();
@@ -451,19 +457,36 @@ static int heap_events(event_record *out, int capacity) {
             if (n < capacity) { out[n].kind = 2; out[n].a = x->shape_a; out[n].b = x->shape_b; out[n].speed = 0; }
             ++n;
         }
+        {
+            rg_sensor_events se = rg_world_sensor_events(w);
+            for (i = 0; i < se.begin_count + se.end_count; ++i) {
+                int is_begin = i < se.begin_count, k = is_begin ? i : i - se.begin_count;
+                const rg_sensor_event *x = is_begin ? &se.begin[k] : &se.end[k], *before = k == 0 ? NULL : x - 1;
+                if (before && shape_order(before->sensor, before->visitor, x->sensor, x->visitor) >= 0) ok = 0;
+                if (x->sensor.index >= 64 || x->visitor.index >= 64 || inside[x->sensor.index][x->visitor.index] != !is_begin) ok = 0;
+                else inside[x->sensor.index][x->visitor.index] = (unsigned char)is_begin;
+                if (n < capacity) { out[n].kind = is_begin ? 3 : 4; out[n].a = x->sensor; out[n].b = x->visitor; out[n].speed = 0; }
+                ++n;
+            }
+        }
     }
     rg_world_destroy(w);
     rg_hull_destroy(ground_hull);
     rg_hull_destroy(cube);
     rg_hull_destroy(wall);
+    rg_hull_destroy(zone);
     return ok ? n : -1;
 }
 
 static void test_events_sorted_alternating_and_deterministic(void) {
     static event_record first[4096], second[4096];
-    int n = heap_events(first, 4096), m = heap_events(second, 4096), i, begins = 0;
-    for (i = 0; i < n && i < 4096; ++i) begins += first[i].kind == 1;
-    rg_test_note("%d events (%d begins) in 240 steps of a 40-body heap", n, begins);
+    int n = heap_events(first, 4096), m = heap_events(second, 4096), i, begins = 0, sensed = 0;
+    for (i = 0; i < n && i < 4096; ++i) {
+        begins += first[i].kind == 1;
+        sensed += first[i].kind == 3;
+    }
+    rg_test_note("%d events (%d contact begins, %d sensor begins) in 240 steps of a 40-body heap", n, begins, sensed);
+    ENSURE(sensed >= 20);
     ENSURE(n > 40 && n <= 4096 && m == n);
     for (i = 0; i < n; ++i)
         ENSURE(first[i].kind == second[i].kind && same_shape(first[i].a, second[i].a) && same_shape(first[i].b, second[i].b) &&
