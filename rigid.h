@@ -7863,7 +7863,8 @@ static void rg__narrowphase_update(rg_world *w) {
    before the step's collisions (rg__event_capture, between the narrow phase and the collision
    stage). A body that meets another within a step is still apart at its start (the speculative
    contact then stops it at the surface), so this is the speed it hits with, less the gravity it
-   gains within the step before the impact (at most |g| h).
+   gains within the step before the impact (at most |g| h; a cube dropped 1 m at 60 Hz: 4.25 m/s,
+   4.0% short of sqrt(2 g h), whose half step of integrator lag adds to it; 2.2% at 120 Hz).
    Sensors. At the end of the step each sensor is collided at margin 0 with its candidates at
    their end poses (touching counts): the shapes of the other body of each broad-phase pair of
    the step (whose boxes cover the step's motion and the contact margin) and, since the broad
