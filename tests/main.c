@@ -145,6 +145,7 @@ void rg_tests_triangle(void);
 void rg_tests_draw(void);
 void rg_tests_cast(void);
 void rg_tests_controls(void);
+void rg_tests_events(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -169,6 +170,7 @@ int main(int argc, char **argv) {
     rg_tests_draw();
     rg_tests_cast();
     rg_tests_controls();
+    rg_tests_events();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
