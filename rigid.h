@@ -11639,12 +11639,7 @@ static int rg__query_sphere_touches_mesh(const rg__query_overlap *o, int index, 
     const rg__shape *shape = &o->w->shapes[index];
     rg_vec3 c = rg__quat_rotate(rg_quat_conjugate(pose->rotation), rg_v3_sub(o->center, pose->origin));
     rg_vec3 r = rg_v3(o->radius, o->radius, o->radius);
-    int near[64], *found = near, count, i, touches = 0;
-    rg__convex sphere;
-    memset(&sphere, 0, sizeof sphere);
-    sphere.type = RG_SHAPE_SPHERE;
-    sphere.p0 = sphere.p1 = o->center;
-    sphere.radius = o->radius;
+    int near[64], *found = near, count, i, feature, touches = 0;
     count = rg__mesh_collect(shape->mesh, rg_v3_sub(c, r), rg_v3_add(c, r), NULL, near, 64);
     if (count > 64) {
         found = (int *)RIGID_MALLOC(sizeof(int) * (size_t)count, o->w->def.allocator_context);
@@ -11654,7 +11649,9 @@ static int rg__query_sphere_touches_mesh(const rg__query_overlap *o, int index, 
     for (i = 0; i < count && !touches; ++i) {
         rg__triangle t;
         rg__narrowphase_triangle_of(shape, pose, found[i], &t);
-        touches = rg__collide_triangle_closest_to_round(&sphere, &t).distance_squared <= o->radius * o->radius;
+        touches = rg_v3_length_squared(rg_v3_sub(o->center, rg__collide_triangle_closest(t.v, t.normal, o->center,
+                                                                                          &feature))) <=
+                  o->radius * o->radius;
     }
     if (found != near) RIGID_FREE(found, o->w->def.allocator_context);
     return touches;
