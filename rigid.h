@@ -507,6 +507,41 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
                                   rg_real margin, rg_manifold *out);
 
 /* ---------------------------------------------------------------------------------------------
+   Casts without a world
+   A cast follows origin + t translation for t in [0, 1]. A ray reports where it first enters a
+   shape; a sphere cast where a sphere of `radius` centred on the cast first touches the shape.
+   Each returns 1 and fills *out (else 0 with *out zeroed): the fraction t, the point on the
+   shape's surface (a sphere cast: the point of touch) and the shape's unit surface normal there,
+   facing against the cast. A ray starting inside a shape does not hit it. A sphere starting
+   overlapping a shape hits at fraction 0, with the shape's surface point closest to its centre
+   and the normal there (a centre inside a hull: the face it is least deep behind), as Box2D v3
+   reports initial overlap. Triangles and meshes are hit from their front only (corners
+   counter-clockwise seen from it): a sphere touches them only with its centre in front of the
+   plane. 0 for NULL, NaN, infinite or absurd (beyond 1e15) input, a zero translation, a
+   radius <= 0, an invalid shape or a degenerate triangle.
+   ------------------------------------------------------------------------------------------- */
+
+typedef struct rg_cast_output {
+    rg_vec3 point;                /* on the shape's surface, world */
+    rg_vec3 normal;               /* unit, the shape's surface normal at point */
+    rg_real fraction;             /* in [0, 1]: the ray, or the sphere's centre, is at origin + fraction * translation */
+} rg_cast_output;
+
+RIGID_API int rg_ray_cast_convex(const rg_convex_shape *s, rg_vec3 origin, rg_vec3 translation, rg_cast_output *out);
+RIGID_API int rg_sphere_cast_convex(const rg_convex_shape *s, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                    rg_cast_output *out);
+RIGID_API int rg_ray_cast_triangle(const rg_vec3 triangle[3], rg_vec3 origin, rg_vec3 translation, rg_cast_output *out);
+RIGID_API int rg_sphere_cast_triangle(const rg_vec3 triangle[3], rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                      rg_cast_output *out);
+/* A mesh placed at position, orientation (need not be normalised): its closest front-side hit,
+   the kept triangle's index (as rg_mesh_triangle numbers them) in *triangle (may be NULL); equal
+   fractions go to the lowest index. */
+RIGID_API int rg_ray_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
+                               rg_vec3 translation, rg_cast_output *out, int *triangle);
+RIGID_API int rg_sphere_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
+                                  rg_real radius, rg_vec3 translation, rg_cast_output *out, int *triangle);
+
+/* ---------------------------------------------------------------------------------------------
    World and bodies
    ------------------------------------------------------------------------------------------- */
 
@@ -1124,6 +1159,11 @@ typedef struct rg__collide_scratch { /* stb_ds arrays reused for hulls too big f
     rg_real *reals;
     rg__clip_vertex *clip;
 } rg__collide_scratch;
+
+/* ---- casts ---- */
+/* The first touch of a ray or a moving sphere (>>cast): the cast is then at origin + fraction *
+   translation; point on the shape's surface, normal the shape's unit surface normal there. */
+typedef struct rg__cast_hit { rg_real fraction; rg_vec3 point, normal; } rg__cast_hit;
 
 /* ---- broad phase ---- */
 typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < b */
@@ -5896,6 +5936,576 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
         !rg__collide_margin(margin, &margin))
         return 0;
     return rg__collide_convex_triangle(&convex, &t, margin, NULL, out);
+}
+
+/* =============================================================================================
+   >>cast: rays and moving spheres against shapes, triangles and meshes
+
+   A cast is the line x(t) = origin + t translation, t in [0, max_fraction]. A ray hits a shape
+   where the line first enters it. A sphere of radius r touches a shape where its centre first
+   enters the shape grown by r (its Minkowski sum with the ball), so a sphere cast is a ray cast
+   against the grown shape:
+   - spheres and capsules grow into spheres and capsules (the radii summed): the line against two
+     balls and a cylinder in closed form (rg__cast_line_capsule);
+   - a hull, for rays: the line clipped by the face planes (Cyrus-Beck), in the hull's frame;
+   - a hull grown by r: its faces pushed out by r, its edges grown into capsules of radius r
+     (which hold the vertices' balls). The line enters the union first where it first enters one
+     of the pieces: a pushed-out face through its polygon, or an edge's capsule (a face's slab
+     is entered through its sides only inside an edge's capsule, the hull only through a slab).
+     Exact up to rounding, O(faces' corners + edges). Chosen over conservative advancement with
+     GJK distances, which approaches a sphere grazing an edge or a face at a shallow angle in many
+     small steps and is only as accurate as its stopping tolerance;
+   - a triangle, for rays: Woop, Benthin & Wald 2013 (Watertight ray/triangle intersection, JCGT
+     2(1)): edge functions of the corners sheared so that the ray runs along an axis; the edge
+     shared by two triangles gives both the same function with opposite signs, so a ray through it
+     hits one of them (no leak between the triangles of a mesh); front side only;
+   - a triangle grown by r: the face pushed out to the front and the three edges' capsules;
+   - a mesh: its hierarchy walked nearest box first, boxes grown by r and their rounding, boxes
+     beyond the best hit so far skipped; equal fractions go to the lowest triangle.
+   Rules (Box2D v3's): a ray starting inside a shape does not hit it (starting on its surface and
+   entering: fraction 0). A sphere starting overlapping a shape (its centre closer than r, in
+   front of a triangle) hits at fraction 0 whatever its direction, with the shape's surface point
+   closest to its centre and the normal there; a centre inside a hull takes the face of least
+   penetration. A sphere touches a triangle only with its centre on the front side of its plane,
+   as rg__collide_convex_triangle collides only shapes whose centre is in front. A zero
+   translation, non-finite or absurd input (beyond RG__MAX_MAGNITUDE), a radius <= 0 or a
+   negative or NaN max_fraction: no hit.
+   ============================================================================================= */
+
+/* The hierarchy is at most 60 levels deep (rg__mesh_build_node); the walk pushes at most two
+   children for the one node it pops, so it never holds more than 62. */
+#define RG__CAST_STACK 64
+
+static rg_real rg__cast_component(rg_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+static rg_real rg__cast_max_abs(rg_vec3 v) { return rg__max_abs3(v.x, v.y, v.z); }
+
+/* Is the cast well-formed: sane origin and translation, a non-zero translation, max_fraction
+   finite and >= 0? */
+static int rg__cast_input_is_valid(rg_vec3 origin, rg_vec3 translation, rg_real max_fraction) {
+    return rg__v3_is_sane(origin) && rg__v3_is_sane(translation) && rg__cast_max_abs(translation) > 0 &&
+           rg__is_finite_real(max_fraction) && max_fraction >= 0;
+}
+
+/* Where the line m + t d (m the origin relative to a ball's centre) lies within `radius` of the
+   centre: [*t_in, *t_out], measured from the line's point closest to the centre (the roots of
+   the quadratic would lose the difference of nearly equal squares); 0 when it misses. */
+static int rg__cast_line_ball(rg_vec3 m, rg_vec3 d, rg_real radius, rg_real *t_in, rg_real *t_out) {
+    rg_real dd = rg_v3_dot(d, d), closest, c, h;
+    if (!(dd > 0)) return 0;
+    closest = -rg_v3_dot(m, d) / dd;
+    c = rg_v3_length(rg_v3_madd(m, d, closest));
+    if (!(c <= radius)) return 0;
+    h = rg__sqrt((radius - c) * (radius + c) / dd);
+    *t_in = closest - h;
+    *t_out = closest + h;
+    return 1;
+}
+
+static void rg__cast_union(rg_real t_in, rg_real t_out, int *found, rg_real *lo, rg_real *hi) {
+    *lo = *found ? rg__min_real(*lo, t_in) : t_in;
+    *hi = *found ? rg__max_real(*hi, t_out) : t_out;
+    *found = 1;
+}
+
+/* The line m + t d against the capsule of the segment from 0 to u swept by `radius` (m the
+   origin relative to the segment's first end): [*t_in, *t_out] where the line is inside, the
+   union of the end balls' and the finite cylinder's intervals (one interval: the capsule is
+   convex); 0 when it misses. The geometry is scaled into range first (rg__collide_round_scale)
+   and d to a largest component of 1, so that no square overflows or underflows; the parameters
+   are scaled back. */
+static int rg__cast_line_capsule(rg_vec3 m, rg_vec3 d, rg_vec3 u, rg_real radius, rg_real *t_in, rg_real *t_out) {
+    rg_real scale = rg__collide_round_scale(rg__max_real(rg__max_real(rg__cast_max_abs(m), rg__cast_max_abs(u)), radius));
+    rg_real step = rg__cast_max_abs(d), uu, mu, du, lo, hi, a, b, back;
+    int found;
+    if (!(step > 0)) return 0;
+    m = rg_v3_scale(m, 1 / scale);
+    u = rg_v3_scale(u, 1 / scale);
+    radius /= scale;
+    d = rg_v3_scale(d, 1 / step);
+    back = scale / step; /* m + t d = scale (m' + t' d') with t = t' scale / step */
+    found = rg__cast_line_ball(m, d, radius, t_in, t_out);
+    uu = rg_v3_dot(u, u);
+    if (uu > 0) {
+        if (rg__cast_line_ball(rg_v3_sub(m, u), d, radius, &a, &b)) rg__cast_union(a, b, &found, t_in, t_out);
+        mu = rg_v3_dot(m, u);
+        du = rg_v3_dot(d, u);
+        /* the cylinder: the parts across the axis, within the slab 0 <= axial <= 1 */
+        if (rg__cast_line_ball(rg_v3_madd(m, u, -mu / uu), rg_v3_madd(d, u, -du / uu), radius, &lo, &hi) &&
+            (du != 0 || (mu >= 0 && mu <= uu))) {
+            if (du != 0) {
+                a = -mu / du;
+                b = (uu - mu) / du;
+                lo = rg__max_real(lo, rg__min_real(a, b));
+                hi = rg__min_real(hi, rg__max_real(a, b));
+            }
+            if (lo <= hi) rg__cast_union(lo, hi, &found, t_in, t_out);
+        }
+    }
+    if (!found) return 0;
+    *t_in *= back;
+    *t_out *= back;
+    return 1;
+}
+
+/* A unit vector for a normal that has no direction of its own (a centre on the core or on an
+   edge): against the cast. */
+static rg_vec3 rg__cast_against(rg_vec3 translation) {
+    return rg_v3_normalize(rg_v3_neg(rg_v3_scale(translation, 1 / rg__cast_max_abs(translation))));
+}
+
+/* A sphere or capsule (core p0 p1, radius `shape_radius`) against a ray (radius 0) or a sphere
+   cast: the line against the capsule of the summed radii. A ray hits where the line enters it at
+   t >= 0; a sphere at max(t_in, 0) when the line is still inside at t >= 0. The normal points
+   from the core's closest point to the cast's centre there. */
+static int rg__cast_round(rg_vec3 p0, rg_vec3 p1, rg_real shape_radius, rg_real radius, rg_vec3 origin,
+                          rg_vec3 translation, rg_real max_fraction, rg__cast_hit *hit) {
+    rg_vec3 u = rg_v3_sub(p1, p0), x, q, n;
+    rg_real t_in, t_out, t;
+    if (!rg__cast_line_capsule(rg_v3_sub(origin, p0), translation, u, shape_radius + radius, &t_in, &t_out)) return 0;
+    if (radius > 0 ? !(t_out >= 0) : !(t_in >= 0)) return 0;
+    t = rg__max_real(t_in, 0);
+    if (!(t <= max_fraction)) return 0;
+    x = rg_v3_madd(origin, translation, t);
+    q = rg_v3_madd(p0, u, rg__collide_segment_closest(p0, p1, x));
+    n = rg_v3_normalize(rg_v3_sub(x, q));
+    if (rg_v3_dot(n, n) == 0) n = rg__cast_against(translation);
+    hit->fraction = t;
+    hit->normal = n;
+    hit->point = radius > 0 ? rg_v3_madd(q, n, shape_radius) : x;
+    return 1;
+}
+
+/* A ray against a hull: the line clipped by every face plane (Cyrus-Beck) in the hull's frame;
+   the last plane it enters through is the face hit. Entering after t = 0 means it started
+   outside (or on the surface). */
+static int rg__cast_ray_hull(const rg__convex *c, rg_vec3 origin, rg_vec3 translation, rg_real max_fraction,
+                             rg__cast_hit *hit) {
+    const rg_hull *h = c->hull;
+    rg_quat inverse = rg_quat_conjugate(c->rotation);
+    rg_vec3 o = rg__quat_rotate(inverse, rg_v3_sub(origin, c->position)), d = rg__quat_rotate(inverse, translation);
+    rg_real lower = -RG__REAL_MAX, upper = max_fraction;
+    int i, entered = -1;
+    for (i = 0; i < h->face_count; ++i) {
+        rg_real at0 = rg_v3_dot(h->faces[i].normal, o) - h->faces[i].offset;
+        rg_real along = rg_v3_dot(h->faces[i].normal, d);
+        if (along < 0) {
+            if (-at0 / along > lower) {
+                lower = -at0 / along;
+                entered = i;
+            }
+        } else if (along > 0) {
+            upper = rg__min_real(upper, -at0 / along);
+        } else if (at0 > 0) {
+            return 0;
+        }
+        if (lower > upper) return 0;
+    }
+    if (entered < 0 || !(lower >= 0)) return 0;
+    hit->fraction = lower;
+    hit->point = rg_v3_madd(origin, translation, lower);
+    hit->normal = rg_v3_normalize(rg__quat_rotate(c->rotation, h->faces[entered].normal));
+    return 1;
+}
+
+/* The best candidate of a sphere cast so far: the lowest fraction; at equal fractions the
+   smaller key (at fraction 0, the distance from the centre to the piece's feature, so that an
+   overlap takes the closest feature), else the first. */
+typedef struct rg__cast_best {
+    rg__cast_hit hit;
+    rg_real key;
+    int found;
+} rg__cast_best;
+
+static int rg__cast_better(const rg__cast_best *best, rg_real t, rg_real key, rg_real max_fraction) {
+    if (!(t <= max_fraction)) return 0;
+    return !best->found || t < best->hit.fraction || (t == best->hit.fraction && key < best->key);
+}
+
+static void rg__cast_keep(rg__cast_best *best, rg_real t, rg_real key, rg_vec3 point, rg_vec3 normal) {
+    best->found = 1;
+    best->hit.fraction = t;
+    best->key = t == 0 ? key : 0;
+    best->hit.point = point;
+    best->hit.normal = normal;
+}
+
+/* A face piece of a grown polyhedron: the plane of unit normal n pushed out by r, the centre's
+   height h above the unpushed plane. The fraction where the centre reaches the pushed plane
+   going down (h > r), 0 when it starts between the planes (0 <= h <= r: overlapping if over the
+   face), -1 for none. */
+static rg_real rg__cast_face_fraction(rg_real h, rg_real along, rg_real r) {
+    if (h > r) return along < 0 ? (h - r) / -along : -1;
+    return h >= 0 ? 0 : -1;
+}
+
+/* An edge's capsule piece (edge v0 v1, radius r): offers the fraction max(t_in, 0) when the line
+   is inside the capsule at some t >= 0, with the edge's closest point to the centre there.
+   `front`, when not NULL, is the plane (normal, a point) the centre must be in front of. */
+static void rg__cast_edge_piece(rg__cast_best *best, rg_vec3 v0, rg_vec3 v1, rg_vec3 o, rg_vec3 d, rg_real r,
+                                rg_real max_fraction, const rg_vec3 *front) {
+    rg_vec3 x, q, n, u = rg_v3_sub(v1, v0);
+    rg_real t_in, t_out, t, distance;
+    if (!rg__cast_line_capsule(rg_v3_sub(o, v0), d, u, r, &t_in, &t_out) || !(t_out >= 0)) return;
+    t = rg__max_real(t_in, 0);
+    x = rg_v3_madd(o, d, t);
+    if (front && rg_v3_dot(front[0], rg_v3_sub(x, front[1])) < 0) return;
+    q = rg_v3_madd(v0, u, rg__collide_segment_closest(v0, v1, x));
+    distance = rg_v3_length(rg_v3_sub(x, q));
+    if (!rg__cast_better(best, t, distance, max_fraction)) return;
+    n = rg_v3_normalize(rg_v3_sub(x, q));
+    if (rg_v3_dot(n, n) == 0) n = rg__cast_against(d);
+    rg__cast_keep(best, t, distance, q, n);
+}
+
+/* Is x (on or near the face's plane) inside hull face f's polygon, its edges included? */
+static int rg__cast_in_hull_face(const rg_hull *h, int f, rg_vec3 x) {
+    const rg__hull_face *face = &h->faces[f];
+    int i;
+    for (i = 0; i < face->count; ++i) {
+        rg_vec3 v0 = h->vertices[h->face_vertices[face->first + i]];
+        rg_vec3 v1 = h->vertices[h->face_vertices[face->first + (i + 1) % face->count]];
+        if (rg_v3_dot(rg_v3_cross(rg_v3_sub(v1, v0), face->normal), rg_v3_sub(x, v0)) > 0) return 0;
+    }
+    return 1;
+}
+
+/* A sphere cast against a hull, in the hull's frame: a centre inside the hull hits at once with
+   the face it is least deep behind; otherwise the first of the pieces of the hull grown by r
+   (see above). */
+static int rg__cast_sphere_hull(const rg__convex *c, rg_vec3 origin, rg_real r, rg_vec3 translation,
+                                rg_real max_fraction, rg__cast_hit *hit) {
+    const rg_hull *h = c->hull;
+    rg_quat inverse = rg_quat_conjugate(c->rotation);
+    rg_vec3 o = rg__quat_rotate(inverse, rg_v3_sub(origin, c->position)), d = rg__quat_rotate(inverse, translation);
+    rg__cast_best best;
+    rg_real highest = -RG__REAL_MAX;
+    int i, top = 0;
+    memset(&best, 0, sizeof best);
+    for (i = 0; i < h->face_count; ++i) {
+        rg_real height = rg_v3_dot(h->faces[i].normal, o) - h->faces[i].offset;
+        rg_real t = rg__cast_face_fraction(height, rg_v3_dot(h->faces[i].normal, d), r);
+        if (height > highest) {
+            highest = height;
+            top = i;
+        }
+        if (t >= 0 && rg__cast_better(&best, t, height, max_fraction)) {
+            rg_vec3 x = rg_v3_madd(o, d, t);
+            if (rg__cast_in_hull_face(h, i, x))
+                rg__cast_keep(&best, t, height,
+                              rg_v3_madd(x, h->faces[i].normal, h->faces[i].offset - rg_v3_dot(h->faces[i].normal, x)),
+                              h->faces[i].normal);
+        }
+    }
+    if (highest <= 0) { /* the centre is inside */
+        memset(&best, 0, sizeof best);
+        rg__cast_keep(&best, 0, 0, rg_v3_madd(o, h->faces[top].normal, -highest), h->faces[top].normal);
+    } else {
+        for (i = 0; i < h->edge_count; ++i)
+            rg__cast_edge_piece(&best, h->vertices[h->edges[i].v[0]], h->vertices[h->edges[i].v[1]], o, d, r,
+                                max_fraction, NULL);
+    }
+    if (!best.found) return 0;
+    hit->fraction = best.hit.fraction;
+    hit->point = rg_v3_add(c->position, rg__quat_rotate(c->rotation, best.hit.point));
+    hit->normal = rg_v3_normalize(rg__quat_rotate(c->rotation, best.hit.normal));
+    return 1;
+}
+
+/* ---- triangles ---- */
+
+/* Woop, Benthin & Wald 2013: the ray o + t d against triangle a b c, front side only (corners
+   counter-clockwise seen from the front). With k the axis d is longest along, the corners
+   relative to o are sheared so that d becomes that axis; the edge functions U, V, W are twice
+   the signed areas the ray's point makes with each edge in the sheared plane. The shear keeps
+   orientation (the two other axes swap when d's component is negative), so det = U + V + W is
+   -(normal . d) times a positive factor: a front hit has U, V, W >= 0 and det > 0. A zero edge
+   function is computed again in double, whose products of floats are exact: its sign is then
+   the true one (float builds; double builds take it as it is). *t = T / det in [0, limit]. */
+static int rg__cast_ray_corners(rg_vec3 a, rg_vec3 b, rg_vec3 c, rg_vec3 o, rg_vec3 d, rg_real limit, rg_real *t) {
+    int kz = rg__fabs(d.x) >= rg__fabs(d.y) ? (rg__fabs(d.x) >= rg__fabs(d.z) ? 0 : 2) : (rg__fabs(d.y) >= rg__fabs(d.z) ? 1 : 2);
+    int kx = (kz + 1) % 3, ky = (kz + 2) % 3, swap;
+    rg_real sx, sy, sz, ax, ay, bx, by, cx, cy, u, v, w, det, big_t;
+    rg_vec3 pa = rg_v3_sub(a, o), pb = rg_v3_sub(b, o), pc = rg_v3_sub(c, o);
+    if (rg__cast_component(d, kz) < 0) {
+        swap = kx;
+        kx = ky;
+        ky = swap;
+    }
+    sz = 1 / rg__cast_component(d, kz);
+    sx = rg__cast_component(d, kx) * sz;
+    sy = rg__cast_component(d, ky) * sz;
+    ax = rg__cast_component(pa, kx) - sx * rg__cast_component(pa, kz);
+    ay = rg__cast_component(pa, ky) - sy * rg__cast_component(pa, kz);
+    bx = rg__cast_component(pb, kx) - sx * rg__cast_component(pb, kz);
+    by = rg__cast_component(pb, ky) - sy * rg__cast_component(pb, kz);
+    cx = rg__cast_component(pc, kx) - sx * rg__cast_component(pc, kz);
+    cy = rg__cast_component(pc, ky) - sy * rg__cast_component(pc, kz);
+    u = cx * by - cy * bx;
+    v = ax * cy - ay * cx;
+    w = bx * ay - by * ax;
+#ifndef RIGID_DOUBLE
+    if (u == 0 || v == 0 || w == 0) {
+        u = (rg_real)((double)cx * (double)by - (double)cy * (double)bx);
+        v = (rg_real)((double)ax * (double)cy - (double)ay * (double)cx);
+        w = (rg_real)((double)bx * (double)ay - (double)by * (double)ax);
+    }
+#endif
+    if (u < 0 || v < 0 || w < 0) return 0;
+    det = u + v + w;
+    if (!(det > 0)) return 0;
+    big_t = u * (sz * rg__cast_component(pa, kz)) + v * (sz * rg__cast_component(pb, kz)) +
+            w * (sz * rg__cast_component(pc, kz));
+    if (!(big_t >= 0) || !(big_t <= limit * det)) return 0;
+    *t = big_t / det;
+    return *t <= limit;
+}
+
+static int rg__cast_ray_triangle(const rg__triangle *t, rg_vec3 origin, rg_vec3 translation, rg_real max_fraction,
+                                 rg__cast_hit *hit) {
+    rg_real fraction;
+    if (!rg__cast_input_is_valid(origin, translation, max_fraction) ||
+        !rg__cast_ray_corners(t->v[0], t->v[1], t->v[2], origin, translation, max_fraction, &fraction))
+        return 0;
+    hit->fraction = fraction;
+    hit->point = rg_v3_madd(origin, translation, fraction);
+    hit->normal = t->normal;
+    return 1;
+}
+
+/* Is x (near the plane) inside the triangle's three edge planes, its edges included? */
+static int rg__cast_in_triangle(const rg_vec3 v[3], rg_vec3 n, rg_vec3 x) {
+    int k;
+    for (k = 0; k < 3; ++k)
+        if (rg_v3_dot(rg_v3_cross(rg_v3_sub(v[(k + 1) % 3], v[k]), n), rg_v3_sub(x, v[k])) > 0) return 0;
+    return 1;
+}
+
+/* A sphere cast against triangle v (unit front normal n): the face pushed out by r to the front,
+   the three edges' capsules with the centre in front of the plane. */
+static int rg__cast_sphere_corners(const rg_vec3 v[3], rg_vec3 n, rg_vec3 o, rg_real r, rg_vec3 d,
+                                   rg_real max_fraction, rg__cast_hit *hit) {
+    rg__cast_best best;
+    rg_vec3 front[2];
+    rg_real height = rg_v3_dot(n, rg_v3_sub(o, v[0])), t = rg__cast_face_fraction(height, rg_v3_dot(n, d), r);
+    int k;
+    memset(&best, 0, sizeof best);
+    if (t >= 0 && rg__cast_better(&best, t, height, max_fraction)) {
+        rg_vec3 x = rg_v3_madd(o, d, t);
+        if (rg__cast_in_triangle(v, n, x)) rg__cast_keep(&best, t, height, rg_v3_madd(x, n, -rg_v3_dot(n, rg_v3_sub(x, v[0]))), n);
+    }
+    front[0] = n;
+    front[1] = v[0];
+    for (k = 0; k < 3; ++k) rg__cast_edge_piece(&best, v[k], v[(k + 1) % 3], o, d, r, max_fraction, front);
+    if (best.found) *hit = best.hit;
+    return best.found;
+}
+
+static int rg__cast_sphere_triangle(const rg__triangle *t, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                    rg_real max_fraction, rg__cast_hit *hit) {
+    if (!rg__cast_input_is_valid(origin, translation, max_fraction) || !(radius > 0) || !rg__is_sane_real(radius))
+        return 0;
+    return rg__cast_sphere_corners(t->v, t->normal, origin, radius, translation, max_fraction, hit);
+}
+
+static int rg__cast_ray_convex(const rg__convex *c, rg_vec3 origin, rg_vec3 translation, rg_real max_fraction,
+                               rg__cast_hit *hit) {
+    if (!rg__cast_input_is_valid(origin, translation, max_fraction)) return 0;
+    if (c->type == RG_SHAPE_HULL) return rg__cast_ray_hull(c, origin, translation, max_fraction, hit);
+    if (c->type != RG_SHAPE_SPHERE && c->type != RG_SHAPE_CAPSULE) return 0;
+    return rg__cast_round(c->p0, c->p1, c->radius, 0, origin, translation, max_fraction, hit);
+}
+
+static int rg__cast_sphere_convex(const rg__convex *c, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                  rg_real max_fraction, rg__cast_hit *hit) {
+    if (!rg__cast_input_is_valid(origin, translation, max_fraction) || !(radius > 0) || !rg__is_sane_real(radius))
+        return 0;
+    if (c->type == RG_SHAPE_HULL) return rg__cast_sphere_hull(c, origin, radius, translation, max_fraction, hit);
+    if (c->type != RG_SHAPE_SPHERE && c->type != RG_SHAPE_CAPSULE) return 0;
+    return rg__cast_round(c->p0, c->p1, c->radius, radius, origin, translation, max_fraction, hit);
+}
+
+/* ---- meshes ---- */
+
+/* The entry of the line o + t d into box [lo - grow, hi + grow] within [0, limit], into *entry; 0
+   when it misses. */
+static int rg__cast_box(rg_vec3 lo, rg_vec3 hi, rg_real grow, rg_vec3 o, rg_vec3 d, rg_real limit, rg_real *entry) {
+    rg_real t0 = 0, t1 = limit;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        rg_real ok = rg__cast_component(o, k), dk = rg__cast_component(d, k);
+        rg_real l = rg__cast_component(lo, k) - grow, h = rg__cast_component(hi, k) + grow, a, b;
+        if (dk == 0) {
+            if (ok < l || ok > h) return 0;
+            continue;
+        }
+        a = (l - ok) / dk;
+        b = (h - ok) / dk;
+        t0 = rg__max_real(t0, rg__min_real(a, b));
+        t1 = rg__min_real(t1, rg__max_real(a, b));
+        if (t0 > t1) return 0;
+    }
+    *entry = t0;
+    return 1;
+}
+
+/* A ray (radius 0) or sphere cast against a placed mesh: the cast moved into the mesh's frame,
+   the hierarchy walked nearest child first with boxes grown by the radius and 16 epsilon of the
+   coordinates (the boxes' and the triangles' tests round differently), a box entered beyond the
+   best hit skipped. The triangle's index into *triangle. */
+static int rg__cast_mesh(const rg_mesh *m, rg_vec3 position, rg_quat orientation, rg_vec3 origin, rg_real radius,
+                         rg_vec3 translation, rg_real max_fraction, rg__cast_hit *hit, int *triangle) {
+    int stack[RG__CAST_STACK], top = 0, best = -1, i;
+    rg_real entries[RG__CAST_STACK], limit = max_fraction, grow;
+    rg_quat rotation, inverse;
+    rg_vec3 o, d;
+    rg__cast_hit candidate, found;
+    if (!m || m->node_count <= 0 || !rg__cast_input_is_valid(origin, translation, max_fraction) ||
+        !rg__v3_is_sane(position) || !rg_quat_is_finite(orientation) || !(rg_quat_dot(orientation, orientation) > 0) ||
+        !(radius >= 0) || !rg__is_sane_real(radius))
+        return 0;
+    memset(&found, 0, sizeof found);
+    rotation = rg_quat_normalize(orientation);
+    inverse = rg_quat_conjugate(rotation);
+    o = rg__quat_rotate(inverse, rg_v3_sub(origin, position));
+    d = rg__quat_rotate(inverse, translation);
+    grow = radius + 16 * RG__EPSILON * (rg__max_real(rg__cast_max_abs(m->lo), rg__cast_max_abs(m->hi)) +
+                                        rg__cast_max_abs(o) + rg__cast_max_abs(d) * max_fraction);
+    if (!rg__cast_box(m->nodes[0].lo, m->nodes[0].hi, grow, o, d, limit, &entries[0])) return 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const rg__mesh_node *node;
+        --top;
+        if (entries[top] > limit) continue;
+        node = &m->nodes[stack[top]];
+        if (node->count == 0) {
+            rg_real near_entry, far_entry;
+            int near_hit = rg__cast_box(m->nodes[node->first].lo, m->nodes[node->first].hi, grow, o, d, limit, &near_entry);
+            int far_hit = rg__cast_box(m->nodes[node->first + 1].lo, m->nodes[node->first + 1].hi, grow, o, d, limit,
+                                       &far_entry);
+            int near_node = node->first, far_node = node->first + 1;
+            if (near_hit && far_hit && far_entry < near_entry) { /* the nearer one popped first */
+                rg_real e = near_entry;
+                near_entry = far_entry;
+                far_entry = e;
+                near_node = node->first + 1;
+                far_node = node->first;
+            }
+            RIGID_ASSERT(top + 2 <= RG__CAST_STACK);
+            if (far_hit) {
+                stack[top] = far_node;
+                entries[top++] = far_entry;
+            }
+            if (near_hit) {
+                stack[top] = near_node;
+                entries[top++] = near_entry;
+            }
+            continue;
+        }
+        for (i = node->first; i < node->first + node->count; ++i) {
+            const int *corner = m->indices + 3 * i;
+            rg_vec3 v[3];
+            int touched;
+            v[0] = m->vertices[corner[0]];
+            v[1] = m->vertices[corner[1]];
+            v[2] = m->vertices[corner[2]];
+            if (radius > 0) {
+                touched = rg__cast_sphere_corners(v, m->normals[i], o, radius, d, limit, &candidate);
+            } else {
+                touched = rg__cast_ray_corners(v[0], v[1], v[2], o, d, limit, &candidate.fraction);
+                candidate.normal = m->normals[i];
+            }
+            if (!touched || candidate.fraction > limit || (candidate.fraction == limit && best >= 0 && i > best)) continue;
+            found = candidate;
+            limit = candidate.fraction;
+            best = i;
+        }
+    }
+    if (best < 0) return 0;
+    hit->fraction = found.fraction;
+    hit->normal = rg_v3_normalize(rg__quat_rotate(rotation, found.normal));
+    hit->point = radius > 0 ? rg_v3_add(position, rg__quat_rotate(rotation, found.point))
+                            : rg_v3_madd(origin, translation, found.fraction);
+    if (triangle) *triangle = best;
+    return 1;
+}
+
+static int rg__cast_ray_mesh(const rg_mesh *m, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
+                             rg_vec3 translation, rg_real max_fraction, rg__cast_hit *hit, int *triangle) {
+    return rg__cast_mesh(m, position, orientation, origin, 0, translation, max_fraction, hit, triangle);
+}
+
+static int rg__cast_sphere_mesh(const rg_mesh *m, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
+                                rg_real radius, rg_vec3 translation, rg_real max_fraction, rg__cast_hit *hit,
+                                int *triangle) {
+    if (!(radius > 0)) return 0;
+    return rg__cast_mesh(m, position, orientation, origin, radius, translation, max_fraction, hit, triangle);
+}
+
+/* ---- without a world ---- */
+
+static int rg__cast_output(int touched, const rg__cast_hit *hit, rg_cast_output *out) {
+    if (!touched) return 0;
+    out->fraction = hit->fraction;
+    out->point = hit->point;
+    out->normal = hit->normal;
+    return 1;
+}
+
+RIGID_API int rg_ray_cast_convex(const rg_convex_shape *s, rg_vec3 origin, rg_vec3 translation, rg_cast_output *out) {
+    rg__convex c;
+    rg__cast_hit hit;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    return rg__collide_convex_of(s, &c) &&
+           rg__cast_output(rg__cast_ray_convex(&c, origin, translation, 1, &hit), &hit, out);
+}
+
+RIGID_API int rg_sphere_cast_convex(const rg_convex_shape *s, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                    rg_cast_output *out) {
+    rg__convex c;
+    rg__cast_hit hit;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    return rg__collide_convex_of(s, &c) &&
+           rg__cast_output(rg__cast_sphere_convex(&c, origin, radius, translation, 1, &hit), &hit, out);
+}
+
+RIGID_API int rg_ray_cast_triangle(const rg_vec3 triangle[3], rg_vec3 origin, rg_vec3 translation, rg_cast_output *out) {
+    rg__triangle t;
+    rg__cast_hit hit;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    return triangle && rg__collide_triangle_of(triangle, 7u, &t) &&
+           rg__cast_output(rg__cast_ray_triangle(&t, origin, translation, 1, &hit), &hit, out);
+}
+
+RIGID_API int rg_sphere_cast_triangle(const rg_vec3 triangle[3], rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                      rg_cast_output *out) {
+    rg__triangle t;
+    rg__cast_hit hit;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    return triangle && rg__collide_triangle_of(triangle, 7u, &t) &&
+           rg__cast_output(rg__cast_sphere_triangle(&t, origin, radius, translation, 1, &hit), &hit, out);
+}
+
+RIGID_API int rg_ray_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
+                               rg_vec3 translation, rg_cast_output *out, int *triangle) {
+    rg__cast_hit hit;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    return rg__cast_output(rg__cast_ray_mesh(mesh, position, orientation, origin, translation, 1, &hit, triangle), &hit,
+                           out);
+}
+
+RIGID_API int rg_sphere_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
+                                  rg_real radius, rg_vec3 translation, rg_cast_output *out, int *triangle) {
+    rg__cast_hit hit;
+    if (!out) return 0;
+    memset(out, 0, sizeof *out);
+    return rg__cast_output(
+        rg__cast_sphere_mesh(mesh, position, orientation, origin, radius, translation, 1, &hit, triangle), &hit, out);
 }
 
 /* =============================================================================================

@@ -142,6 +142,7 @@ void rg_tests_shapes(void);
 void rg_tests_shapes_collide(void);
 void rg_tests_mesh(void);
 void rg_tests_triangle(void);
+void rg_tests_cast(void);
 void rg_tests_query(void);
 
 int main(int argc, char **argv) {
@@ -164,6 +165,7 @@ int main(int argc, char **argv) {
     rg_tests_shapes_collide();
     rg_tests_mesh();
     rg_tests_triangle();
+    rg_tests_cast();
     rg_tests_query();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
