@@ -762,7 +762,9 @@ RIGID_API int rg_world_ray_cast(const rg_world *w, rg_vec3 origin, rg_vec3 trans
 /* Every hit along the ray, by fraction: writes the `capacity` closest, returns the total. */
 RIGID_API int rg_world_ray_cast_all(const rg_world *w, rg_vec3 origin, rg_vec3 translation,
                                     const rg_query_filter *filter, rg_ray_hit *hits, int capacity);
-/* The first touch of a sphere moved from origin by translation. */
+/* The first touch of a sphere moved from origin by translation; a sphere that starts touching a
+   shape hits it at fraction 0, at the shape's point closest to its centre (as Box2D v3 reports
+   initial overlap), a mesh only with its centre in front of the triangle. */
 RIGID_API int rg_world_sphere_cast(const rg_world *w, rg_vec3 origin, rg_real radius, rg_vec3 translation,
                                    const rg_query_filter *filter, rg_ray_hit *hit);
 /* The shapes whose own boxes at their current pose (no margin) overlap [min, max], touching
@@ -12231,12 +12233,17 @@ static int rg__query_id_less(const void *a, const void *b) {
     return ((const rg_shape_id *)a)->index < ((const rg_shape_id *)b)->index;
 }
 
+static int rg__query_hit_less(const void *a, const void *b) {
+    const rg_ray_hit *x = (const rg_ray_hit *)a, *y = (const rg_ray_hit *)b;
+    return x->fraction < y->fraction || (x->fraction == y->fraction && x->shape.index < y->shape.index);
+}
+
 /* ---- >>query.overlap: shapes by box and by sphere -------------------------------------------- */
 
 /* What an overlap query collects: the shapes seen, the `capacity` of lowest index kept. */
 typedef struct rg__query_overlap {
     const rg_world *w;
-    const rg_query_filter *filter;
+    rg_query_filter filter;
     rg_vec3 lo, hi;               /* the query's box */
     rg_vec3 center;               /* overlap_sphere: the sphere */
     rg_real radius;               /* 0 for overlap_aabb */
@@ -12287,7 +12294,7 @@ static int rg__query_sphere_touches(const rg__query_overlap *o, int index, const
 static void rg__query_overlap_leaf(rg__query_overlap *o, int index) {
     rg__narrowphase_body pose;
     rg_shape_id id;
-    if (!rg__query_sees(o->w, o->filter, index) || !rg__query_pose(&o->w->bodies[o->w->shapes[index].body], &pose))
+    if (!rg__query_sees(o->w, &o->filter, index) || !rg__query_pose(&o->w->bodies[o->w->shapes[index].body], &pose))
         return;
     if (o->radius > 0 && !rg__query_sphere_touches(o, index, &pose)) return;
     id = rg__shape_id_of(o->w, index);
@@ -12317,10 +12324,9 @@ static int rg__query_overlap_walk(rg__query_overlap *o) {
 
 static int rg__query_overlap_start(rg__query_overlap *o, const rg_world *w, const rg_query_filter *filter,
                                    rg_shape_id *out, int capacity) {
-    static rg_query_filter defaults = {1u, 0xFFFFFFFFu, {0, 0}, 0};
     memset(o, 0, sizeof *o);
     o->w = w;
-    o->filter = filter ? filter : &defaults;
+    o->filter = filter ? *filter : rg_query_default_filter();
     o->out = out;
     o->capacity = capacity;
     return w && capacity >= 0 && (out || capacity == 0);
@@ -12350,6 +12356,145 @@ RIGID_API int rg_world_overlap_sphere(const rg_world *w, rg_vec3 center, rg_real
     return rg__query_overlap_walk(&o);
 }
 
+
+/* ---- >>query.cast: rays and moving spheres --------------------------------------------------- */
+
+/* A ray (radius 0) or sphere cast through the tree. */
+typedef struct rg__query_cast {
+    const rg_world *w;
+    rg_query_filter filter;
+    rg_vec3 origin, translation;
+    rg_real radius;
+    rg_real limit;                /* hits beyond it are not wanted: the best so far, or 1 for all */
+    int all;                      /* every hit, or the closest */
+    rg_ray_hit best;              /* the closest: the best so far */
+    rg_ray_hit *hits;             /* every hit: the `capacity` closest, a max-heap while walking */
+    int capacity, kept, total;
+} rg__query_cast;
+
+/* The cast against shape index at its body's current pose (>>cast), within the limit. */
+static int rg__query_cast_shape(const rg__query_cast *c, int index, rg__cast_hit *hit) {
+    const rg__shape *shape = &c->w->shapes[index];
+    rg__narrowphase_body pose;
+    rg__convex convex;
+    if (!rg__query_pose(&c->w->bodies[shape->body], &pose)) return 0;
+    if (shape->type == RG_SHAPE_MESH)
+        return c->radius > 0 ? rg__cast_sphere_mesh(shape->mesh, pose.origin, pose.rotation, c->origin, c->radius,
+                                                    c->translation, c->limit, hit, NULL)
+                             : rg__cast_ray_mesh(shape->mesh, pose.origin, pose.rotation, c->origin, c->translation,
+                                                 c->limit, hit, NULL);
+    rg__narrowphase_convex_of(shape, &pose, &convex);
+    return c->radius > 0 ? rg__cast_sphere_convex(&convex, c->origin, c->radius, c->translation, c->limit, hit)
+                         : rg__cast_ray_convex(&convex, c->origin, c->translation, c->limit, hit);
+}
+
+/* A leaf the cast reaches: its hit kept (every hit) or taken when closer (equal: lower index). */
+static void rg__query_cast_leaf(rg__query_cast *c, int index) {
+    const rg__shape *shape = &c->w->shapes[index];
+    rg__cast_hit hit;
+    rg_ray_hit h;
+    if (!rg__query_sees(c->w, &c->filter, index) || !rg__query_cast_shape(c, index, &hit)) return;
+    h.body.index = (uint32_t)shape->body;
+    h.body.generation = c->w->bodies[shape->body].generation;
+    h.shape = rg__shape_id_of(c->w, index);
+    h.point = hit.point;
+    h.normal = hit.normal;
+    h.fraction = hit.fraction;
+    if (c->all) {
+        ++c->total;
+        rg__query_keep(c->hits, &c->kept, c->capacity, &h, sizeof h, rg__query_hit_less);
+    } else if (c->total == 0 || rg__query_hit_less(&h, &c->best)) {
+        c->best = h;
+        c->limit = h.fraction;
+        c->total = 1;
+    }
+}
+
+/* The tree walked nearest box first (boxes grown by the radius and 16 epsilon of the coordinates,
+   as >>cast's mesh walk: the boxes' and the shapes' tests round differently); a box entered
+   beyond the limit is skipped. */
+static void rg__query_cast_walk(rg__query_cast *c) {
+    const rg__query *q = &c->w->query;
+    int stack[RG__QUERY_STACK], top = 0;
+    rg_real entries[RG__QUERY_STACK], grow;
+    rg_vec3 o = c->origin, d = c->translation;
+    if (q->leaf_count == 0) return;
+    grow = c->radius + 16 * RG__EPSILON * (rg__max_real(rg__cast_max_abs(q->nodes[q->root].lo),
+                                                        rg__cast_max_abs(q->nodes[q->root].hi)) +
+                                           rg__cast_max_abs(o) + rg__cast_max_abs(d));
+    if (!rg__cast_box(q->nodes[q->root].lo, q->nodes[q->root].hi, grow, o, d, c->limit, &entries[0])) return;
+    stack[top++] = q->root;
+    while (top > 0) {
+        const rg__query_node *n;
+        rg_real entry[2];
+        int hit[2], first;
+        --top;
+        if (entries[top] > c->limit) continue;
+        n = &q->nodes[stack[top]];
+        if (n->shape >= 0) {
+            rg__query_cast_leaf(c, n->shape);
+            continue;
+        }
+        hit[0] = rg__cast_box(q->nodes[n->child[0]].lo, q->nodes[n->child[0]].hi, grow, o, d, c->limit, &entry[0]);
+        hit[1] = rg__cast_box(q->nodes[n->child[1]].lo, q->nodes[n->child[1]].hi, grow, o, d, c->limit, &entry[1]);
+        first = hit[0] && hit[1] && entry[1] < entry[0];   /* the nearer child is pushed last */
+        RIGID_ASSERT(top + 2 <= RG__QUERY_STACK);
+        if (hit[!first]) {
+            stack[top] = n->child[!first];
+            entries[top++] = entry[!first];
+        }
+        if (hit[first]) {
+            stack[top] = n->child[first];
+            entries[top++] = entry[first];
+        }
+    }
+}
+
+static int rg__query_cast_start(rg__query_cast *c, const rg_world *w, rg_vec3 origin, rg_real radius,
+                                rg_vec3 translation, const rg_query_filter *filter) {
+    memset(c, 0, sizeof *c);
+    c->w = w;
+    c->filter = filter ? *filter : rg_query_default_filter();
+    c->origin = origin;
+    c->translation = translation;
+    c->radius = radius;
+    c->limit = 1;
+    return w && rg__v3_is_sane(origin) && rg__v3_is_sane(translation) && rg__cast_max_abs(translation) > 0 &&
+           rg__is_sane_real(radius) && radius >= 0;
+}
+
+RIGID_API int rg_world_ray_cast(const rg_world *w, rg_vec3 origin, rg_vec3 translation, const rg_query_filter *filter,
+                                rg_ray_hit *hit) {
+    rg__query_cast c;
+    if (hit) memset(hit, 0, sizeof *hit);
+    if (!rg__query_cast_start(&c, w, origin, 0, translation, filter)) return 0;
+    rg__query_cast_walk(&c);
+    if (c.total && hit) *hit = c.best;
+    return c.total;
+}
+
+RIGID_API int rg_world_ray_cast_all(const rg_world *w, rg_vec3 origin, rg_vec3 translation,
+                                    const rg_query_filter *filter, rg_ray_hit *hits, int capacity) {
+    rg__query_cast c;
+    if (!rg__query_cast_start(&c, w, origin, 0, translation, filter) || capacity < 0 || (!hits && capacity > 0))
+        return 0;
+    c.all = 1;
+    c.hits = hits;
+    c.capacity = capacity;
+    rg__query_cast_walk(&c);
+    rg__query_sort(hits, c.kept, sizeof(rg_ray_hit), rg__query_hit_less);
+    return c.total;
+}
+
+RIGID_API int rg_world_sphere_cast(const rg_world *w, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                   const rg_query_filter *filter, rg_ray_hit *hit) {
+    rg__query_cast c;
+    if (hit) memset(hit, 0, sizeof *hit);
+    if (!rg__query_cast_start(&c, w, origin, radius, translation, filter) || !(radius > 0)) return 0;
+    rg__query_cast_walk(&c);
+    if (c.total && hit) *hit = c.best;
+    return c.total;
+}
 
 #if defined(__clang__)
 #pragma clang diagnostic pop

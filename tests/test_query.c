@@ -21,6 +21,7 @@ typedef struct qshape {
     rg_quat turn;                 /* box: orientation in the body frame */
     double half[3];               /* box: half extents */
     double radius;                /* sphere, capsule */
+    const rg_hull *hull;          /* box */
     uint32_t category, mask;
     int is_sensor;
 } qshape;
@@ -228,6 +229,7 @@ static void add_random_shape(qworld *q, rg_body_id body, int offset, int sensors
         int h = (int)(rg_test_random() * 6), k;
         s.turn = rg_test_rotation();
         for (k = 0; k < 3; ++k) s.half[k] = q->hull_half[h][k];
+        s.hull = q->hulls[h];
         s.id = rg_body_add_hull(q->w, body, &sd, q->hulls[h], at, s.turn, NULL);
     }
     if (rg_shape_is_valid(q->w, s.id)) qworld_add(q, &s);
@@ -543,6 +545,227 @@ static void test_query_overlap_sphere_on_mesh(void) {
     rg_mesh_destroy(mesh);
 }
 
+/* ---- ray casts and sphere casts ------------------------------------------------------------ */
+
+static rg_vec3 random_point(double extent) {
+    return rg_v3((rg_real)rg_test_uniform(-extent, extent), (rg_real)rg_test_uniform(-extent, extent),
+                 (rg_real)rg_test_uniform(-extent, extent));
+}
+
+/* The brute-force closest hit: every shape the filter lets through, the least fraction (ties by
+   index); *second the next shape's fraction. -1 when nothing is hit. */
+static int brute_closest(const qworld *q, const rg_query_filter *f, dvec o, dvec d, double *fraction, double *second) {
+    int i, best = -1;
+    *fraction = *second = 2;
+    for (i = 0; i < q->count; ++i) {
+        double t;
+        if (!seen(f, &q->shapes[i])) continue;
+        t = ray_shape(q->w, &q->shapes[i], o, d);
+        if (t < 0) continue;
+        if (t < *fraction) {
+            *second = *fraction;
+            *fraction = t;
+            best = i;
+        } else if (t < *second) {
+            *second = t;
+        }
+    }
+    return best;
+}
+
+/* 10 000 random rays 1 to 30 m long from anywhere in the world: the closest hit is the brute
+   force's (the same shape, unless another lies within the tolerance of it; the same fraction and
+   point), or both miss. A ray that grazes a shape within the tolerance may go either way. */
+static void test_query_ray_cast_equals_brute_force(void) {
+    qworld q;
+    int trial, hits = 0, grazing = 0, ties = 0, wrong = 0;
+    double worst = 0, tol = 1e-4;
+    rg_test_seed(2404);
+    qworld_random(&q, 1);
+    for (trial = 0; trial < 10000; ++trial) {
+        rg_query_filter f = rg_query_default_filter();
+        rg_vec3 o = random_point(12), d = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(1, 30));
+        rg_ray_hit hit;
+        double t, next, length = rg_v3_length(d);
+        int best, got;
+        if (trial % 4 == 1) f.include_sensors = 1;
+        if (trial % 7 == 3) { f.category_bits = 4; f.mask_bits = 3; }
+        best = brute_closest(&q, &f, dv(o), dv(d), &t, &next);
+        got = rg_world_ray_cast(q.w, o, d, &f, &hit);
+        if (best < 0 && !got) continue;
+        if (best < 0 || !got) {
+            /* a graze: the ray's fraction window shifted a little finds the other answer */
+            ++grazing;
+            if (grazing > 5) ++wrong;
+            continue;
+        }
+        ++hits;
+        if (hit.shape.index != q.shapes[best].id.index) {
+            if ((next - t) * length > tol) ++wrong;
+            else ++ties;
+            continue;
+        }
+        if (fabs(hit.fraction - t) * length > worst) worst = fabs(hit.fraction - t) * length;
+        ENSURE(hit.body.index == q.shapes[best].body.index && hit.body.generation == q.shapes[best].body.generation);
+        ENSURE(fabs(rg_v3_length(hit.normal) - 1) < 1e-4 && rg_v3_dot(hit.normal, d) <= 0);
+        ENSURE_V3_NEAR(hit.point, rg_v3_madd(o, d, hit.fraction), 1e-4 * (1 + length));
+    }
+    rg_test_note("%d shapes, 10000 rays: %d hits, largest fraction error %.2g m, %d ties within 1e-4 m, "
+                 "%d grazing", q.count, hits, worst, ties, grazing);
+    ENSURE(wrong == 0);
+    ENSURE(worst < tol);
+    qworld_destroy(&q);
+}
+
+static int hit_order(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* ray_cast_all: every shape on the ray, by fraction (the brute force's fractions), and the
+   `capacity` closest when fewer places are given. */
+static void test_query_ray_cast_all_sorted_and_complete(void) {
+    qworld q;
+    rg_ray_hit hits[512], few[3];
+    double expect[512];
+    int trial, total = 0;
+    rg_test_seed(2405);
+    qworld_random(&q, 0);
+    for (trial = 0; trial < 500; ++trial) {
+        rg_vec3 o = random_point(12), d = rg_v3_scale(rg_test_unit_vector(), 30);
+        rg_query_filter f = rg_query_default_filter();
+        int i, n, m = 0, k;
+        for (i = 0; i < q.count; ++i) {
+            double t = seen(&f, &q.shapes[i]) ? ray_shape(q.w, &q.shapes[i], dv(o), dv(d)) : -1;
+            if (t >= 0 && m < 512) expect[m++] = t;
+        }
+        qsort(expect, (size_t)m, sizeof *expect, hit_order);
+        n = rg_world_ray_cast_all(q.w, o, d, NULL, hits, 512);
+        if (n != m) { /* a graze */
+            rg_test_note("ray %d: %d hits, brute force %d", trial, n, m);
+            ENSURE(abs(n - m) <= 1);
+            continue;
+        }
+        for (i = 0; i < n; ++i) {
+            ENSURE_NEAR(hits[i].fraction * 30, expect[i] * 30, 1e-4);
+            if (i) ENSURE(hits[i - 1].fraction < hits[i].fraction ||
+                          (hits[i - 1].fraction == hits[i].fraction && hits[i - 1].shape.index < hits[i].shape.index));
+        }
+        k = rg_world_ray_cast_all(q.w, o, d, NULL, few, 3);
+        ENSURE(k == n);
+        for (i = 0; i < 3 && i < n; ++i) ENSURE(few[i].shape.index == hits[i].shape.index);
+        if (n > 0) {
+            rg_ray_hit one;
+            ENSURE(rg_world_ray_cast(q.w, o, d, NULL, &one) && one.shape.index == hits[0].shape.index &&
+                   one.fraction == hits[0].fraction);
+        }
+        total += n;
+    }
+    rg_test_note("500 rays of 30 m through %d shapes: %d hits", q.count, total);
+    qworld_destroy(&q);
+}
+
+/* Sphere casts against the world-less cast of every shape (rg_sphere_cast_convex): the same
+   closest shape and fraction. */
+static void test_query_sphere_cast_equals_brute_force(void) {
+    qworld q;
+    int trial, hits = 0, ties = 0, starts = 0;
+    rg_test_seed(2406);
+    qworld_random(&q, 0);
+    for (trial = 0; trial < 2000; ++trial) {
+        rg_vec3 o = random_point(12), d = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(1, 20));
+        rg_real r = (rg_real)rg_test_uniform(0.05, 1);
+        rg_query_filter f = rg_query_default_filter();
+        rg_ray_hit hit;
+        double best_t = 2, second = 2;
+        int i, best = -1, got;
+        for (i = 0; i < q.count; ++i) {
+            const qshape *s = &q.shapes[i];
+            rg_convex_shape c;
+            rg_cast_output out;
+            rg_quat turn = rg_body_orientation(q.w, s->body);
+            dvec a = world_point(q.w, s->body, s->a), b = world_point(q.w, s->body, s->b);
+            rg_vec3 ra = rg_v3((rg_real)a.x, (rg_real)a.y, (rg_real)a.z), rb = rg_v3((rg_real)b.x, (rg_real)b.y, (rg_real)b.z);
+            if (!seen(&f, s)) continue;
+            if (s->type == QBOX) c = test_hull_shape(s->hull, ra, rg_quat_mul(turn, s->turn));
+            else if (s->type == QSPHERE) c = test_sphere_shape(ra, s->radius);
+            else c = test_capsule_shape(ra, rb, s->radius);
+            if (!rg_sphere_cast_convex(&c, o, r, d, &out)) continue;
+            if (out.fraction < best_t) { second = best_t; best_t = out.fraction; best = i; }
+            else if (out.fraction < second) second = out.fraction;
+        }
+        got = rg_world_sphere_cast(q.w, o, r, d, NULL, &hit);
+        ENSURE(got == (best >= 0));
+        if (!got) continue;
+        ++hits;
+        starts += hit.fraction == 0;
+        if (hit.shape.index != q.shapes[best].id.index) {
+            ENSURE((second - best_t) * rg_v3_length(d) < 1e-4);
+            ++ties;
+            continue;
+        }
+        ENSURE_NEAR(hit.fraction, best_t, 1e-5);
+    }
+    rg_test_note("2000 sphere casts through %d shapes: %d hits (%d starting in touch), %d ties", q.count, hits,
+                 starts, ties);
+    qworld_destroy(&q);
+}
+
+/* The shooter's body ignored: a ray from behind it goes on to the next body; the filter's bits
+   and sensors as for overlaps. */
+static void test_query_ray_filter_and_ignored_body(void) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    rg_shape_def sd = rg_shape_default_def();
+    rg_query_filter f = rg_query_default_filter();
+    rg_shape_id s1, s2, s3;
+    rg_body_id b1, b2;
+    rg_ray_hit hit, all[4];
+    b1 = ball(w, RG_BODY_DYNAMIC, rg_v3(0, 0, 0), &sd, &s1);
+    b2 = ball(w, RG_BODY_STATIC, rg_v3(3, 0, 0), &sd, &s2);
+    sd.is_sensor = 1;
+    ball(w, RG_BODY_STATIC, rg_v3(6, 0, 0), &sd, &s3);
+    ENSURE(rg_world_ray_cast(w, rg_v3(-2, 0, 0), rg_v3(10, 0, 0), &f, &hit) == 1);
+    ENSURE(hit.shape.index == s1.index && hit.body.index == b1.index);
+    ENSURE_NEAR(hit.fraction, 0.15, 1e-6);
+    ENSURE_V3_NEAR(hit.normal, rg_v3(-1, 0, 0), 1e-6);
+    ENSURE_V3_NEAR(hit.point, rg_v3((rg_real)-0.5, 0, 0), 1e-6);
+    f.ignore_body = b1;
+    ENSURE(rg_world_ray_cast(w, rg_v3(-2, 0, 0), rg_v3(10, 0, 0), &f, &hit) == 1 && hit.shape.index == s2.index);
+    ENSURE_NEAR(hit.fraction, 0.45, 1e-6);
+    ENSURE(rg_world_ray_cast_all(w, rg_v3(-2, 0, 0), rg_v3(10, 0, 0), &f, all, 4) == 1);
+    f.include_sensors = 1;
+    ENSURE(rg_world_ray_cast_all(w, rg_v3(-2, 0, 0), rg_v3(10, 0, 0), &f, all, 4) == 2 && all[1].shape.index == s3.index);
+    f.ignore_body = b2;
+    ENSURE(rg_world_ray_cast_all(w, rg_v3(-2, 0, 0), rg_v3(10, 0, 0), &f, all, 4) == 2 && all[0].shape.index == s1.index);
+    f.mask_bits = 2;                                         /* no shape is in category 2 */
+    ENSURE(rg_world_ray_cast(w, rg_v3(-2, 0, 0), rg_v3(10, 0, 0), &f, &hit) == 0 && hit.fraction == 0);
+    ENSURE(rg_world_sphere_cast(w, rg_v3(-2, 0, 0), (rg_real)0.25, rg_v3(10, 0, 0), &f, &hit) == 0);
+    ENSURE(rg_world_ray_cast(w, rg_v3(0, 0, 0), rg_v3(10, 0, 0), NULL, &hit) == 1 && hit.shape.index == s2.index); /* starts inside s1 */
+    ENSURE(rg_world_sphere_cast(w, rg_v3(-2, 0, 0), (rg_real)0.25, rg_v3(10, 0, 0), NULL, &hit) == 1);
+    ENSURE_NEAR(hit.fraction, 0.125, 1e-6);
+    ENSURE_V3_NEAR(hit.point, rg_v3((rg_real)-0.5, 0, 0), 1e-6);
+    rg_world_destroy(w);
+}
+
+/* The turned mesh of mesh_world (its front faces -x): hit from the front only. */
+static void test_query_ray_mesh_front_side_only(void) {
+    rg_mesh *mesh;
+    rg_shape_id shape;
+    rg_ray_hit hit, all[2];
+    rg_world *w = mesh_world(&mesh, &shape);
+    ENSURE(rg_world_ray_cast(w, rg_v3(-1, 2, 3), rg_v3(4, 0, 0), NULL, &hit) == 1 && hit.shape.index == shape.index);
+    ENSURE_NEAR(hit.fraction, 0.5, 1e-6);
+    ENSURE_V3_NEAR(hit.normal, rg_v3(-1, 0, 0), 1e-6);
+    ENSURE(rg_world_ray_cast(w, rg_v3(3, 2, 3), rg_v3(-4, 0, 0), NULL, &hit) == 0);
+    ENSURE(rg_world_ray_cast_all(w, rg_v3(3, 2, 3), rg_v3(-4, 0, 0), NULL, all, 2) == 0);
+    ENSURE(rg_world_sphere_cast(w, rg_v3(-1, 2, 3), (rg_real)0.5, rg_v3(4, 0, 0), NULL, &hit) == 1);
+    ENSURE_NEAR(hit.fraction, 0.375, 1e-6);
+    ENSURE(rg_world_sphere_cast(w, rg_v3(3, 2, 3), (rg_real)0.5, rg_v3(-4, 0, 0), NULL, &hit) == 0);
+    rg_world_destroy(w);
+    rg_mesh_destroy(mesh);
+}
+
 /* ---- bad input ------------------------------------------------------------------------------ */
 
 static void test_query_bad_input_finds_nothing(void) {
@@ -566,6 +789,22 @@ static void test_query_bad_input_finds_nothing(void) {
     ENSURE(rg_world_overlap_sphere(w, rg_v3(0, 0, 0), -1, NULL, out, 4) == 0);
     ENSURE(rg_world_overlap_sphere(w, rg_v3(0, 0, 0), nan, NULL, out, 4) == 0);
     ENSURE(rg_world_overlap_sphere(w, rg_v3(0, 0, 0), 1, NULL, out, -3) == 0);
+    {
+        rg_vec3 o = rg_v3(-3, 0, 0), d = rg_v3(6, 0, 0), zero = rg_v3(0, 0, 0);
+        rg_ray_hit hit, hits[2];
+        ENSURE(rg_world_ray_cast(w, o, d, NULL, &hit) == 1 && rg_world_ray_cast(w, o, d, NULL, NULL) == 1);
+        ENSURE(rg_world_ray_cast(NULL, o, d, NULL, &hit) == 0 && hit.fraction == 0 && hit.shape.generation == 0);
+        ENSURE(rg_world_ray_cast(w, bad, d, NULL, &hit) == 0 && rg_world_ray_cast(w, o, bad, NULL, &hit) == 0);
+        ENSURE(rg_world_ray_cast(w, o, zero, NULL, &hit) == 0);
+        ENSURE(rg_world_ray_cast(w, o, rg_v3((rg_real)1e16, 0, 0), NULL, &hit) == 0);
+        ENSURE(rg_world_ray_cast_all(w, o, d, NULL, hits, 2) == 1 && rg_world_ray_cast_all(w, o, d, NULL, NULL, 0) == 1);
+        ENSURE(rg_world_ray_cast_all(w, o, d, NULL, hits, -1) == 0 && rg_world_ray_cast_all(w, o, d, NULL, NULL, 2) == 0);
+        ENSURE(rg_world_ray_cast_all(w, o, zero, NULL, hits, 2) == 0 && rg_world_ray_cast_all(NULL, o, d, NULL, hits, 2) == 0);
+        ENSURE(rg_world_sphere_cast(w, o, 1, d, NULL, &hit) == 1);
+        ENSURE(rg_world_sphere_cast(w, o, 0, d, NULL, &hit) == 0 && rg_world_sphere_cast(w, o, -1, d, NULL, &hit) == 0);
+        ENSURE(rg_world_sphere_cast(w, o, nan, d, NULL, &hit) == 0 && rg_world_sphere_cast(w, o, 1, zero, NULL, &hit) == 0);
+        ENSURE(rg_world_sphere_cast(w, bad, 1, d, NULL, &hit) == 0 && rg_world_sphere_cast(NULL, o, 1, d, NULL, &hit) == 0);
+    }
     rg_world_destroy(w);
 }
 
@@ -576,5 +815,10 @@ void rg_tests_query(void) {
     RUN_TEST(test_query_sees_bodies_created_moved_and_destroyed);
     RUN_TEST(test_query_filter_is_honoured);
     RUN_TEST(test_query_overlap_sphere_on_mesh);
+    RUN_TEST(test_query_ray_cast_equals_brute_force);
+    RUN_TEST(test_query_ray_cast_all_sorted_and_complete);
+    RUN_TEST(test_query_sphere_cast_equals_brute_force);
+    RUN_TEST(test_query_ray_filter_and_ignored_body);
+    RUN_TEST(test_query_ray_mesh_front_side_only);
     RUN_TEST(test_query_bad_input_finds_nothing);
 }
