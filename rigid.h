@@ -1481,6 +1481,7 @@ typedef struct rg__query {
     int root, leaf_count;
     double inner_area;            /* the sum of the inner nodes' half areas */
     double built_cost;            /* inner_area over the root's half area after the last rebuild */
+    int rebuilds;                 /* since the world was created (for tools/bench_query.c) */
 } rg__query;
 
 /* The hooks of the shared functions into >>query (below). */
@@ -11894,17 +11895,28 @@ static int rg__query_pose(const rg__body *body, rg__narrowphase_body *pose) {
     return 1;
 }
 
-/* Shape index's world box at its body's current pose; the point at the origin when the pose or
-   the box is out of range. */
-static void rg__query_shape_box(const rg_world *w, int index, rg_vec3 *lo, rg_vec3 *hi) {
-    const rg__shape *shape = &w->shapes[index];
-    rg__narrowphase_body pose;
-    *lo = *hi = rg_v3(0, 0, 0);
-    if (!rg__query_pose(&w->bodies[shape->body], &pose)) return;
-    rg__broadphase_shape_box(shape, rg_mat3_from_quat(pose.rotation), lo, hi);
-    *lo = rg_v3_add(pose.origin, *lo);
-    *hi = rg_v3_add(pose.origin, *hi);
+/* A body's frame as the broad phase takes it: its rotation matrix and its origin. */
+static void rg__query_frame(const rg__body *body, rg_mat3 *rotation, rg_vec3 *origin) {
+    *rotation = rg_mat3_from_quat(body->orientation);
+    *origin = rg_v3_sub(body->com, rg_mat3_mul_v3(*rotation, body->local_com));
+}
+
+/* A shape's world box on a body in that frame; the point at the origin when the box is out of
+   range (a pose gone to NaN or beyond 1e15). */
+static void rg__query_box_in_frame(const rg__shape *shape, rg_mat3 rotation, rg_vec3 origin, rg_vec3 *lo,
+                                   rg_vec3 *hi) {
+    rg__broadphase_shape_box(shape, rotation, lo, hi);
+    *lo = rg_v3_add(origin, *lo);
+    *hi = rg_v3_add(origin, *hi);
     if (!rg__v3_is_sane(*lo) || !rg__v3_is_sane(*hi)) *lo = *hi = rg_v3(0, 0, 0);
+}
+
+/* Shape index's world box at its body's current pose. */
+static void rg__query_shape_box(const rg_world *w, int index, rg_vec3 *lo, rg_vec3 *hi) {
+    rg_mat3 rotation;
+    rg_vec3 origin;
+    rg__query_frame(&w->bodies[w->shapes[index].body], &rotation, &origin);
+    rg__query_box_in_frame(&w->shapes[index], rotation, origin, lo, hi);
 }
 
 /* A node slot (reused or appended), blank: no parent, no children, a zero box. */
@@ -12062,6 +12074,11 @@ static int rg__query_worn(const rg__query *q) {
     return area > 0 && q->inner_area > RG__QUERY_REBUILD_GROWTH * q->built_cost * area;
 }
 
+static int rg__query_same_box(rg_vec3 lo, rg_vec3 hi, const rg__query_node *n) {
+    return lo.x == n->lo.x && lo.y == n->lo.y && lo.z == n->lo.z && hi.x == n->hi.x && hi.y == n->hi.y &&
+           hi.z == n->hi.z;
+}
+
 /* The end of rg_world_step: the kinematic and dynamic bodies' leaves take their boxes at the
    new poses and their ancestors are marked; the marked nodes are refitted; a worn tree is built
    again. */
@@ -12071,10 +12088,17 @@ static void rg__query_step(rg_world *w) {
     int i, n = (int)stbds_arrlen(movers), index, node;
     if (q->leaf_count == 0) return;
     for (i = 0; i < n; ++i) {
+        rg_mat3 rotation;
+        rg_vec3 origin;
+        rg__query_frame(&w->bodies[movers[i]], &rotation, &origin);
         for (index = w->bodies[movers[i]].first_shape; index >= 0; index = w->shapes[index].next) {
+            rg_vec3 lo, hi;
             node = q->leaf[index];
             RIGID_ASSERT(node >= 0);
-            rg__query_shape_box(w, index, &q->nodes[node].lo, &q->nodes[node].hi);
+            rg__query_box_in_frame(&w->shapes[index], rotation, origin, &lo, &hi);
+            if (rg__query_same_box(lo, hi, &q->nodes[node])) continue;   /* at rest: nothing to refit */
+            q->nodes[node].lo = lo;
+            q->nodes[node].hi = hi;
             for (; node >= 0 && !q->nodes[node].dirty; node = q->nodes[node].parent) q->nodes[node].dirty = 1;
         }
     }
@@ -12150,6 +12174,7 @@ static void rg__query_rebuild(rg_world *w) {
         double area = rg__mesh_half_area(q->nodes[q->root].lo, q->nodes[q->root].hi);
         q->built_cost = area > 0 ? q->inner_area / area : 0;
     }
+    ++q->rebuilds;
 }
 
 static void rg__query_destroy(rg_world *w) {
