@@ -513,9 +513,9 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
    Each returns 1 and fills *out (else 0 with *out zeroed): the fraction t, the point on the
    shape's surface (a sphere cast: the point of touch) and the shape's unit surface normal there,
    facing against the cast. A ray starting inside a shape does not hit it. A sphere starting
-   overlapping a shape hits at fraction 0, with the shape's surface point closest to its centre
-   and the normal there (a centre inside a hull: the face it is least deep behind), as Box2D v3
-   reports initial overlap. Triangles and meshes are hit from their front only (corners
+   overlapping or touching a shape hits at fraction 0, with the shape's surface point closest to
+   its centre and the normal there (a centre inside a hull: the face it is least deep behind), as
+   Box2D v3 reports initial overlap. Triangles and meshes are hit from their front only (corners
    counter-clockwise seen from it): a sphere touches them only with its centre in front of the
    plane. 0 for NULL, NaN, infinite or absurd (beyond 1e15) input, a zero translation, a
    radius <= 0, an invalid shape or a degenerate triangle.
@@ -524,7 +524,8 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
 typedef struct rg_cast_output {
     rg_vec3 point;                /* on the shape's surface, world */
     rg_vec3 normal;               /* unit, the shape's surface normal at point */
-    rg_real fraction;             /* in [0, 1]: the ray, or the sphere's centre, is at origin + fraction * translation */
+    rg_real fraction;             /* in [0, 1]: the ray or the sphere's centre is then at
+                                     origin + fraction * translation */
 } rg_cast_output;
 
 RIGID_API int rg_ray_cast_convex(const rg_convex_shape *s, rg_vec3 origin, rg_vec3 translation, rg_cast_output *out);
@@ -5966,14 +5967,16 @@ RIGID_API int rg_collide_triangle(const rg_convex_shape *a, const rg_vec3 triang
    - a triangle grown by r: the face pushed out to the front and the three edges' capsules;
    - a mesh: its hierarchy walked nearest box first, boxes grown by r and their rounding, boxes
      beyond the best hit so far skipped; equal fractions go to the lowest triangle.
-   Rules (Box2D v3's): a ray starting inside a shape does not hit it (starting on its surface and
-   entering: fraction 0). A sphere starting overlapping a shape (its centre closer than r, in
+   Rules: a ray starting inside a shape does not hit it (starting on its surface and entering:
+   fraction 0). A sphere starting overlapping or touching a shape (its centre within r of it, in
    front of a triangle) hits at fraction 0 whatever its direction, with the shape's surface point
    closest to its centre and the normal there; a centre inside a hull takes the face of least
-   penetration. A sphere touches a triangle only with its centre on the front side of its plane,
-   as rg__collide_convex_triangle collides only shapes whose centre is in front. A zero
-   translation, non-finite or absurd input (beyond RG__MAX_MAGNITUDE), a radius <= 0 or a
-   negative or NaN max_fraction: no hit.
+   penetration. Box2D v3 does both (it reports an initial overlap as fraction 0, with a zero
+   normal): a hit at 0 tells a character controller it is stuck, and a cast starting just clear of
+   a surface gets its true fraction. A sphere touches a triangle only with its centre on the front
+   side of its plane, as rg__collide_convex_triangle collides only shapes whose centre is in
+   front. A zero translation, non-finite or absurd input (beyond RG__MAX_MAGNITUDE), a radius <= 0
+   or a negative or NaN max_fraction: no hit.
    ============================================================================================= */
 
 /* The hierarchy is at most 60 levels deep (rg__mesh_build_node); the walk pushes at most two
@@ -6019,8 +6022,8 @@ static void rg__cast_union(rg_real t_in, rg_real t_out, int *found, rg_real *lo,
    and d to a largest component of 1, so that no square overflows or underflows; the parameters
    are scaled back. */
 static int rg__cast_line_capsule(rg_vec3 m, rg_vec3 d, rg_vec3 u, rg_real radius, rg_real *t_in, rg_real *t_out) {
-    rg_real scale = rg__collide_round_scale(rg__max_real(rg__max_real(rg__cast_max_abs(m), rg__cast_max_abs(u)), radius));
-    rg_real step = rg__cast_max_abs(d), uu, mu, du, lo, hi, a, b, back;
+    rg_real largest = rg__max_real(rg__max_real(rg__cast_max_abs(m), rg__cast_max_abs(u)), radius);
+    rg_real scale = rg__collide_round_scale(largest), step = rg__cast_max_abs(d), uu, mu, du, lo, hi, a, b, back;
     int found;
     if (!(step > 0)) return 0;
     m = rg_v3_scale(m, 1 / scale);
@@ -6194,11 +6197,9 @@ static int rg__cast_sphere_hull(const rg__convex *c, rg_vec3 origin, rg_real r, 
             top = i;
         }
         if (t >= 0 && rg__cast_better(&best, t, height, max_fraction)) {
-            rg_vec3 x = rg_v3_madd(o, d, t);
+            rg_vec3 x = rg_v3_madd(o, d, t), n = h->faces[i].normal;
             if (rg__cast_in_hull_face(h, i, x))
-                rg__cast_keep(&best, t, height,
-                              rg_v3_madd(x, h->faces[i].normal, h->faces[i].offset - rg_v3_dot(h->faces[i].normal, x)),
-                              h->faces[i].normal);
+                rg__cast_keep(&best, t, height, rg_v3_madd(x, n, h->faces[i].offset - rg_v3_dot(n, x)), n);
         }
     }
     if (highest <= 0) { /* the centre is inside */
@@ -6227,8 +6228,8 @@ static int rg__cast_sphere_hull(const rg__convex *c, rg_vec3 origin, rg_real r, 
    function is computed again in double, whose products of floats are exact: its sign is then
    the true one (float builds; double builds take it as it is). *t = T / det in [0, limit]. */
 static int rg__cast_ray_corners(rg_vec3 a, rg_vec3 b, rg_vec3 c, rg_vec3 o, rg_vec3 d, rg_real limit, rg_real *t) {
-    int kz = rg__fabs(d.x) >= rg__fabs(d.y) ? (rg__fabs(d.x) >= rg__fabs(d.z) ? 0 : 2) : (rg__fabs(d.y) >= rg__fabs(d.z) ? 1 : 2);
-    int kx = (kz + 1) % 3, ky = (kz + 2) % 3, swap;
+    rg_real x = rg__fabs(d.x), y = rg__fabs(d.y), z = rg__fabs(d.z);
+    int kz = x >= y ? (x >= z ? 0 : 2) : (y >= z ? 1 : 2), kx = (kz + 1) % 3, ky = (kz + 2) % 3, swap;
     rg_real sx, sy, sz, ax, ay, bx, by, cx, cy, u, v, w, det, big_t;
     rg_vec3 pa = rg_v3_sub(a, o), pb = rg_v3_sub(b, o), pc = rg_v3_sub(c, o);
     if (rg__cast_component(d, kz) < 0) {
@@ -6296,7 +6297,8 @@ static int rg__cast_sphere_corners(const rg_vec3 v[3], rg_vec3 n, rg_vec3 o, rg_
     memset(&best, 0, sizeof best);
     if (t >= 0 && rg__cast_better(&best, t, height, max_fraction)) {
         rg_vec3 x = rg_v3_madd(o, d, t);
-        if (rg__cast_in_triangle(v, n, x)) rg__cast_keep(&best, t, height, rg_v3_madd(x, n, -rg_v3_dot(n, rg_v3_sub(x, v[0]))), n);
+        if (rg__cast_in_triangle(v, n, x))
+            rg__cast_keep(&best, t, height, rg_v3_madd(x, n, -rg_v3_dot(n, rg_v3_sub(x, v[0]))), n);
     }
     front[0] = n;
     front[1] = v[0];
@@ -6384,10 +6386,9 @@ static int rg__cast_mesh(const rg_mesh *m, rg_vec3 position, rg_quat orientation
         node = &m->nodes[stack[top]];
         if (node->count == 0) {
             rg_real near_entry, far_entry;
-            int near_hit = rg__cast_box(m->nodes[node->first].lo, m->nodes[node->first].hi, grow, o, d, limit, &near_entry);
-            int far_hit = rg__cast_box(m->nodes[node->first + 1].lo, m->nodes[node->first + 1].hi, grow, o, d, limit,
-                                       &far_entry);
             int near_node = node->first, far_node = node->first + 1;
+            int near_hit = rg__cast_box(m->nodes[near_node].lo, m->nodes[near_node].hi, grow, o, d, limit, &near_entry);
+            int far_hit = rg__cast_box(m->nodes[far_node].lo, m->nodes[far_node].hi, grow, o, d, limit, &far_entry);
             if (near_hit && far_hit && far_entry < near_entry) { /* the nearer one popped first */
                 rg_real e = near_entry;
                 near_entry = far_entry;
@@ -6419,7 +6420,8 @@ static int rg__cast_mesh(const rg_mesh *m, rg_vec3 position, rg_quat orientation
                 touched = rg__cast_ray_corners(v[0], v[1], v[2], o, d, limit, &candidate.fraction);
                 candidate.normal = m->normals[i];
             }
-            if (!touched || candidate.fraction > limit || (candidate.fraction == limit && best >= 0 && i > best)) continue;
+            if (!touched || candidate.fraction > limit || (candidate.fraction == limit && best >= 0 && i > best))
+                continue;
             found = candidate;
             limit = candidate.fraction;
             best = i;
@@ -6475,7 +6477,8 @@ RIGID_API int rg_sphere_cast_convex(const rg_convex_shape *s, rg_vec3 origin, rg
            rg__cast_output(rg__cast_sphere_convex(&c, origin, radius, translation, 1, &hit), &hit, out);
 }
 
-RIGID_API int rg_ray_cast_triangle(const rg_vec3 triangle[3], rg_vec3 origin, rg_vec3 translation, rg_cast_output *out) {
+RIGID_API int rg_ray_cast_triangle(const rg_vec3 triangle[3], rg_vec3 origin, rg_vec3 translation,
+                                   rg_cast_output *out) {
     rg__triangle t;
     rg__cast_hit hit;
     if (!out) return 0;
@@ -6499,8 +6502,8 @@ RIGID_API int rg_ray_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat or
     rg__cast_hit hit;
     if (!out) return 0;
     memset(out, 0, sizeof *out);
-    return rg__cast_output(rg__cast_ray_mesh(mesh, position, orientation, origin, translation, 1, &hit, triangle), &hit,
-                           out);
+    return rg__cast_output(
+        rg__cast_ray_mesh(mesh, position, orientation, origin, translation, 1, &hit, triangle), &hit, out);
 }
 
 RIGID_API int rg_sphere_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat orientation, rg_vec3 origin,
