@@ -11,7 +11,7 @@
 
 /* ---- a random world and its shapes as the test knows them ----------------------------------- */
 
-enum { QSPHERE, QCAPSULE, QBOX };
+enum { QSPHERE, QCAPSULE, QBOX, QMESH };
 
 typedef struct qshape {
     rg_shape_id id;
@@ -22,6 +22,7 @@ typedef struct qshape {
     double half[3];               /* box: half extents */
     double radius;                /* sphere, capsule */
     const rg_hull *hull;          /* box */
+    const rg_mesh *mesh;          /* mesh (ray tests only) */
     uint32_t category, mask;
     int is_sensor;
 } qshape;
@@ -54,6 +55,21 @@ static dvec dv_rotate(rg_quat q, dvec v, int inverse) {
     r.y = v.y + s * ty + (z * tx - x * tz);
     r.z = v.z + s * tz + (x * ty - y * tx);
     return r;
+}
+
+/* Random draws one statement each: the order of a call's arguments is unspecified, and every
+   compiler must build the same worlds. */
+static rg_vec3 random_point(double extent) {
+    rg_vec3 p;
+    p.x = (rg_real)rg_test_uniform(-extent, extent);
+    p.y = (rg_real)rg_test_uniform(-extent, extent);
+    p.z = (rg_real)rg_test_uniform(-extent, extent);
+    return p;
+}
+
+static rg_vec3 random_vector(double lo, double hi) {
+    rg_vec3 u = rg_test_unit_vector();
+    return rg_v3_scale(u, (rg_real)rg_test_uniform(lo, hi));
 }
 
 static dvec world_point(const rg_world *w, rg_body_id body, rg_vec3 p) {
@@ -178,6 +194,12 @@ static double ray_capsule(dvec o, dvec d, dvec a, dvec b, double r) {
 }
 
 static double ray_shape(const rg_world *w, const qshape *s, dvec o, dvec d) {
+    if (s->type == QMESH) { /* the world-less cast over every triangle's front */
+        rg_cast_output out;
+        rg_vec3 ro = rg_v3((rg_real)o.x, (rg_real)o.y, (rg_real)o.z), rd = rg_v3((rg_real)d.x, (rg_real)d.y, (rg_real)d.z);
+        return rg_ray_cast_mesh(s->mesh, rg_body_position(w, s->body), rg_body_orientation(w, s->body), ro, rd, &out,
+                                NULL) ? out.fraction : -1;
+    }
     if (s->type == QBOX) {
         dvec c;
         rg_quat q;
@@ -212,15 +234,14 @@ static void add_random_shape(qworld *q, rg_body_id body, int offset, int sensors
     sd.category_bits = s.category;
     sd.mask_bits = s.mask;
     sd.is_sensor = s.is_sensor;
-    if (offset) at = rg_v3((rg_real)rg_test_uniform(-0.8, 0.8), (rg_real)rg_test_uniform(-0.8, 0.8),
-                           (rg_real)rg_test_uniform(-0.8, 0.8));
+    if (offset) at = random_point(0.8);
     s.a = s.b = at;
     s.turn = rg_quat_identity();
     if (s.type == QSPHERE) {
         s.radius = (rg_real)rg_test_uniform(0.2, 1);
         s.id = rg_body_add_sphere(q->w, body, &sd, at, (rg_real)s.radius, NULL);
     } else if (s.type == QCAPSULE) {
-        rg_vec3 u = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0.1, 0.6));
+        rg_vec3 u = random_vector(0.1, 0.6);
         s.a = rg_v3_sub(at, u);
         s.b = rg_v3_add(at, u);
         s.radius = (rg_real)rg_test_uniform(0.1, 0.5);
@@ -242,12 +263,11 @@ static rg_body_id add_random_body(qworld *q, double extent, int sensors) {
     rg_body_id id;
     int i, shapes = rg_test_random() < 0.2 ? 2 : 1;
     bd.type = rg_test_random() < 0.33 ? RG_BODY_STATIC : RG_BODY_DYNAMIC;
-    bd.position = rg_v3((rg_real)rg_test_uniform(-extent, extent), (rg_real)rg_test_uniform(-extent, extent),
-                        (rg_real)rg_test_uniform(-extent, extent));
+    bd.position = random_point(extent);
     bd.orientation = rg_test_rotation();
     if (bd.type == RG_BODY_DYNAMIC) {
-        bd.linear_velocity = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0, 3));
-        bd.angular_velocity = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(0, 3));
+        bd.linear_velocity = random_vector(0, 3);
+        bd.angular_velocity = random_vector(0, 3);
     }
     id = rg_body_create(q->w, &bd, NULL);
     for (i = 0; i < shapes; ++i) add_random_shape(q, id, shapes > 1, sensors);
@@ -292,9 +312,10 @@ static void qworld_random(qworld *q, int sensors) {
     qworld_create(q);
     for (i = 0; i < 1600; ++i) bodies[i] = add_random_body(q, 10, sensors);
     for (i = 0; i < 30; ++i) rg_world_step(q->w, (rg_real)(1.0 / 60));
-    for (i = 0; i < 1600; i += 10)
-        rg_body_set_transform(q->w, bodies[i], rg_v3((rg_real)rg_test_uniform(-10, 10), (rg_real)rg_test_uniform(-10, 10),
-                                                    (rg_real)rg_test_uniform(-10, 10)), rg_test_rotation());
+    for (i = 0; i < 1600; i += 10) {
+        rg_vec3 p = random_point(10);
+        rg_body_set_transform(q->w, bodies[i], p, rg_test_rotation());
+    }
     for (i = 3; i < 1600; i += 32) rg_body_destroy(q->w, bodies[i]);
     for (i = 0; i < 100; ++i) add_random_body(q, 10, sensors);
     qworld_prune(q);
@@ -385,8 +406,7 @@ static void test_query_overlap_sphere_equals_brute_force(void) {
     for (trial = 0; trial < 1000 && ok; ++trial) {
         rg_query_filter f = rg_query_default_filter();
         double r = rg_test_uniform(0.05, 3), tol = 1e-5 * (1 + r);
-        rg_vec3 c = rg_v3((rg_real)rg_test_uniform(-11, 11), (rg_real)rg_test_uniform(-11, 11),
-                          (rg_real)rg_test_uniform(-11, 11));
+        rg_vec3 c = random_point(11);
         int i, n;
         if (trial % 2) f.include_sensors = 1;
         for (i = 0; i < q.count; ++i) {
@@ -547,11 +567,6 @@ static void test_query_overlap_sphere_on_mesh(void) {
 
 /* ---- ray casts and sphere casts ------------------------------------------------------------ */
 
-static rg_vec3 random_point(double extent) {
-    return rg_v3((rg_real)rg_test_uniform(-extent, extent), (rg_real)rg_test_uniform(-extent, extent),
-                 (rg_real)rg_test_uniform(-extent, extent));
-}
-
 /* The brute-force closest hit: every shape the filter lets through, the least fraction (ties by
    index); *second the next shape's fraction. -1 when nothing is hit. */
 static int brute_closest(const qworld *q, const rg_query_filter *f, dvec o, dvec d, double *fraction, double *second) {
@@ -573,18 +588,54 @@ static int brute_closest(const qworld *q, const rg_query_filter *f, dvec o, dvec
     return best;
 }
 
-/* 10 000 random rays 1 to 30 m long from anywhere in the world: the closest hit is the brute
-   force's (the same shape, unless another lies within the tolerance of it; the same fraction and
-   point), or both miss. A ray that grazes a shape within the tolerance may go either way. */
+/* A bumpy grid of 20 x 20 cells (800 triangles) 24 m wide facing +y, on a static body at y = -11
+   turned 10 degrees about x. */
+static rg_mesh *add_floor(qworld *q) {
+    rg_vec3 v[21 * 21];
+    int t[20 * 20 * 6], i, j, k = 0;
+    rg_body_def bd = rg_body_default_def();
+    rg_shape_def sd = rg_shape_default_def();
+    rg_mesh *mesh;
+    qshape s;
+    for (j = 0; j <= 20; ++j)
+        for (i = 0; i <= 20; ++i)
+            v[i + 21 * j] = rg_v3((rg_real)(1.2 * i - 12), (rg_real)rg_test_uniform(-0.5, 0.5), (rg_real)(1.2 * j - 12));
+    for (j = 0; j < 20; ++j)
+        for (i = 0; i < 20; ++i) {
+            int a = i + 21 * j;
+            t[k++] = a; t[k++] = a + 21; t[k++] = a + 1;
+            t[k++] = a + 1; t[k++] = a + 21; t[k++] = a + 22;
+        }
+    mesh = rg_mesh_create(v, 21 * 21, t, 800, NULL);
+    bd.type = RG_BODY_STATIC;
+    bd.position = rg_v3(0, -11, 0);
+    bd.orientation = rg_quat_from_axis_angle(rg_v3(1, 0, 0), (rg_real)0.1745);
+    memset(&s, 0, sizeof s);
+    s.type = QMESH;
+    s.mesh = mesh;
+    s.body = rg_body_create(q->w, &bd, NULL);
+    s.id = rg_body_add_mesh(q->w, s.body, &sd, mesh, NULL);
+    s.category = 1;
+    s.mask = 0xFFFFFFFFu;
+    qworld_add(q, &s);
+    return mesh;
+}
+
+/* 10 000 random rays 1 to 30 m long from anywhere in the world (with a mesh floor): the closest
+   hit is the brute force's (the same shape, unless another lies within the tolerance of it; the
+   same fraction and point), or both miss. A ray that grazes a shape within the tolerance may go
+   either way. */
 static void test_query_ray_cast_equals_brute_force(void) {
     qworld q;
-    int trial, hits = 0, grazing = 0, ties = 0, wrong = 0;
+    rg_mesh *floor_mesh;
+    int trial, hits = 0, grazing = 0, ties = 0, wrong = 0, on_floor = 0;
     double worst = 0, tol = 1e-4;
     rg_test_seed(2404);
     qworld_random(&q, 1);
+    floor_mesh = add_floor(&q);
     for (trial = 0; trial < 10000; ++trial) {
         rg_query_filter f = rg_query_default_filter();
-        rg_vec3 o = random_point(12), d = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(1, 30));
+        rg_vec3 o = random_point(12), d = random_vector(1, 30);
         rg_ray_hit hit;
         double t, next, length = rg_v3_length(d);
         int best, got;
@@ -600,6 +651,7 @@ static void test_query_ray_cast_equals_brute_force(void) {
             continue;
         }
         ++hits;
+        on_floor += q.shapes[best].type == QMESH;
         if (hit.shape.index != q.shapes[best].id.index) {
             if ((next - t) * length > tol) ++wrong;
             else ++ties;
@@ -610,11 +662,12 @@ static void test_query_ray_cast_equals_brute_force(void) {
         ENSURE(fabs(rg_v3_length(hit.normal) - 1) < 1e-4 && rg_v3_dot(hit.normal, d) <= 0);
         ENSURE_V3_NEAR(hit.point, rg_v3_madd(o, d, hit.fraction), 1e-4 * (1 + length));
     }
-    rg_test_note("%d shapes, 10000 rays: %d hits, largest fraction error %.2g m, %d ties within 1e-4 m, "
-                 "%d grazing", q.count, hits, worst, ties, grazing);
+    rg_test_note("%d shapes, 10000 rays: %d hits (%d on the mesh), largest fraction error %.2g m, %d ties "
+                 "within 1e-4 m, %d grazing", q.count, hits, on_floor, worst, ties, grazing);
     ENSURE(wrong == 0);
     ENSURE(worst < tol);
     qworld_destroy(&q);
+    rg_mesh_destroy(floor_mesh);
 }
 
 static int hit_order(const void *a, const void *b) {
@@ -673,7 +726,7 @@ static void test_query_sphere_cast_equals_brute_force(void) {
     rg_test_seed(2406);
     qworld_random(&q, 0);
     for (trial = 0; trial < 2000; ++trial) {
-        rg_vec3 o = random_point(12), d = rg_v3_scale(rg_test_unit_vector(), (rg_real)rg_test_uniform(1, 20));
+        rg_vec3 o = random_point(12), d = random_vector(1, 20);
         rg_real r = (rg_real)rg_test_uniform(0.05, 1);
         rg_query_filter f = rg_query_default_filter();
         rg_ray_hit hit;
