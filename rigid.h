@@ -778,6 +778,52 @@ RIGID_API rg_vec3  rg_mesh_triangle_normal(const rg_mesh *mesh, int t);
 RIGID_API int      rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int *out, int capacity);
 
 /* ---------------------------------------------------------------------------------------------
+   Queries
+   ------------------------------------------------------------------------------------------- */
+
+typedef struct rg_query_filter {  /* a plain struct (no cookie): a hand-filled one is taken as it is */
+    uint32_t   category_bits;     /* default 1: the query's own categories */
+    uint32_t   mask_bits;         /* default 0xFFFFFFFF; a shape is seen when (mask_bits & its category_bits)
+                                     and (its mask_bits & category_bits) are both non-zero, as Box2D does */
+    rg_body_id ignore_body;       /* default null: this body's shapes are not seen (the shooter) */
+    int        include_sensors;   /* default 0 */
+} rg_query_filter;
+RIGID_API rg_query_filter rg_query_default_filter(void);
+
+typedef struct rg_ray_hit {
+    rg_body_id  body;
+    rg_shape_id shape;
+    rg_vec3     point;            /* world, on the shape's surface (a sphere cast: the point of first touch) */
+    rg_vec3     normal;           /* unit surface normal at the point, facing against the ray */
+    rg_real     fraction;         /* in [0, 1]; the ray (or the cast sphere's centre) is then at origin + fraction * translation */
+} rg_ray_hit;
+
+/* A NULL filter means rg_query_default_filter(). Queries see every shape at its current pose,
+   bodies created or moved (rg_body_set_transform) since the last step included; they change
+   nothing. A ray that starts inside a shape does not hit it; mesh triangles are hit from their
+   front side only. Hits at equal fractions are ordered by shape index. Bad input (NULL world,
+   NaN, infinite or absurd vectors beyond 1e15, a zero translation, radius <= 0, capacity < 0,
+   NULL out with capacity > 0, min above max) finds nothing: 0, and a hit is zeroed. */
+RIGID_API int rg_world_ray_cast(const rg_world *w, rg_vec3 origin, rg_vec3 translation,
+                                const rg_query_filter *filter, rg_ray_hit *hit);       /* 1 and the closest hit, else 0 */
+/* Every hit along the ray, by fraction: writes the `capacity` closest, returns the total. */
+RIGID_API int rg_world_ray_cast_all(const rg_world *w, rg_vec3 origin, rg_vec3 translation,
+                                    const rg_query_filter *filter, rg_ray_hit *hits, int capacity);
+/* The first touch of a sphere moved from origin by translation; a sphere that starts touching a
+   shape hits it at fraction 0, at the shape's point closest to its centre (as Box2D v3 reports
+   initial overlap), a mesh only with its centre in front of the triangle. */
+RIGID_API int rg_world_sphere_cast(const rg_world *w, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                   const rg_query_filter *filter, rg_ray_hit *hit);
+/* The shapes whose own boxes at their current pose (no margin) overlap [min, max], touching
+   included; writes the `capacity` of lowest index, ascending, and returns the total. */
+RIGID_API int rg_world_overlap_aabb(const rg_world *w, rg_vec3 min, rg_vec3 max,
+                                    const rg_query_filter *filter, rg_shape_id *out, int capacity);
+/* The shapes that touch the sphere (distance <= radius; a mesh by any triangle, either side),
+   as rg_world_overlap_aabb writes them. */
+RIGID_API int rg_world_overlap_sphere(const rg_world *w, rg_vec3 center, rg_real radius,
+                                      const rg_query_filter *filter, rg_shape_id *out, int capacity);
+
+/* ---------------------------------------------------------------------------------------------
    Events
    What changed in the last step, read after rg_world_step (no callbacks during the step). The
    arrays belong to the world and stay valid until the next rg_world_step or until a body, shape
@@ -857,6 +903,7 @@ typedef struct rg_world_stats {
        contact sweeps, seconds_shock shock propagation and the first-order separation after it */
     double seconds_broadphase, seconds_narrowphase, seconds_collision, seconds_contact,
            seconds_shock, seconds_integration;
+    double seconds_query;      /* the queries' tree kept current at the step's end (refit, rebuild) */
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
 
@@ -1600,6 +1647,38 @@ typedef struct rg__solver {
     int approaching_count;
 } rg__solver;
 
+/* ---- queries ---- */
+/* A node of the queries' tree over the shapes' boxes (>>query): leaves are shapes (a mesh is one
+   leaf, its triangles in its own hierarchy), inner nodes have two children. */
+typedef struct rg__query_node {
+    rg_vec3 lo, hi;               /* leaf: the shape's box at its current pose; inner: its children's union */
+    int parent;                   /* -1 for the root */
+    int child[2];                 /* inner nodes; -1 in leaves */
+    int shape;                    /* leaves: the shape's index; inner nodes: -1 */
+    int height;                   /* leaves 0; inner nodes 1 + the higher child's */
+    int dirty;                    /* a leaf below moved in this step and awaits the refit */
+} rg__query_node;
+
+typedef struct rg__query {
+    rg__query_node *nodes;        /* stb_ds; nodes[root] is the root when leaf_count > 0 */
+    int *free_nodes;              /* stb_ds: slots of nodes to reuse */
+    int *leaf;                    /* stb_ds, per shape slot: its leaf, -1 none */
+    int *stack;                   /* stb_ds: the refit's walk */
+    int *items;                   /* stb_ds: the rebuild's shapes, by item */
+    rg__mesh_builder builder;     /* the rebuild's boxes, centres, order and hierarchy (>>mesh.hierarchy) */
+    int root, leaf_count;
+    double inner_area;            /* the sum of the inner nodes' half areas */
+    double built_cost;            /* inner_area over the root's half area after the last rebuild */
+    int rebuilds;                 /* since the world was created (for tools/bench_query.c) */
+    int added;                    /* leaves inserted since the last rebuild */
+} rg__query;
+
+/* The hooks of the shared functions into >>query (below). */
+static void rg__query_body_moved(rg_world *w, int body);
+static void rg__query_remove_shape(rg_world *w, int shape);
+static void rg__query_step(rg_world *w);
+static void rg__query_destroy(rg_world *w);
+
 /* ---- world ---- */
 struct rg_world {
     rg_world_def def;
@@ -1610,6 +1689,7 @@ struct rg_world {
     int shape_free_list;
     rg__broadphase broadphase;
     rg__narrowphase narrowphase;
+    rg__query query;
     rg__solver solver;
     rg__events events;
     rg_world_stats stats;
@@ -11828,6 +11908,7 @@ RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result) 
 RIGID_API void rg_world_destroy(rg_world *w) {
     if (!w) return;
     rg__solver_destroy(w);
+    rg__query_destroy(w);
     rg__narrowphase_destroy(w);
     rg__event_destroy(w);
     rg__broadphase_destroy(w);
@@ -11875,6 +11956,11 @@ RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
         RG__PROFILE_BEGIN(integration);
         rg__integrate_positions(w, dt);
         RG__PROFILE_ADD(integration);
+    }
+    {
+        RG__PROFILE_BEGIN(query);
+        rg__query_step(w);
+        RG__PROFILE_END(query);
     }
     rg__event_update(w);
     n = (int)stbds_arrlen(w->bodies);
@@ -12193,6 +12279,7 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
     body->com = rg_v3_add(position, rg_quat_rotate(body->orientation, rg__body_local_com(body)));
     rg__integrate_world_inertia(body);
     rg__broadphase_body_moved(w, (int)id.index);
+    rg__query_body_moved(w, (int)id.index);
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
@@ -12697,6 +12784,7 @@ static rg_shape_id rg__shape_insert(rg_world *w, int body_index, const rg__shape
     while (*link >= 0) link = &w->shapes[*link].next;
     *link = index;
     ++body->shape_count;
+    rg__query_body_moved(w, body_index);
     rg__set_result(result, RG_OK);
     return rg__shape_id_of(w, index);
 }
@@ -12802,6 +12890,7 @@ static void rg__shape_release(rg_world *w, int index) {
     rg__shape *shape = &w->shapes[index];
     rg__body *body = &w->bodies[shape->body];
     int *link = &body->first_shape;
+    rg__query_remove_shape(w, index);
     while (*link != index) link = &w->shapes[*link].next;
     *link = shape->next;
     --body->shape_count;
@@ -12909,6 +12998,712 @@ RIGID_API int rg_body_shapes(const rg_world *w, rg_body_id body_id, rg_shape_id 
 static int rg__shape_filters_pass(const rg__shape *a, const rg__shape *b) {
     if (a->group != 0 && a->group == b->group) return a->group > 0;
     return (a->category_bits & b->mask_bits) != 0 && (b->category_bits & a->mask_bits) != 0;
+}
+
+/* =============================================================================================
+   >>query: ray casts, sphere casts and overlaps on a tree over the shapes' boxes
+   =============================================================================================
+   Candidates come from a bounding-volume tree whose leaves are the shapes' boxes at their current
+   pose (tight: no margin, no motion; a mesh is one leaf, its triangles in its own hierarchy). It
+   is kept current eagerly, so that a query (const) needs nothing done first: a shape added,
+   destroyed or moved by rg_body_set_transform takes or leaves its place at once (inserted as
+   Box2D's dynamic tree does, next to the node whose pairing costs the least added area, and kept
+   balanced by its rotations: 20 000 spheres created along a line make a tree 15 high), and at
+   the end of rg_world_step the moving bodies' leaves take their new boxes and the inner nodes
+   above them are refitted bottom up. Refitting keeps the tree's shape while its bodies move
+   apart; when the inner nodes' summed area relative to the root's (the surface area heuristic's
+   cost) has grown by RG__QUERY_REBUILD_GROWTH since the last rebuild, or the height passes
+   RG__QUERY_MAX_HEIGHT, or the leaves added since have become half of it, the tree is built
+   again top down by binned SAH: the builder of >>mesh.hierarchy, over the shapes' boxes (at
+   10 000 bodies a rebuilt tree casts rays 2 to 5 times faster than one made by insertions).
+   Queries walk it depth first, the nearer child first;
+   hits at equal fractions go to the lower shape index, so that no answer depends on the tree. */
+
+#ifndef RG__QUERY_REBUILD_GROWTH
+#define RG__QUERY_REBUILD_GROWTH 1.5
+#endif
+
+enum {
+    RG__QUERY_MAX_HEIGHT = 96,    /* an insertion beyond it rebuilds: a built tree is at most
+                                     RG__MESH_SAH_DEPTH + log2(2^31 / 4) + 2 = 63 high */
+    RG__QUERY_STACK = RG__QUERY_MAX_HEIGHT + 2, /* a walk holds one pending child a level, plus two */
+    RG__QUERY_REBUILD_ADDED = 64  /* leaves added since the last rebuild that, once they are half the
+                                     tree, rebuild it: a world built body by body is rebuilt as it
+                                     doubles, O(log n) amortised a body */
+};
+
+/* ---- >>query.tree: leaves in and out, the step's refit, the rebuild --------------------------- */
+
+/* The pose a query takes a body at, as the narrow phase does; 0 for a pose out of range (its
+   shapes are never reported). */
+static int rg__query_pose(const rg__body *body, rg__narrowphase_body *pose) {
+    memset(pose, 0, sizeof *pose);
+    pose->origin = rg__narrowphase_body_origin(body);
+    if (!rg__v3_is_sane(pose->origin) || !rg_quat_is_finite(body->orientation)) return 0;
+    pose->rotation = rg_quat_normalize(body->orientation);
+    return 1;
+}
+
+/* A body's frame as the broad phase takes it: its rotation matrix and its origin. */
+static void rg__query_frame(const rg__body *body, rg_mat3 *rotation, rg_vec3 *origin) {
+    *rotation = rg_mat3_from_quat(body->orientation);
+    *origin = rg_v3_sub(body->com, rg_mat3_mul_v3(*rotation, body->local_com));
+}
+
+/* A shape's world box on a body in that frame; the point at the origin when the box is out of
+   range (a pose gone to NaN or beyond 1e15). */
+static void rg__query_box_in_frame(const rg__shape *shape, rg_mat3 rotation, rg_vec3 origin, rg_vec3 *lo,
+                                   rg_vec3 *hi) {
+    rg__broadphase_shape_box(shape, rotation, lo, hi);
+    *lo = rg_v3_add(origin, *lo);
+    *hi = rg_v3_add(origin, *hi);
+    if (!rg__v3_is_sane(*lo) || !rg__v3_is_sane(*hi)) *lo = *hi = rg_v3(0, 0, 0);
+}
+
+/* Shape index's world box at its body's current pose. */
+static void rg__query_shape_box(const rg_world *w, int index, rg_vec3 *lo, rg_vec3 *hi) {
+    rg_mat3 rotation;
+    rg_vec3 origin;
+    rg__query_frame(&w->bodies[w->shapes[index].body], &rotation, &origin);
+    rg__query_box_in_frame(&w->shapes[index], rotation, origin, lo, hi);
+}
+
+/* A node slot (reused or appended), blank: no parent, no children, a zero box. */
+static int rg__query_allocate(rg__query *q) {
+    rg__query_node blank;
+    int node;
+    memset(&blank, 0, sizeof blank);
+    blank.parent = blank.child[0] = blank.child[1] = blank.shape = -1;
+    if (stbds_arrlen(q->free_nodes) > 0) {
+        node = stbds_arrpop(q->free_nodes);
+        q->nodes[node] = blank;
+        return node;
+    }
+    stbds_arrput(q->nodes, blank);
+    return (int)stbds_arrlen(q->nodes) - 1;
+}
+
+/* Inner node's box and height from its children; the sum of inner areas follows. */
+static void rg__query_fit(rg__query *q, int node) {
+    rg__query_node *n = &q->nodes[node];
+    const rg__query_node *a = &q->nodes[n->child[0]], *b = &q->nodes[n->child[1]];
+    q->inner_area -= rg__mesh_half_area(n->lo, n->hi);
+    n->lo = rg_v3_min(a->lo, b->lo);
+    n->hi = rg_v3_max(a->hi, b->hi);
+    n->height = 1 + (a->height > b->height ? a->height : b->height);
+    q->inner_area += rg__mesh_half_area(n->lo, n->hi);
+}
+
+/* Box2D's b2DynamicTree::Balance (an AVL rotation): when one child of inner node a is more than
+   a level higher than the other, that child `up` takes a's place, keeps its own higher child and
+   gives a its lower one. Keeps the height logarithmic whatever the order of insertion (bodies
+   created along a line made a chain). Returns the node now in a's place. */
+static int rg__query_balance(rg__query *q, int a) {
+    rg__query_node *n = q->nodes;
+    int k, up, high, low, above;
+    if (n[a].shape >= 0) return a;
+    if (n[n[a].child[1]].height - n[n[a].child[0]].height > 1) k = 1;
+    else if (n[n[a].child[0]].height - n[n[a].child[1]].height > 1) k = 0;
+    else return a;
+    up = n[a].child[k];
+    high = n[n[up].child[0]].height > n[n[up].child[1]].height ? n[up].child[0] : n[up].child[1];
+    low = high == n[up].child[0] ? n[up].child[1] : n[up].child[0];
+    above = n[a].parent;
+    n[up].parent = above;
+    if (above < 0) q->root = up;
+    else n[above].child[n[above].child[1] == a] = up;
+    n[a].child[k] = low;
+    n[low].parent = a;
+    n[a].parent = up;
+    n[up].child[0] = a;
+    n[up].child[1] = high;
+    rg__query_fit(q, a);
+    rg__query_fit(q, up);
+    return up;
+}
+
+/* Boxes and heights refitted from node up to the root, rebalanced on the way. */
+static void rg__query_fit_up(rg__query *q, int node) {
+    for (; node >= 0; node = q->nodes[node].parent) {
+        rg__query_fit(q, node);
+        node = rg__query_balance(q, node);
+    }
+}
+
+/* The sibling of a new leaf [lo, hi]: down from the root while pushing the leaf into a child
+   costs less than pairing it with the node here (Box2D's b2InsertLeaf: the new parent's area,
+   plus what the ancestors grow). Equal costs go to the lower child, so that leaves at one point
+   stay balanced. */
+static int rg__query_sibling(const rg__query *q, rg_vec3 lo, rg_vec3 hi) {
+    int node = q->root;
+    while (q->nodes[node].shape < 0) {
+        const rg__query_node *n = &q->nodes[node], *c[2];
+        double area = rg__mesh_half_area(n->lo, n->hi);
+        double joined = rg__mesh_half_area(rg_v3_min(n->lo, lo), rg_v3_max(n->hi, hi));
+        double cost = 2 * joined, inherited = 2 * (joined - area), child_cost[2];
+        int k;
+        for (k = 0; k < 2; ++k) {
+            double grown;
+            c[k] = &q->nodes[n->child[k]];
+            grown = rg__mesh_half_area(rg_v3_min(c[k]->lo, lo), rg_v3_max(c[k]->hi, hi));
+            child_cost[k] = (c[k]->shape >= 0 ? grown : grown - rg__mesh_half_area(c[k]->lo, c[k]->hi)) + inherited;
+        }
+        if (cost < child_cost[0] && cost < child_cost[1]) break;
+        node = n->child[child_cost[1] < child_cost[0] ||
+                        (child_cost[1] == child_cost[0] && c[1]->height < c[0]->height)];
+    }
+    return node;
+}
+
+/* Links leaf (its box set) into the tree. */
+static void rg__query_attach(rg__query *q, int leaf) {
+    int sibling, parent, above;
+    if (++q->leaf_count == 1) {
+        q->root = leaf;
+        q->nodes[leaf].parent = -1;
+        return;
+    }
+    sibling = rg__query_sibling(q, q->nodes[leaf].lo, q->nodes[leaf].hi);
+    parent = rg__query_allocate(q);
+    above = q->nodes[sibling].parent;
+    q->nodes[parent].parent = above;
+    q->nodes[parent].child[0] = sibling;
+    q->nodes[parent].child[1] = leaf;
+    q->nodes[sibling].parent = parent;
+    q->nodes[leaf].parent = parent;
+    if (above < 0) q->root = parent;
+    else q->nodes[above].child[q->nodes[above].child[1] == sibling] = parent;
+    rg__query_fit_up(q, parent);
+}
+
+/* Unlinks leaf from the tree (the leaf's slot stays); its sibling takes its parent's place. */
+static void rg__query_detach(rg__query *q, int leaf) {
+    int parent = q->nodes[leaf].parent, sibling, above;
+    if (--q->leaf_count == 0) return;   /* it was the root */
+    sibling = q->nodes[parent].child[q->nodes[parent].child[0] == leaf];
+    above = q->nodes[parent].parent;
+    q->inner_area -= rg__mesh_half_area(q->nodes[parent].lo, q->nodes[parent].hi);
+    stbds_arrput(q->free_nodes, parent);
+    q->nodes[sibling].parent = above;
+    if (above < 0) {
+        q->root = sibling;
+        return;
+    }
+    q->nodes[above].child[q->nodes[above].child[1] == parent] = sibling;
+    rg__query_fit_up(q, above);
+}
+
+static void rg__query_rebuild(rg_world *w);
+
+/* Called when a shape is added to a body (rg_body_create's first one too) and by
+   rg_body_set_transform: each shape of the body takes its box at the body's pose and its place
+   in the tree (a new leaf, or the old one taken out and put back where it now fits best). */
+static void rg__query_body_moved(rg_world *w, int body) {
+    rg__query *q = &w->query;
+    int index;
+    while (stbds_arrlen(q->leaf) < stbds_arrlen(w->shapes)) stbds_arrput(q->leaf, -1);
+    for (index = w->bodies[body].first_shape; index >= 0; index = w->shapes[index].next) {
+        int leaf = q->leaf[index];
+        if (leaf < 0) {
+            leaf = rg__query_allocate(q);
+            q->nodes[leaf].shape = index;
+            q->leaf[index] = leaf;
+            ++q->added;
+        } else {
+            rg__query_detach(q, leaf);
+        }
+        rg__query_shape_box(w, index, &q->nodes[leaf].lo, &q->nodes[leaf].hi);
+        rg__query_attach(q, leaf);
+    }
+    if (q->leaf_count > 0 && (q->nodes[q->root].height > RG__QUERY_MAX_HEIGHT ||
+                              (q->added >= RG__QUERY_REBUILD_ADDED && 2 * q->added >= q->leaf_count)))
+        rg__query_rebuild(w);
+}
+
+/* Called by rg__shape_release before the shape's slot is freed. */
+static void rg__query_remove_shape(rg_world *w, int shape) {
+    rg__query *q = &w->query;
+    int leaf = shape < (int)stbds_arrlen(q->leaf) ? q->leaf[shape] : -1;
+    if (leaf < 0) return;
+    rg__query_detach(q, leaf);
+    stbds_arrput(q->free_nodes, leaf);
+    q->leaf[shape] = -1;
+}
+
+/* Inner nodes marked dirty get their boxes from their children, children first (a walk of the
+   dirty nodes only, each pushed twice: ~node to fit it once its children are done). */
+static void rg__query_refit(rg__query *q) {
+    if (!q->nodes[q->root].dirty) return;
+    stbds_arrsetlen(q->stack, 0);
+    stbds_arrput(q->stack, q->root);
+    while (stbds_arrlen(q->stack) > 0) {
+        int entry = stbds_arrpop(q->stack), node = entry < 0 ? ~entry : entry, k;
+        if (entry < 0 || q->nodes[node].shape >= 0) {
+            if (entry < 0) rg__query_fit(q, node);
+            q->nodes[node].dirty = 0;
+            continue;
+        }
+        stbds_arrput(q->stack, ~node);
+        for (k = 0; k < 2; ++k)
+            if (q->nodes[q->nodes[node].child[k]].dirty) stbds_arrput(q->stack, q->nodes[node].child[k]);
+    }
+}
+
+/* Whether the tree has worn enough to be built again (see the section's head). */
+static int rg__query_worn(const rg__query *q) {
+    const rg__query_node *root = &q->nodes[q->root];
+    double area = rg__mesh_half_area(root->lo, root->hi);
+    if (q->leaf_count < 2) return 0;
+    if (root->height > RG__QUERY_MAX_HEIGHT) return 1;
+    return area > 0 && q->inner_area > RG__QUERY_REBUILD_GROWTH * q->built_cost * area;
+}
+
+static int rg__query_same_box(rg_vec3 lo, rg_vec3 hi, const rg__query_node *n) {
+    return lo.x == n->lo.x && lo.y == n->lo.y && lo.z == n->lo.z && hi.x == n->hi.x && hi.y == n->hi.y &&
+           hi.z == n->hi.z;
+}
+
+/* The end of rg_world_step: the kinematic and dynamic bodies' leaves take their boxes at the
+   new poses and their ancestors are marked; the marked nodes are refitted; a worn tree is built
+   again. */
+static void rg__query_step(rg_world *w) {
+    rg__query *q = &w->query;
+    const int *movers = w->broadphase.movers;
+    int i, n = (int)stbds_arrlen(movers), index, node;
+    if (q->leaf_count == 0) return;
+    for (i = 0; i < n; ++i) {
+        rg_mat3 rotation;
+        rg_vec3 origin;
+        rg__query_frame(&w->bodies[movers[i]], &rotation, &origin);
+        for (index = w->bodies[movers[i]].first_shape; index >= 0; index = w->shapes[index].next) {
+            rg_vec3 lo, hi;
+            node = q->leaf[index];
+            RIGID_ASSERT(node >= 0);
+            rg__query_box_in_frame(&w->shapes[index], rotation, origin, &lo, &hi);
+            if (rg__query_same_box(lo, hi, &q->nodes[node])) continue;   /* at rest: nothing to refit */
+            q->nodes[node].lo = lo;
+            q->nodes[node].hi = hi;
+            for (; node >= 0 && !q->nodes[node].dirty; node = q->nodes[node].parent) q->nodes[node].dirty = 1;
+        }
+    }
+    rg__query_refit(q);
+    if (rg__query_worn(q)) rg__query_rebuild(w);
+}
+
+/* The tree's nodes for the builder's items order[first .. first + count): one leaf, or halves
+   under a new inner node. */
+static int rg__query_adopt_items(rg__query *q, int first, int count, int parent) {
+    const rg__mesh_builder *b = &q->builder;
+    int node = rg__query_allocate(q), half = count / 2;
+    q->nodes[node].parent = parent;
+    if (count == 1) {
+        int item = b->order[first];
+        q->nodes[node].lo = b->lo[item];
+        q->nodes[node].hi = b->hi[item];
+        q->nodes[node].shape = q->items[item];
+        q->leaf[q->items[item]] = node;
+        return node;
+    }
+    q->nodes[node].child[0] = rg__query_adopt_items(q, first, half, node);
+    q->nodes[node].child[1] = rg__query_adopt_items(q, first + half, count - half, node);
+    rg__query_fit(q, node);
+    return node;
+}
+
+/* The tree's nodes for the builder's node `built` and below. */
+static int rg__query_adopt(rg__query *q, int built, int parent) {
+    rg__mesh_node m = q->builder.nodes[built];
+    int node;
+    if (m.count > 0) return rg__query_adopt_items(q, m.first, m.count, parent);
+    node = rg__query_allocate(q);
+    q->nodes[node].parent = parent;
+    q->nodes[node].child[0] = rg__query_adopt(q, m.first, node);
+    q->nodes[node].child[1] = rg__query_adopt(q, m.first + 1, node);
+    rg__query_fit(q, node);
+    return node;
+}
+
+/* The tree built again over the leaves' boxes, in shape order, by >>mesh.hierarchy's binned SAH;
+   its cost becomes the measure of wear. */
+static void rg__query_rebuild(rg_world *w) {
+    rg__query *q = &w->query;
+    rg__mesh_builder *b = &q->builder;
+    rg__mesh_node root;
+    int i, count, n = (int)stbds_arrlen(q->leaf);
+    stbds_arrsetlen(q->items, 0);
+    for (i = 0; i < n; ++i)
+        if (q->leaf[i] >= 0) stbds_arrput(q->items, i);
+    count = (int)stbds_arrlen(q->items);
+    stbds_arrsetlen(b->lo, count);
+    stbds_arrsetlen(b->hi, count);
+    stbds_arrsetlen(b->center, count);
+    stbds_arrsetlen(b->order, count);
+    stbds_arrsetlen(b->scratch, count);
+    for (i = 0; i < count; ++i) {
+        const rg__query_node *leaf = &q->nodes[q->leaf[q->items[i]]];
+        b->lo[i] = leaf->lo;
+        b->hi[i] = leaf->hi;
+        b->center[i] = rg_v3_scale(rg_v3_add(leaf->lo, leaf->hi), (rg_real)0.5);
+        b->order[i] = i;
+    }
+    memset(&root, 0, sizeof root);
+    stbds_arrsetlen(b->nodes, 0);
+    stbds_arrput(b->nodes, root);
+    rg__mesh_build_node(b, 0, 0, count, 0);
+    stbds_arrsetlen(q->nodes, 0);
+    stbds_arrsetlen(q->free_nodes, 0);
+    q->inner_area = 0;
+    q->root = rg__query_adopt(q, 0, -1);
+    {
+        double area = rg__mesh_half_area(q->nodes[q->root].lo, q->nodes[q->root].hi);
+        q->built_cost = area > 0 ? q->inner_area / area : 0;
+    }
+    ++q->rebuilds;
+    q->added = 0;
+}
+
+static void rg__query_destroy(rg_world *w) {
+    rg__query *q = &w->query;
+    stbds_arrfree(q->nodes);
+    stbds_arrfree(q->free_nodes);
+    stbds_arrfree(q->leaf);
+    stbds_arrfree(q->stack);
+    stbds_arrfree(q->items);
+    rg__mesh_builder_free(&q->builder);
+}
+
+/* ---- >>query.filter: what a query sees, the answers kept in order --------------------------- */
+
+RIGID_API rg_query_filter rg_query_default_filter(void) {
+    rg_query_filter f;
+    memset(&f, 0, sizeof f);
+    f.category_bits = 1;
+    f.mask_bits = 0xFFFFFFFFu;
+    return f;
+}
+
+/* Box2D's rule: each side's category in the other's mask; sensors only when asked for; not the
+   ignored body's shapes (a stale id ignores nothing). */
+static int rg__query_sees(const rg_world *w, const rg_query_filter *f, int index) {
+    const rg__shape *s = &w->shapes[index];
+    if (!(f->mask_bits & s->category_bits) || !(s->mask_bits & f->category_bits)) return 0;
+    if (s->is_sensor && !f->include_sensors) return 0;
+    return !(f->ignore_body.generation != 0 && (int)f->ignore_body.index == s->body &&
+             w->bodies[s->body].generation == f->ignore_body.generation);
+}
+
+typedef int (*rg__query_less)(const void *a, const void *b);
+
+static void rg__query_swap(char *a, char *b, size_t size) {
+    char t[sizeof(rg_ray_hit)];
+    RIGID_ASSERT(size <= sizeof t);
+    memcpy(t, a, size);
+    memcpy(a, b, size);
+    memcpy(b, t, size);
+}
+
+/* Max-heap of count items of size bytes: item i sinks below larger children. */
+static void rg__query_sift_down(char *heap, int count, int i, size_t size, rg__query_less less) {
+    for (;;) {
+        int largest = i, k;
+        for (k = 2 * i + 1; k <= 2 * i + 2 && k < count; ++k)
+            if (less(heap + size * (size_t)largest, heap + size * (size_t)k)) largest = k;
+        if (largest == i) return;
+        rg__query_swap(heap + size * (size_t)i, heap + size * (size_t)largest, size);
+        i = largest;
+    }
+}
+
+/* The `capacity` least items seen so far, a max-heap in heap[0 .. *kept): item joins it while
+   there is room, or replaces the largest when it is less. */
+static void rg__query_keep(void *heap, int *kept, int capacity, const void *item, size_t size, rg__query_less less) {
+    char *h = (char *)heap;
+    int i = *kept;
+    if (i < capacity) {
+        memcpy(h + size * (size_t)i, item, size);
+        ++*kept;
+        for (; i > 0 && less(h + size * (size_t)((i - 1) / 2), h + size * (size_t)i); i = (i - 1) / 2)
+            rg__query_swap(h + size * (size_t)((i - 1) / 2), h + size * (size_t)i, size);
+    } else if (capacity > 0 && less(item, h)) {
+        memcpy(h, item, size);
+        rg__query_sift_down(h, capacity, 0, size, less);
+    }
+}
+
+/* The heap sorted ascending (heapsort). */
+static void rg__query_sort(void *heap, int count, size_t size, rg__query_less less) {
+    char *h = (char *)heap;
+    for (; count > 1; --count) {
+        rg__query_swap(h, h + size * (size_t)(count - 1), size);
+        rg__query_sift_down(h, count - 1, 0, size, less);
+    }
+}
+
+static int rg__query_id_less(const void *a, const void *b) {
+    return ((const rg_shape_id *)a)->index < ((const rg_shape_id *)b)->index;
+}
+
+static int rg__query_hit_less(const void *a, const void *b) {
+    const rg_ray_hit *x = (const rg_ray_hit *)a, *y = (const rg_ray_hit *)b;
+    return x->fraction < y->fraction || (x->fraction == y->fraction && x->shape.index < y->shape.index);
+}
+
+/* ---- >>query.overlap: shapes by box and by sphere -------------------------------------------- */
+
+/* What an overlap query collects: the shapes seen, the `capacity` of lowest index kept. */
+typedef struct rg__query_overlap {
+    const rg_world *w;
+    rg_query_filter filter;
+    rg_vec3 lo, hi;               /* the query's box */
+    rg_vec3 center;               /* overlap_sphere: the sphere */
+    rg_real radius;               /* 0 for overlap_aabb */
+    rg_shape_id *out;
+    int capacity, kept, total;
+} rg__query_overlap;
+
+/* Whether the sphere touches mesh shape index (any triangle within the radius, either side). */
+static int rg__query_sphere_touches_mesh(const rg__query_overlap *o, int index, const rg__narrowphase_body *pose) {
+    const rg__shape *shape = &o->w->shapes[index];
+    rg_vec3 c = rg__quat_rotate(rg_quat_conjugate(pose->rotation), rg_v3_sub(o->center, pose->origin));
+    rg_vec3 r = rg_v3(o->radius, o->radius, o->radius);
+    int near[64], *found = near, count, i, feature, touches = 0;
+    count = rg__mesh_collect(shape->mesh, rg_v3_sub(c, r), rg_v3_add(c, r), NULL, near, 64);
+    if (count > 64) {
+        found = (int *)RIGID_MALLOC(sizeof(int) * (size_t)count, o->w->def.allocator_context);
+        if (!found) return 0;
+        rg__mesh_collect(shape->mesh, rg_v3_sub(c, r), rg_v3_add(c, r), NULL, found, count);
+    }
+    for (i = 0; i < count && !touches; ++i) {
+        rg__triangle t;
+        rg__narrowphase_triangle_of(shape, pose, found[i], &t);
+        touches = rg_v3_length_squared(rg_v3_sub(o->center, rg__collide_triangle_closest(t.v, t.normal, o->center,
+                                                                                          &feature))) <=
+                  o->radius * o->radius;
+    }
+    if (found != near) RIGID_FREE(found, o->w->def.allocator_context);
+    return touches;
+}
+
+/* Whether the sphere touches shape index: a manifold at margin 0 (depth >= 0), or a mesh's
+   triangle within the radius. */
+static int rg__query_sphere_touches(const rg__query_overlap *o, int index, const rg__narrowphase_body *pose) {
+    const rg__shape *shape = &o->w->shapes[index];
+    rg__convex sphere, other;
+    rg_manifold m;
+    if (shape->type == RG_SHAPE_MESH) return rg__query_sphere_touches_mesh(o, index, pose);
+    memset(&sphere, 0, sizeof sphere);
+    sphere.type = RG_SHAPE_SPHERE;
+    sphere.p0 = sphere.p1 = o->center;
+    sphere.radius = o->radius;
+    rg__narrowphase_convex_of(shape, pose, &other);
+    return rg__collide_convex(&sphere, &other, 0, NULL, NULL, &m) > 0;
+}
+
+/* A leaf whose box overlaps the query's: counted and kept when the filter lets it through and,
+   for a sphere, when it touches. */
+static void rg__query_overlap_leaf(rg__query_overlap *o, int index) {
+    rg__narrowphase_body pose;
+    rg_shape_id id;
+    if (!rg__query_sees(o->w, &o->filter, index) || !rg__query_pose(&o->w->bodies[o->w->shapes[index].body], &pose))
+        return;
+    if (o->radius > 0 && !rg__query_sphere_touches(o, index, &pose)) return;
+    id = rg__shape_id_of(o->w, index);
+    ++o->total;
+    rg__query_keep(o->out, &o->kept, o->capacity, &id, sizeof id, rg__query_id_less);
+}
+
+/* The leaves whose boxes overlap [lo, hi] (closed: touching counts), depth first. */
+static int rg__query_overlap_walk(rg__query_overlap *o) {
+    const rg__query *q = &o->w->query;
+    int stack[RG__QUERY_STACK], top = 0;
+    if (q->leaf_count > 0) stack[top++] = q->root;
+    while (top > 0) {
+        const rg__query_node *n = &q->nodes[stack[--top]];
+        if (!rg__mesh_boxes_overlap(n->lo, n->hi, o->lo, o->hi)) continue;
+        if (n->shape >= 0) {
+            rg__query_overlap_leaf(o, n->shape);
+            continue;
+        }
+        RIGID_ASSERT(top + 2 <= RG__QUERY_STACK);
+        stack[top++] = n->child[1];
+        stack[top++] = n->child[0];
+    }
+    rg__query_sort(o->out, o->kept, sizeof(rg_shape_id), rg__query_id_less);
+    return o->total;
+}
+
+static int rg__query_overlap_start(rg__query_overlap *o, const rg_world *w, const rg_query_filter *filter,
+                                   rg_shape_id *out, int capacity) {
+    memset(o, 0, sizeof *o);
+    o->w = w;
+    o->filter = filter ? *filter : rg_query_default_filter();
+    o->out = out;
+    o->capacity = capacity;
+    return w && capacity >= 0 && (out || capacity == 0);
+}
+
+RIGID_API int rg_world_overlap_aabb(const rg_world *w, rg_vec3 min, rg_vec3 max, const rg_query_filter *filter,
+                                    rg_shape_id *out, int capacity) {
+    rg__query_overlap o;
+    if (!rg__query_overlap_start(&o, w, filter, out, capacity) || !rg__v3_is_sane(min) || !rg__v3_is_sane(max) ||
+        !(min.x <= max.x && min.y <= max.y && min.z <= max.z))
+        return 0;
+    o.lo = min;
+    o.hi = max;
+    return rg__query_overlap_walk(&o);
+}
+
+RIGID_API int rg_world_overlap_sphere(const rg_world *w, rg_vec3 center, rg_real radius,
+                                      const rg_query_filter *filter, rg_shape_id *out, int capacity) {
+    rg__query_overlap o;
+    if (!rg__query_overlap_start(&o, w, filter, out, capacity) || !rg__v3_is_sane(center) ||
+        !rg__is_sane_real(radius) || !(radius > 0))
+        return 0;
+    o.center = center;
+    o.radius = radius;
+    o.lo = rg_v3_sub(center, rg_v3(radius, radius, radius));
+    o.hi = rg_v3_add(center, rg_v3(radius, radius, radius));
+    return rg__query_overlap_walk(&o);
+}
+
+
+/* ---- >>query.cast: rays and moving spheres --------------------------------------------------- */
+
+/* A ray (radius 0) or sphere cast through the tree. */
+typedef struct rg__query_cast {
+    const rg_world *w;
+    rg_query_filter filter;
+    rg_vec3 origin, translation;
+    rg_real radius;
+    rg_real limit;                /* hits beyond it are not wanted: the best so far, or 1 for all */
+    int all;                      /* every hit, or the closest */
+    rg_ray_hit best;              /* the closest: the best so far */
+    rg_ray_hit *hits;             /* every hit: the `capacity` closest, a max-heap while walking */
+    int capacity, kept, total;
+} rg__query_cast;
+
+/* The cast against shape index at its body's current pose (>>cast), within the limit. */
+static int rg__query_cast_shape(const rg__query_cast *c, int index, rg__cast_hit *hit) {
+    const rg__shape *shape = &c->w->shapes[index];
+    rg__narrowphase_body pose;
+    rg__convex convex;
+    if (!rg__query_pose(&c->w->bodies[shape->body], &pose)) return 0;
+    if (shape->type == RG_SHAPE_MESH)
+        return c->radius > 0 ? rg__cast_sphere_mesh(shape->mesh, pose.origin, pose.rotation, c->origin, c->radius,
+                                                    c->translation, c->limit, hit, NULL)
+                             : rg__cast_ray_mesh(shape->mesh, pose.origin, pose.rotation, c->origin, c->translation,
+                                                 c->limit, hit, NULL);
+    rg__narrowphase_convex_of(shape, &pose, &convex);
+    return c->radius > 0 ? rg__cast_sphere_convex(&convex, c->origin, c->radius, c->translation, c->limit, hit)
+                         : rg__cast_ray_convex(&convex, c->origin, c->translation, c->limit, hit);
+}
+
+/* A leaf the cast reaches: its hit kept (every hit) or taken when closer (equal: lower index). */
+static void rg__query_cast_leaf(rg__query_cast *c, int index) {
+    const rg__shape *shape = &c->w->shapes[index];
+    rg__cast_hit hit;
+    rg_ray_hit h;
+    if (!rg__query_sees(c->w, &c->filter, index) || !rg__query_cast_shape(c, index, &hit)) return;
+    h.body.index = (uint32_t)shape->body;
+    h.body.generation = c->w->bodies[shape->body].generation;
+    h.shape = rg__shape_id_of(c->w, index);
+    h.point = hit.point;
+    h.normal = hit.normal;
+    h.fraction = hit.fraction;
+    if (c->all) {
+        ++c->total;
+        rg__query_keep(c->hits, &c->kept, c->capacity, &h, sizeof h, rg__query_hit_less);
+    } else if (c->total == 0 || rg__query_hit_less(&h, &c->best)) {
+        c->best = h;
+        c->limit = h.fraction;
+        c->total = 1;
+    }
+}
+
+/* The tree walked nearest box first (boxes grown by the radius and 16 epsilon of the coordinates,
+   as >>cast's mesh walk: the boxes' and the shapes' tests round differently); a box entered
+   beyond the limit is skipped. */
+static void rg__query_cast_walk(rg__query_cast *c) {
+    const rg__query *q = &c->w->query;
+    int stack[RG__QUERY_STACK], top = 0;
+    rg_real entries[RG__QUERY_STACK], grow;
+    rg_vec3 o = c->origin, d = c->translation;
+    if (q->leaf_count == 0) return;
+    grow = c->radius + 16 * RG__EPSILON * (rg__max_real(rg__cast_max_abs(q->nodes[q->root].lo),
+                                                        rg__cast_max_abs(q->nodes[q->root].hi)) +
+                                           rg__cast_max_abs(o) + rg__cast_max_abs(d));
+    if (!rg__cast_box(q->nodes[q->root].lo, q->nodes[q->root].hi, grow, o, d, c->limit, &entries[0])) return;
+    stack[top++] = q->root;
+    while (top > 0) {
+        const rg__query_node *n;
+        rg_real entry[2];
+        int hit[2], first;
+        --top;
+        if (entries[top] > c->limit) continue;
+        n = &q->nodes[stack[top]];
+        if (n->shape >= 0) {
+            rg__query_cast_leaf(c, n->shape);
+            continue;
+        }
+        hit[0] = rg__cast_box(q->nodes[n->child[0]].lo, q->nodes[n->child[0]].hi, grow, o, d, c->limit, &entry[0]);
+        hit[1] = rg__cast_box(q->nodes[n->child[1]].lo, q->nodes[n->child[1]].hi, grow, o, d, c->limit, &entry[1]);
+        first = hit[0] && hit[1] && entry[1] < entry[0];   /* the nearer child is pushed last */
+        RIGID_ASSERT(top + 2 <= RG__QUERY_STACK);
+        if (hit[!first]) {
+            stack[top] = n->child[!first];
+            entries[top++] = entry[!first];
+        }
+        if (hit[first]) {
+            stack[top] = n->child[first];
+            entries[top++] = entry[first];
+        }
+    }
+}
+
+static int rg__query_cast_start(rg__query_cast *c, const rg_world *w, rg_vec3 origin, rg_real radius,
+                                rg_vec3 translation, const rg_query_filter *filter) {
+    memset(c, 0, sizeof *c);
+    c->w = w;
+    c->filter = filter ? *filter : rg_query_default_filter();
+    c->origin = origin;
+    c->translation = translation;
+    c->radius = radius;
+    c->limit = 1;
+    return w && rg__v3_is_sane(origin) && rg__v3_is_sane(translation) && rg__cast_max_abs(translation) > 0 &&
+           rg__is_sane_real(radius) && radius >= 0;
+}
+
+RIGID_API int rg_world_ray_cast(const rg_world *w, rg_vec3 origin, rg_vec3 translation, const rg_query_filter *filter,
+                                rg_ray_hit *hit) {
+    rg__query_cast c;
+    if (hit) memset(hit, 0, sizeof *hit);
+    if (!rg__query_cast_start(&c, w, origin, 0, translation, filter)) return 0;
+    rg__query_cast_walk(&c);
+    if (c.total && hit) *hit = c.best;
+    return c.total;
+}
+
+RIGID_API int rg_world_ray_cast_all(const rg_world *w, rg_vec3 origin, rg_vec3 translation,
+                                    const rg_query_filter *filter, rg_ray_hit *hits, int capacity) {
+    rg__query_cast c;
+    if (!rg__query_cast_start(&c, w, origin, 0, translation, filter) || capacity < 0 || (!hits && capacity > 0))
+        return 0;
+    c.all = 1;
+    c.hits = hits;
+    c.capacity = capacity;
+    rg__query_cast_walk(&c);
+    rg__query_sort(hits, c.kept, sizeof(rg_ray_hit), rg__query_hit_less);
+    return c.total;
+}
+
+RIGID_API int rg_world_sphere_cast(const rg_world *w, rg_vec3 origin, rg_real radius, rg_vec3 translation,
+                                   const rg_query_filter *filter, rg_ray_hit *hit) {
+    rg__query_cast c;
+    if (hit) memset(hit, 0, sizeof *hit);
+    if (!rg__query_cast_start(&c, w, origin, radius, translation, filter) || !(radius > 0)) return 0;
+    rg__query_cast_walk(&c);
+    if (c.total && hit) *hit = c.best;
+    return c.total;
 }
 
 /* =============================================================================================

@@ -146,6 +146,7 @@ void rg_tests_draw(void);
 void rg_tests_cast(void);
 void rg_tests_controls(void);
 void rg_tests_events(void);
+void rg_tests_query(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -171,6 +172,7 @@ int main(int argc, char **argv) {
     rg_tests_cast();
     rg_tests_controls();
     rg_tests_events();
+    rg_tests_query();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
