@@ -1,4 +1,4 @@
-/* rigid.h - v0.2.0 - 3D rigid-body physics in one header - MIT license (see end of file)
+/* rigid.h - v0.3.0 - 3D rigid-body physics in one header - MIT license (see end of file)
 
    rigid.h simulates rigid bodies that fall, collide, roll, slide, bounce and stack: bodies made
    of spheres, capsules and convex hulls (several per body), on static triangle meshes.
@@ -31,8 +31,9 @@
 
    TABLE OF CONTENTS
       Declarations (search for the title): Types, Math, Convex hulls, Narrow phase without a
-      world, World and bodies, Shapes, Triangle meshes, Inspection. The implementation, one grep-able marker a stage, in
-      the order of the step; the private names of a stage carry its prefix:
+      world, Casts without a world, World and bodies, Body controls, Shapes, Triangle meshes,
+      Queries, Events, Inspection, Debug draw. The implementation, one grep-able marker a
+      stage, in the order of the step; the private names of a stage carry its prefix:
          marker         prefix             what
          >>types        rg__<module>_...   internal data of every module
          >>math         rg__v3_ rg__quat_ rg__mat3_ (scalars: rg__<name>_real)
@@ -41,9 +42,12 @@
          >>quickhull    rg__qh_            rg_hull_create: the convex hull of a point cloud
          >>collide      rg__collide_       separating axes, witnesses, clipped contact manifolds;
                                            spheres, capsules, a mesh's triangles
+         >>cast         rg__cast_          rays and moving spheres against shapes, triangles, meshes
          >>mesh         rg__mesh_          triangle meshes: welding, active edges, the hierarchy
          >>broadphase   rg__broadphase_    incremental sort-and-sweep over the bodies' boxes
          >>narrowphase  rg__narrowphase_   a manifold per shape pair, kept or collided again
+         >>event        rg__event_         contact and sensor events: manifolds carried to the
+                                           step's end, sensor overlaps
          >>solver       rg__solver_        the solver's data, tuning and its method in brief
          >>integrate    rg__integrate_     free motion: velocities, gyroscopic term, positions
          >>impulse      rg__impulse_       pushes, effective masses, a face's resultant, friction
@@ -57,12 +61,18 @@
          >>separate     rg__separate_      the first-order pass: positions apart
          >>step         rg__step_          the contact stage's driver, what a step reports
          >>world        rg__world_         world def, creation, rg_world_step, stats
-         >>body         rg__body_          bodies by id: creation, state, forces, impulses
+         >>body         rg__body_          bodies by id: creation, state, forces, impulses;
+                                           controls (type, mass, damping, gravity scale, locks)
          >>shape        rg__shape_         shapes on bodies: mass properties, filters, by id
+         >>query        rg__query_         ray casts, sphere casts, overlaps: a tree over the
+                                           shapes' boxes
+         >>draw         rg__draw_          debug draw: shapes as triangles, contacts, impulses,
+                                           boxes
       The long modules are cut further, by sub-markers >>module.unit that keep the module's
       prefix: >>quickhull.geometry, .build, .polygons; >>collide.frames, .axes, .manifold,
       .search, .round, .triangle; >>mesh.input, .edges, .hierarchy, .create, .query;
-      >>broadphase.pairs, .boxes, .sort, .sweep.
+      >>broadphase.pairs, .boxes, .sort, .sweep; >>event.sort, .contact, .sensor, .world;
+      >>body.controls; >>query.tree, .filter, .overlap, .cast.
 
    ARCHITECTURE
       One rg_world_step(world, dt) (Guendelman et al. §5: collide, advance velocities, contact,
@@ -73,11 +83,13 @@
          let through (a mesh with each triangle its bounding volumes find near the other shape)
          and gives each a contact manifold: kept from last step when the pair has hardly moved
          relative to itself, otherwise collided again by >>collide; points within
-         contact_margin of touching are speculative (negative depth).
+         contact_margin of touching are speculative (negative depth). >>event notes each
+         manifold's approach speed with the velocities of the step's start.
       3. >>prepare builds the solver's bodies and points, the contact graph's levels from the
          ground up and a seeded shuffle; >>collision resolves the collisions with the
          velocities of the step's start, with restitution (Bender & Schmitt §3.1).
-      4. >>integrate advances the velocities by gravity and forces.
+      4. >>integrate advances the velocities by gravity (times each body's gravity scale) and
+         forces, then damping and axis locks.
       5. The contact stage (>>step): >>warm applies last step's impulses; >>contact sweeps the
          resting contacts with the velocities predicted by >>predict (Bender & Schmitt §3.2);
          >>shock propagates shock level by level (Guendelman §8.2), limited per >>island so that
@@ -85,6 +97,11 @@
          velocities (Guendelman §11); the impulses are kept for the next warm start and for
          rg_world_contacts.
       6. >>integrate advances the positions and orientations.
+      7. >>query gives the moving bodies' shapes their boxes at the new poses and refits the
+         queries' tree above them (rebuilt by binned SAH when worn), so that queries between
+         steps see current poses; >>event carries the manifolds to the end poses for contact
+         begin and end (per shape pair, begin within contact_tolerance, end beyond 2) and
+         collides sensors with their candidates at margin 0.
 
    COMPILE-TIME OPTIONS (define before including)
       RIGID_IMPLEMENTATION            compile the implementation in this file
@@ -149,6 +166,12 @@
          RG__LINE_PATCH                1e-4   a face patch whose points' moments have a
                                               determinant below this part of trace^2 is a line
          RG__VISIT_AHEAD               2      contact visits prefetched ahead
+         RG__EVENT_END_TOLERANCES      2      a touching pair ends when no point is within this
+                                              many tolerances (it begins within one) (>>event)
+         RG__EVENT_MISSED_STEPS        8      steps a touching pair still near may go without a
+                                              manifold (>>event)
+         RG__QUERY_REBUILD_GROWTH      1.5    the queries' tree is rebuilt when its SAH cost has
+                                              grown this much since the last rebuild (>>query)
 
    CONVENTIONS
       Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
@@ -168,8 +191,10 @@
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
-      degenerate hulls and meshes, radii <= 0, a mesh on a dynamic body, stale ids and dt <= 0
-      are refused and leave the world unchanged. So are
+      degenerate hulls and meshes, radii <= 0, a mesh on a dynamic body, negative damping,
+      unknown body types or lock bits, stale ids and dt <= 0 are refused and leave the world
+      unchanged; queries with bad input (NULL, NaN, capacity < 0, zero-length rays) find
+      nothing, and the events of a NULL world are empty. So are
       absurd values, whatever the units: magnitudes beyond 1e15 (RG__MAX_MAGNITUDE), a dt above
       1 s, velocities (or forces that would give velocities within a 1 s step) whose kinetic
       energy exceeds 1e30 (RG__MAX_ENERGY), hulls, shapes and bodies whose mass properties
@@ -206,7 +231,10 @@
         lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
         (rg__collide_round_along).
       - An edge pair never claims more separation than the gap between the hulls' supports
-        along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
+        along its axis (rg__collide_edge_separation_confirmed). The incident face holds a
+        deepest vertex over the reference face: when the face around the chosen one clips away,
+        the face holding every vertex tied with it is clipped (rg__collide_tied_face).
+        Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
         edges' clamped closest points stand in, for overlaps beyond 16 epsilon of the pair's
         size; touching within it may give none (rg__collide_contact_manifold). A hull is
@@ -231,6 +259,10 @@
         (rg__impulse_keep_finite_turns); the sliding direction u/|u| is formed without
         squaring u (rg__impulse_friction); the rolling-friction matrix is scaled by its trace
         before it is inverted (rg__impulse_rolling).
+      - A ray through the edge shared by two triangles of a mesh hits one of them: Woop's edge
+        functions, recomputed in double when zero in float (rg__cast_ray_corners). Casts
+        against balls and cylinders scale the geometry into range and the translation to a
+        largest component of 1 before squaring (rg__cast_line_capsule).
       - Nothing divides a depth by the step: a point's drift comes from the step's offsets
         only, and the velocity removes at most h RG__PUSHOUT_RATE of the slop in a step
         (rg__predict_base); the first-order pass works on moves (rg__separate).
@@ -243,6 +275,11 @@
       linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
+      0.3.0  (2026-11) queries: ray casts (closest and all), sphere casts and overlaps on a tree
+             over the shapes' boxes, with filters; casts without a world; contact begin/end
+             events with approach speed, per shape pair with hysteresis; sensor events; body
+             controls (set type, set mass, damping, gravity scale, axis locks honoured by the
+             solver, rg_world_bodies); debug draw (rg_world_draw)
       0.2.0  (2026-11) shapes: spheres, capsules and placed hulls, several per body, with exact
              mass properties; static triangle meshes with a bounding-volume hierarchy and
              internal edges; collision filters; per-shape materials; dimensionless rolling
@@ -258,9 +295,9 @@
 #define RIGID_H_INCLUDED
 
 #define RIGID_VERSION_MAJOR 0
-#define RIGID_VERSION_MINOR 2
+#define RIGID_VERSION_MINOR 3
 #define RIGID_VERSION_PATCH 0
-#define RIGID_VERSION_STRING "0.2.0"
+#define RIGID_VERSION_STRING "0.3.0"
 
 #include <stdint.h>
 
