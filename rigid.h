@@ -1622,6 +1622,8 @@ typedef struct rg__solver_manifold {
     rg_vec3 patch_wa[3], patch_wb[3]; /* a's and b's turn per unit of the resultant's three parts */
     rg_real patch_sxx, patch_sxz, patch_szz; /* inverse of the points' second moments about the centre */
     rg_real patch_r2;             /* the points' squared distances from the centre, summed */
+    rg_real patch_radius;         /* contact stage: the twist's lever, the mean distance from the centre of
+                                     pressure over the patch's area (rg__impulse_patch_radius) */
     rg_vec3 rate_fit;             /* contact stage: the points' rest_rate fitted by a patch motion (rg__contact_patch_fit) */
     int rate_fits;                /* ... within RG__CONTACT_EXIT_FRACTION of the tolerance at every point */
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
@@ -9992,6 +9994,7 @@ static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_re
     m->patch_sxz = -mo.sxz / mo.det;
     m->patch_szz = mo.sxx / mo.det;
     m->patch_r2 = mo.trace;
+    m->patch_radius = 0;
     m->patch = 1;
 }
 
@@ -10283,6 +10286,183 @@ static inline rg_real rg__impulse_spread_friction(const rg_real *normal, const r
         f2[i] = share[i] * (F2 + tau * (x[i] - px));
     }
     return r2 > narrow * narrow ? 0 : rg__fabs(twist);
+}
+
+/* A patch's friction limit: its limit surface (Goyal, Ruina & Papadopoulos 1991). A flat patch
+   under the pressure p(r), sliding at u at its centre of pressure o and spinning at w about n,
+   resists with the force F and the twist T about o that mu p gives each spot against its own
+   sliding. Pure sliding gives |F| = mu N; pure spinning |T| = mu N e, with e the patch's
+   effective radius, the mean distance from o under the pressure,
+     e = (1 / N) integral p(r) |r - o| dA.
+   The points' normal impulses as point loads would give sum p_i |r_i - o| / N: the corners of a
+   square of half side h carry the twist at sqrt 2 h, uniform pressure over it at
+   (sqrt 2 + ln(1 + sqrt 2)) / 3 h = 0.7652 h, so four corners stop a spinning cube in 54% of the
+   time. Between the two ends the surface is taken as the ellipsoid, as engines with torsional
+   friction do,
+     |F|^2 + (T / e)^2 <= (mu N)^2,
+   exact at both ends, whose point of maximal dissipation for the motion (u, w) is
+     (F, T) = -mu N (u, e^2 w) / sqrt(|u|^2 + e^2 w^2).
+   The area is the convex polygon of the patch's points (a clipped face lying flat), the pressure
+   the affine field over it with the points' force and moments (rg__impulse_patch_radius). */
+
+/* Twice the signed area of the triangle of points a, b, c at (x, z): positive counter-clockwise. */
+static inline rg_real rg__impulse_turn(const rg_real *x, const rg_real *z, int a, int b, int c) {
+    return (x[b] - x[a]) * (z[c] - z[a]) - (z[b] - z[a]) * (x[c] - x[a]);
+}
+
+/* The convex polygon, counter-clockwise in (x, z), of n points at (x, z) (Andrew's monotone chain
+   after a stable insertion sort by x, then z); its vertices to (px, pz), their number returned
+   (below 3: no area). */
+static int rg__impulse_patch_polygon(const rg_real *x, const rg_real *z, int n, rg_real *px, rg_real *pz) {
+    int order[RG_MANIFOLD_MAX], hull[2 * RG_MANIFOLD_MAX], i, j, k = 0, lower;
+    for (i = 0; i < n; ++i) {
+        for (j = i; j > 0 && (x[order[j - 1]] > x[i] || (x[order[j - 1]] == x[i] && z[order[j - 1]] > z[i])); --j)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (i = 0; i < n; ++i) { /* the lower chain, left to right */
+        while (k >= 2 && !(rg__impulse_turn(x, z, hull[k - 2], hull[k - 1], order[i]) > 0)) --k;
+        hull[k++] = order[i];
+    }
+    for (i = n - 2, lower = k + 1; i >= 0; --i) { /* the upper chain, back */
+        while (k >= lower && !(rg__impulse_turn(x, z, hull[k - 2], hull[k - 1], order[i]) > 0)) --k;
+        hull[k++] = order[i];
+    }
+    for (i = 0; i < k - 1; ++i) { /* the chain ends where it began */
+        px[i] = x[hull[i]];
+        pz[i] = z[hull[i]];
+    }
+    return k - 1;
+}
+
+/* Along the segment q(t) = a + t d, t in [0, 1]: integral |q| dt to *i0 and integral
+   (b . q) |q| dt to *i1, by four-point Gauss-Legendre on each side of the point nearest the
+   origin (|q| bends there; elsewhere it is smooth). */
+static void rg__impulse_segment_integrals(rg_real ax, rg_real az, rg_real dx, rg_real dz, rg_real bx, rg_real bz,
+                                          rg_real *i0, rg_real *i1) {
+    static const rg_real node[4] = {(rg_real)0.0694318442029737, (rg_real)0.3300094782075719,
+                                    (rg_real)0.6699905217924281, (rg_real)0.9305681557970263};
+    static const rg_real weight[4] = {(rg_real)0.1739274225687269, (rg_real)0.3260725774312731,
+                                      (rg_real)0.3260725774312731, (rg_real)0.1739274225687269};
+    rg_real dd = dx * dx + dz * dz, foot = dd > 0 ? -(ax * dx + az * dz) / dd : 0, cut[3];
+    int pieces = 0, i, k;
+    cut[pieces++] = 0;
+    if (foot > 0 && foot < 1) cut[pieces++] = foot;
+    cut[pieces] = 1;
+    *i0 = *i1 = 0;
+    for (i = 0; i < pieces; ++i) {
+        rg_real span = cut[i + 1] - cut[i];
+        for (k = 0; k < 4; ++k) {
+            rg_real t = cut[i] + span * node[k], qx = ax + t * dx, qz = az + t * dz;
+            rg_real r = rg__sqrt(qx * qx + qz * qz);
+            *i0 += span * weight[k] * r;
+            *i1 += span * weight[k] * (bx * qx + bz * qz) * r;
+        }
+    }
+}
+
+/* A patch's effective radius e (above) for n points at (x, z) carrying the normal impulses
+   `load`. The area is the points' convex polygon, A its area, g its centroid, J its second
+   moments about g. The pressure is the affine field p(r) = N (1 / A + beta . (r - g)) whose force
+   and moments are the points' (J beta = c - g, c the points' centre of pressure), uniform when
+   nothing presses yet; where that field would pull at a corner (c outside the area's kernel: the
+   load shifted towards an edge), beta shrinks until it does not, the nearest field that only
+   presses. Then e = integral p |r - o| dA / N about its centre of pressure o = g + J beta, over the
+   fan of triangles (o, v_i, v_i+1): with r = o + s q(t), q(t) = v_i - o + t (v_i+1 - v_i), and
+   dA = s (q x q') ds dt, a triangle gives (v_i - o) x (v_i+1 - o) times
+   (p(o) / 3 integral |q| dt + 1 / 4 integral (beta . q) |q| dt). Returns 0 for no area. */
+static rg_real rg__impulse_patch_radius(const rg_real *x, const rg_real *z, const rg_real *load, int n) {
+    rg_real px[RG_MANIFOLD_MAX], pz[RG_MANIFOLD_MAX], area = 0, gx = 0, gz = 0, ixx = 0, ixz = 0, izz = 0;
+    rg_real N = 0, mx = 0, mz = 0, bx = 0, bz = 0, det, alpha, ox, oz, po, e = 0;
+    int count = rg__impulse_patch_polygon(x, z, n, px, pz), i;
+    if (count < 3) return 0;
+    for (i = 0; i < count; ++i) {
+        int j = (i + 1) % count;
+        rg_real c = px[i] * pz[j] - px[j] * pz[i];
+        area += c;
+        gx += (px[i] + px[j]) * c;
+        gz += (pz[i] + pz[j]) * c;
+        ixx += (px[i] * px[i] + px[i] * px[j] + px[j] * px[j]) * c;
+        izz += (pz[i] * pz[i] + pz[i] * pz[j] + pz[j] * pz[j]) * c;
+        ixz += (px[i] * pz[j] + 2 * px[i] * pz[i] + 2 * px[j] * pz[j] + px[j] * pz[i]) * c;
+    }
+    area /= 2;
+    if (!(area > 0)) return 0;
+    gx /= 6 * area;
+    gz /= 6 * area;
+    ixx = ixx / 12 - area * gx * gx;
+    izz = izz / 12 - area * gz * gz;
+    ixz = ixz / 24 - area * gx * gz;
+    det = ixx * izz - ixz * ixz;
+    alpha = 1 / area;
+    for (i = 0; i < n; ++i) {
+        N += load[i];
+        mx += load[i] * x[i];
+        mz += load[i] * z[i];
+    }
+    if (N > 0 && det > 0) {
+        rg_real cx = mx / N - gx, cz = mz / N - gz, pull = 0;
+        bx = (izz * cx - ixz * cz) / det;
+        bz = (ixx * cz - ixz * cx) / det;
+        for (i = 0; i < count; ++i) pull = rg__max_real(pull, -(bx * (px[i] - gx) + bz * (pz[i] - gz)));
+        if (pull > alpha) {
+            bx *= alpha / pull;
+            bz *= alpha / pull;
+        }
+    }
+    ox = gx + ixx * bx + ixz * bz;
+    oz = gz + ixz * bx + izz * bz;
+    po = alpha + bx * (ox - gx) + bz * (oz - gz);
+    for (i = 0; i < count; ++i) {
+        int j = (i + 1) % count;
+        rg_real ax = px[i] - ox, az = pz[i] - oz, i0, i1;
+        rg__impulse_segment_integrals(ax, az, px[j] - px[i], pz[j] - pz[i], bx, bz, &i0, &i1);
+        e += (ax * (pz[j] - oz) - az * (px[j] - ox)) * (po * i0 / 3 + i1 / 4);
+    }
+    return e;
+}
+
+/* sqrt(|F|^2 + (T_o / e)^2) of a friction resultant P = (F1, F2, T about the patch's centre),
+   T_o its twist about the centre of pressure (ox, oz): the limit surface (above) holds P when
+   this is at most mu N; P scaled by s scales it by s. */
+static inline rg_real rg__impulse_patch_friction_size(rg_vec3 P, rg_real ox, rg_real oz, rg_real e) {
+    rg_real twist = (P.z - (ox * P.y - oz * P.x)) / e;
+    return rg__sqrt(P.x * P.x + P.y * P.y + twist * twist);
+}
+
+/* P scaled onto the limit surface of `limit` = mu N if it lies beyond. */
+static inline rg_vec3 rg__impulse_patch_friction_clamp(rg_vec3 P, rg_real ox, rg_real oz, rg_real e, rg_real limit) {
+    rg_real size = rg__impulse_patch_friction_size(P, ox, oz, e);
+    return size > limit ? rg_v3_scale(P, limit / size) : P;
+}
+
+/* Dynamic friction of a sliding patch (Bender eq. 4 for the resultant): the limit surface's
+   resultant of maximal dissipation (above) for the motion u = (u1, u2, w) of the patch's centre,
+   which slides at (u1 - oz w, u2 + ox w) at the centre of pressure. As for a point
+   (rg__impulse_dissipative_friction), the change d from `old` is shortened to what removes the
+   most energy along it, d . u + d^T K d / 2 with K the inverse of the friction resultant's
+   `mass`: friction only dissipates. Returns 0 when the motion's size is not finite. */
+static int rg__impulse_patch_sliding(const rg_mat3 *mass, rg_vec3 old, rg_vec3 u, rg_real ox, rg_real oz, rg_real e,
+                                     rg_real limit, rg_vec3 *P) {
+    rg_real s1 = u.x - oz * u.z, s2 = u.y + ox * u.z, sw = e * u.z;
+    rg_real speed = rg__sqrt(s1 * s1 + s2 * s2 + sw * sw), a, b;
+    rg_vec3 d;
+    if (!(speed <= RG__REAL_MAX)) return 0;
+    if (!(speed > 0)) {
+        *P = old;
+        return 1;
+    }
+    P->x = -limit * (s1 / speed);
+    P->y = -limit * (s2 / speed);
+    P->z = -limit * e * (sw / speed) + ox * P->y - oz * P->x;
+    d = rg_v3_sub(*P, old);
+    a = rg_v3_dot(d, u);
+    b = rg_v3_dot(d, rg_mat3_mul_v3(rg_mat3_inverse(*mass), d));
+    if (a + b / 2 > 0) {
+        *P = rg_v3_madd(old, d, a < 0 && b > 0 ? -a / b : 0);
+        *P = rg__impulse_patch_friction_clamp(*P, ox, oz, e, limit);
+    }
+    return 1;
 }
 
 /* =============================================================================================
@@ -11285,21 +11465,24 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     return 1;
 }
 
-/* Static friction on a patch: the tangential drift of its points (Bender's d_t, here as
-   velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place too, a drift of
-   the centre plus a twist about n; the friction resultant that removes both solves a 3x3 system
-   like the normals', and is spread over the points by their normal impulses. If a point's share
-   leaves its cone (eq. 6: mu_s for a sticking point, and a sliding one sticks only if mu_d
-   stops it, eq. 5), the visit falls back to point-by-point friction. Returns 0 for that. */
+/* Friction on a patch, as one resultant (F1, F2 and the twist T about its centre) held by its
+   limit surface (rg__impulse_patch_radius). The tangential drift of its points (Bender's d_t,
+   here as velocities, e = (base_t + curvature) / h + u_t) is affine in the point's place, a drift
+   of the centre plus a twist about n; the resultant that removes both solves a 3x3 system like
+   the normals'. A patch whose points are all marked keeps it within mu_s's surface (eq. 6,
+   scaled onto it when beyond); otherwise it sticks only if mu_d's surface holds it or the
+   resultant that stops its motion (eq. 5), and else slides (eq. 4: rg__impulse_patch_sliding).
+   The resultant is spread over the points by their normal impulses (rg__impulse_spread_friction);
+   a load on a spot too narrow to twist falls back to point-by-point friction. Returns 0 for that. */
 static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
                                             rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX];
-    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, F1 = 0, F2 = 0, T = 0, drift = 0;
+    rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0, N = 0, ox = 0, oz = 0, drift = 0, e = m->patch_radius;
     rg__patch_motion u = rg__contact_patch_motion_of(A, B, m, 1);
-    rg_vec3 fit, change, force;
-    int j;
+    rg_vec3 old = rg_v3(0, 0, 0), P, change, force;
+    int j, marked = 1, stick = 1;
     for (j = 0; j < m->count; ++j) {
         const rg__solver_point *p = &points[j];
         rg_real e1 = p->drift_1 + u.u1 - p->patch_z * u.spin + p->patch_an * u.a2 - p->patch_bn * u.b2;
@@ -11314,25 +11497,36 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
         E1 += e1;
         E2 += e2;
         Et += x[j] * e2 - z[j] * e1;
-        F1 += p->pt1;
-        F2 += p->pt2;
-        T += x[j] * p->pt2 - z[j] * p->pt1;
+        old = rg_v3_add(old, rg_v3(p->pt1, p->pt2, x[j] * p->pt2 - z[j] * p->pt1));
+        N += p->pn;
+        ox += p->pn * x[j];
+        oz += p->pn * z[j];
+        marked &= p->stick;
         drift = rg__max_real(drift, e1 * e1 + e2 * e2);
     }
-    fit = rg_v3(E1 / count, E2 / count, Et / m->patch_r2);
-    change = rg_v3_neg(rg_mat3_mul_v3(m->patch_friction_mass, fit));
-    if (rg__impulse_spread_friction(normal, x, z, m->count, F1 + change.x, F2 + change.y, T + change.z, s->narrow, f1, f2) != 0)
-        return 0;
-    for (j = 0; j < m->count; ++j) {
-        rg_real mu = points[j].stick ? m->static_friction : m->dynamic_friction;
-        if (!(f1[j] * f1[j] + f2[j] * f2[j] <= mu * mu * normal[j] * normal[j])) return 0;
+    if (!(N > 0) || !(e > 0)) return 0;
+    ox /= N;
+    oz /= N;
+    P = rg_v3_sub(old, rg_mat3_mul_v3(m->patch_friction_mass, rg_v3(E1 / count, E2 / count, Et / m->patch_r2)));
+    if (marked) {
+        P = rg__impulse_patch_friction_clamp(P, ox, oz, e, m->static_friction * N);
+    } else if (!(rg__impulse_patch_friction_size(P, ox, oz, e) <= m->dynamic_friction * N)) {
+        rg_vec3 motion = rg_v3(u.u1, u.u2, u.spin);
+        P = rg_v3_sub(old, rg_mat3_mul_v3(m->patch_friction_mass, motion));
+        if (!(rg__impulse_patch_friction_size(P, ox, oz, e) <= m->dynamic_friction * N)) {
+            stick = 0;
+            if (!rg__impulse_patch_sliding(&m->patch_friction_mass, old, motion, ox, oz, e, m->dynamic_friction * N, &P))
+                return 0;
+        }
     }
+    if (rg__impulse_spread_friction(normal, x, z, m->count, P.x, P.y, P.z, s->narrow, f1, f2) != 0) return 0;
     for (j = 0; j < m->count; ++j) {
         points[j].pt1 = f1[j];
         points[j].pt2 = f2[j];
-        points[j].stick = 1;
+        points[j].stick |= stick;
     }
-    *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
+    if (stick) *worst = rg__max_real(*worst, rg__sqrt(drift) * h);
+    change = rg_v3_sub(P, old);
     force = rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y));
     rg__impulse_push_resultant(A, B, force, change, m->patch_fa, m->patch_fb);
     return 1;
@@ -11453,6 +11647,21 @@ static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, i
     return worst;
 }
 
+/* A patch's effective radius for the contact stage (rg__impulse_patch_radius), under the loads
+   it starts with: last step's, warm started, or uniform pressure. */
+static void rg__contact_patch_radius(const rg__solver *s, rg__solver_manifold *m) {
+    const rg__solver_point *points = &s->points[m->first];
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], load[RG_MANIFOLD_MAX];
+    int j;
+    if (!m->patch) return;
+    for (j = 0; j < m->count; ++j) {
+        x[j] = points[j].patch_x;
+        z[j] = points[j].patch_z;
+        load[j] = points[j].pn;
+    }
+    m->patch_radius = rg__impulse_patch_radius(x, z, load, m->count);
+}
+
 /* The start of the contact stage: each point's prediction base and mark, and (if
    warm_starting) last step's contact impulses, spread as above and applied before the first
    sweep, each island's as far as it lowers the sweeps' objective (above). */
@@ -11506,6 +11715,7 @@ static void rg__contact_start(rg_world *w) {
         rg__warm_island_power(s, m, w->step_dt);
     }
     if (warm) rg__warm_apply(w);
+    for (i = 0; i < count; ++i) rg__contact_patch_radius(s, &s->manifolds[i]);
 }
 
 /* =============================================================================================
