@@ -147,6 +147,7 @@ void rg_tests_cast(void);
 void rg_tests_controls(void);
 void rg_tests_events(void);
 void rg_tests_query(void);
+void rg_tests_fidelity(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -173,6 +174,7 @@ int main(int argc, char **argv) {
     rg_tests_controls();
     rg_tests_events();
     rg_tests_query();
+    rg_tests_fidelity();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
