@@ -206,7 +206,8 @@
         lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
         (rg__collide_round_along).
       - An edge pair never claims more separation than the gap between the hulls' supports
-        along its axis (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
+        along its axis; a true pair rounded apart while its gap is not is kept at the gap
+        (rg__collide_edge_separation_confirmed). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
         edges' clamped closest points stand in, for overlaps beyond 16 epsilon of the pair's
         size; touching within it may give none (rg__collide_contact_manifold). A hull is
@@ -3654,25 +3655,34 @@ static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b
     return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__collide_a_vertex_in_b(a, t, on_a)));
 }
 
-/* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
+/* Does the gap between the hulls' supports along n confirm an edge pair's separation *s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
    rg__collide_support_separation) can claim more, as much as the overlap. Invariant: an edge
-   axis never reports more separation than the hulls' supports along it show. When s says the
+   axis never reports more separation than the hulls' supports along it show. When *s says the
    hulls are apart, the gap must say so too (the full search and the witness alike); within the
-   margin, the gap must reach s but for `tolerance`. Otherwise overlapping hulls could look
-   apart: no manifold, or one without a positive depth. */
+   margin, the gap must reach *s but for `tolerance`. Otherwise overlapping hulls could look
+   apart: no manifold, or one without a positive depth. A pair whose *s rounds above the margin
+   while its gap, within `tolerance` of it, does not is still a true pair (edges that cross
+   exactly: their lines' distance rounds to 2e-8, the supports' gap to 0). It is kept, with the
+   gap (at most the margin) for *s: dropped, it would leave the axis of least overlap to a
+   deeper one, and touching hulls a contact as deep. The witness (tolerance 0) never keeps it. */
 static int rg__collide_edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
-                                         rg_real s, rg_real margin, rg_real tolerance) {
+                                         rg_real *s, rg_real margin, rg_real tolerance) {
     rg_real gap = rg__collide_support_separation(a, b, t, n);
-    return s > margin ? gap > margin : gap >= s - tolerance;
+    if (!(*s > margin)) return gap >= *s - tolerance;
+    if (gap > margin) return 1;
+    if (!(gap >= *s - tolerance)) return 0;
+    *s = gap;
+    return 1;
 }
 
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin (a pair whose separation
-   rg__collide_edge_separation_confirmed does not confirm is passed over; it is checked only for a pair
-   that would be the best so far). edge_a is -1 when no pair qualifies. The check's tolerance
-   is RG__AXIS_ABSOLUTE of the hulls' radii: far above the rounding by which a true pair's gap
-   and separation differ, and no more than the axis preference lets a depth be off anyway. */
+   rg__collide_edge_separation_confirmed does not confirm is passed over, one it lowers to the gap
+   is taken at the gap; it is checked only for a pair that would be the best so far). edge_a is
+   -1 when no pair qualifies. The check's tolerance is RG__AXIS_ABSOLUTE of the hulls' radii: far
+   above the rounding by which a true pair's gap and separation differ, and no more than the
+   axis preference lets a depth be off anyway. */
 static rg__edge_query rg__collide_query_edges(const rg__pair_frame *frame, rg_real margin) {
     const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
@@ -3696,7 +3706,8 @@ static rg__edge_query rg__collide_query_edges(const rg__pair_frame *frame, rg_re
                                 rg_v3_dot(edge_a.normal1, direction_b)))
                 continue;
             if (!rg__collide_edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
-                !(s > best.separation) || !rg__collide_edge_separation_confirmed(a, b, &frame->t, n, s, margin, tolerance))
+                !(s > best.separation) || !rg__collide_edge_separation_confirmed(a, b, &frame->t, n, &s, margin, tolerance) ||
+                !(s > best.separation))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -3873,7 +3884,7 @@ static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, con
                               rg_v3_dot(frame.normal1, direction_b)) &&
                rg__collide_edge_pair_separation(&frame, rg__collide_pose_apply(t, a->centroid), b->vertices[edge->v[0]],
                                         direction_b, &s, &n) &&
-               s > margin && rg__collide_edge_separation_confirmed(a, b, t, n, s, margin, 0);
+               s > margin && rg__collide_edge_separation_confirmed(a, b, t, n, &s, margin, 0);
     }
     default:
         return 0;
