@@ -202,6 +202,8 @@
       - GJK reports a round core apart from a hull only when no part of the core lies behind
         every face plane, within rounding; otherwise the separating axes answer
         (rg__collide_core_enters_hull).
+      - A core lying in the side plane of a face's edge within rounding is in the face's prism:
+        the clip does not cut it away (rg__collide_round_in_side_plane).
       - Capsules get two points along each other only where both, moved back by their depth,
         lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
         (rg__collide_round_along).
@@ -4908,6 +4910,19 @@ static int rg__collide_gjk(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real lim
 
 /* ---- round shapes with hulls ---- */
 
+/* Does segment e0 e1 lie in the side plane through a face's edge (side: its outward normal, the
+   edge's length long; at0, at1: the ends' heights above it times that length) within the
+   rounding of the coordinates, RG__ROUND_TOUCH of their size? Invariant: a core lying along a
+   face's edge is in the face's prism. Rounding puts it on either side of the plane, and outside
+   the clip cut it away whole (a capsule along the edge between two faces, 2.4e-40 out of both
+   prisms, took its lower end 0.54 beyond the hull). Asked only of a plane that would cut. */
+static int rg__collide_round_in_side_plane(const rg_hull *h, rg_vec3 side, rg_real at0, rg_real at1, rg_vec3 e0, rg_vec3 e1) {
+    rg_real size = h->radius + rg__max_abs3(h->centroid.x, h->centroid.y, h->centroid.z) +
+                   rg__max_real(rg__max_abs3(e0.x, e0.y, e0.z), rg__max_abs3(e1.x, e1.y, e1.z));
+    rg_real tolerance = RG__ROUND_TOUCH * size * rg_v3_length(side);
+    return rg__fabs(at0) <= tolerance && rg__fabs(at1) <= tolerance;
+}
+
 /* Face f's points of segment e0 e1 (a point when e0 = e1), hull frame: the segment clipped to the
    face's side planes (the planes through its edges perpendicular to it), each end projected
    onto the face with depth radius - height above it; both ends when `both`, else the lower one.
@@ -4927,17 +4942,20 @@ static int rg__collide_round_face_points(const rg_hull *h, int f, rg_vec3 e0, rg
     for (i = 0; i < face->count; ++i) {
         rg_vec3 v0 = v1, side;
         rg_real at0, along;
+        int cuts;
         v1 = i + 1 < face->count ? h->vertices[h->face_vertices[face->first + i + 1]] : first;
         side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
         at0 = rg_v3_dot(side, rg_v3_sub(e0, v0));
         along = rg_v3_dot(side, d);
-        if (along > 0 && -at0 / along < t[1]) { /* leaves the prism at t = -at0 / along */
+        cuts = along > 0 ? -at0 / along < t[1] : along < 0 ? -at0 / along > t[0] : at0 > 0;
+        if (!cuts || rg__collide_round_in_side_plane(h, side, at0, at0 + along, e0, e1)) continue;
+        if (along > 0) { /* leaves the prism at t = -at0 / along */
             t[1] = -at0 / along;
             code[1] = 0x100u | (uint32_t)i;
-        } else if (along < 0 && -at0 / along > t[0]) { /* enters it there */
+        } else if (along < 0) { /* enters it there */
             t[0] = -at0 / along;
             code[0] = 0x100u | (uint32_t)i;
-        } else if (along == 0 && at0 > 0) {
+        } else {
             return 0;
         }
         if (t[0] > t[1]) return 0;
