@@ -5073,6 +5073,41 @@ static int rg__collide_round_lies_on(rg_vec3 d, rg_vec3 n) {
     return dd > 0 && along * along <= RG__ROUND_FLAT_SINE * RG__ROUND_FLAT_SINE * dd;
 }
 
+/* The point of face f's boundary closest to segment e0 e1 (hull frame) in *on_face, the core's
+   point closest to it in *on_core: over the face's sides, the closest points of the segment and
+   the side (the first side winning ties); returns that side's index. Invariant: a face contact
+   of a core outside the face's prism has its point on the face, and so on the hull. The core's
+   lower end projected onto the plane can lie anywhere in it: a capsule whose end touched the
+   face's corner, its core rounded 4e-32 outside the prism, got its other end's projection,
+   0.12 off the hull. The depth, radius minus the core point's height, puts the point moved back
+   by it on the core's surface when the core is over the boundary (within rounding of it). */
+static int rg__collide_round_face_boundary(const rg_hull *h, int f, rg_vec3 e0, rg_vec3 e1, rg_vec3 *on_face,
+                                           rg_vec3 *on_core) {
+    const rg__hull_face *face = &h->faces[f];
+    rg_vec3 d = rg_v3_sub(e1, e0);
+    rg_real best = RG__REAL_MAX;
+    int i, side = 0;
+    *on_face = h->vertices[h->face_vertices[face->first]];
+    *on_core = e0;
+    for (i = 0; i < face->count; ++i) {
+        rg_vec3 v0 = h->vertices[h->face_vertices[face->first + i]];
+        rg_vec3 v1 = h->vertices[h->face_vertices[face->first + (i + 1 < face->count ? i + 1 : 0)]];
+        rg_vec3 p, q;
+        rg_real s, t, distance;
+        rg__collide_segments_closest(e0, e1, v0, v1, &s, &t);
+        p = rg_v3_madd(e0, d, s);
+        q = rg_v3_madd(v0, rg_v3_sub(v1, v0), t);
+        distance = rg_v3_length_squared(rg_v3_sub(p, q));
+        if (i == 0 || distance < best) {
+            best = distance;
+            side = i;
+            *on_face = q;
+            *on_core = p;
+        }
+    }
+    return side;
+}
+
 /* A core touching or inside the hull (hull frame): the axis of least overlap gives the normal; a
    face takes the core's points on it (both ends of a capsule lying on it), an edge the closest
    points of the segment and the edge. */
@@ -5086,13 +5121,13 @@ static int rg__collide_round_inside(const rg__convex *round, const rg_hull *h, r
     if (axis.face >= 0) {
         if (!rg__collide_round_face_points(h, axis.face, e0, e1, round->radius, margin,
                                            rg__collide_round_lies_on(d, axis.normal), &points)) {
-            /* the core misses the face's prism (a face preferred to a slightly better edge): its
-               lower end, projected onto the plane */
-            int k = rg_v3_dot(axis.normal, e1) < rg_v3_dot(axis.normal, e0);
-            rg_vec3 x = k ? e1 : e0;
-            rg_real height = rg_v3_dot(axis.normal, x) - h->faces[axis.face].offset;
-            rg__collide_round_add(&points, rg_v3_madd(x, axis.normal, -height), round->radius - height,
-                                  k ? 2u : 1u);
+            /* the core misses the face's prism (a face preferred to a slightly better edge, or a
+               core that meets the prism only on its boundary, rounded outside): the face's
+               boundary point closest to the core (rg__collide_round_face_boundary) */
+            rg_vec3 on_face, on_core;
+            int side = rg__collide_round_face_boundary(h, axis.face, e0, e1, &on_face, &on_core);
+            rg_real height = rg_v3_dot(axis.normal, on_core) - h->faces[axis.face].offset;
+            rg__collide_round_add(&points, on_face, round->radius - height, 0x100u | (uint32_t)side);
         }
         return rg__collide_round_manifold(&points, axis.normal, origin, rotation, RG__ROUND_FACE, axis.face, 0, out);
     } else {
