@@ -95,7 +95,8 @@
          >>shock propagates shock level by level (Guendelman §8.2), limited per >>island so that
          it adds no energy; >>separate moves penetrating bodies apart without changing their
          velocities (Guendelman §11); the impulses are kept for the next warm start and for
-         rg_world_contacts.
+         rg_world_contacts. The contact stage computes each face patch's effective radius
+         (its twist friction's lever) from its starting loads (>>impulse).
       6. >>integrate advances the positions and orientations.
       7. >>query gives the moving bodies' shapes their boxes at the new poses and refits the
          queries' tree above them (rebuilt by binned SAH when worn), so that queries between
@@ -227,14 +228,16 @@
       - GJK reports a round core apart from a hull only when no part of the core lies behind
         every face plane, within rounding; otherwise the separating axes answer
         (rg__collide_core_enters_hull).
+      - A core lying in the side plane of a face's edge within rounding is in the face's prism:
+        the clip does not cut it away (rg__collide_round_in_side_plane).
       - Capsules get two points along each other only where both, moved back by their depth,
         lie on A within (r_A + r_B)(1 - cos 3 degrees): skew cores get one
         (rg__collide_round_along).
       - An edge pair never claims more separation than the gap between the hulls' supports
-        along its axis (rg__collide_edge_separation_confirmed). The incident face holds a
-        deepest vertex over the reference face: when the face around the chosen one clips away,
-        the face holding every vertex tied with it is clipped (rg__collide_tied_face).
-        Overlapping hulls always get a
+        along its axis; a true pair rounded apart while its gap is not is kept at the gap
+        (rg__collide_edge_separation_confirmed). The incident face holds a deepest vertex over
+        the reference face: when the face around the chosen one clips away, the face holding
+        every vertex tied with it is clipped (rg__collide_tied_face). Overlapping hulls always get a
         manifold: when rounding defeats every candidate, the best axis's deepest vertex or the
         edges' clamped closest points stand in, for overlaps beyond 16 epsilon of the pair's
         size; touching within it may give none (rg__collide_contact_manifold). A hull is
@@ -279,7 +282,10 @@
              over the shapes' boxes, with filters; casts without a world; contact begin/end
              events with approach speed, per shape pair with hysteresis; sensor events; body
              controls (set type, set mass, damping, gravity scale, axis locks honoured by the
-             solver, rg_world_bodies); debug draw (rg_world_draw)
+             solver, rg_world_bodies); debug draw (rg_world_draw); a face's friction as one
+             resultant on its limit surface (an ellipsoid whose twist lever is the mean distance
+             from the centre of pressure under the affine pressure field over the contact
+             polygon): a spinning cube stops in the time uniform pressure gives
       0.2.0  (2026-11) shapes: spheres, capsules and placed hulls, several per body, with exact
              mass properties; static triangle meshes with a bounding-volume hierarchy and
              internal edges; collision filters; per-shape materials; dimensionless rolling
@@ -4003,25 +4009,34 @@ static rg_real rg__collide_support_separation(const rg_hull *a, const rg_hull *b
     return rg_v3_dot(n, rg_v3_sub(b->vertices[on_b], rg__collide_a_vertex_in_b(a, t, on_a)));
 }
 
-/* Does the gap between the hulls' supports along n confirm an edge pair's separation s? The
+/* Does the gap between the hulls' supports along n confirm an edge pair's separation *s? The
    gap is the true separation along n; a pair that passed the Gauss-map test by rounding (see
    rg__collide_support_separation) can claim more, as much as the overlap. Invariant: an edge
-   axis never reports more separation than the hulls' supports along it show. When s says the
+   axis never reports more separation than the hulls' supports along it show. When *s says the
    hulls are apart, the gap must say so too (the full search and the witness alike); within the
-   margin, the gap must reach s but for `tolerance`. Otherwise overlapping hulls could look
-   apart: no manifold, or one without a positive depth. */
+   margin, the gap must reach *s but for `tolerance`. Otherwise overlapping hulls could look
+   apart: no manifold, or one without a positive depth. A pair whose *s rounds above the margin
+   while its gap, within `tolerance` of it, does not is still a true pair (edges that cross
+   exactly: their lines' distance rounds to 2e-8, the supports' gap to 0). It is kept, with the
+   gap (at most the margin) for *s: dropped, it would leave the axis of least overlap to a
+   deeper one, and touching hulls a contact as deep. The witness (tolerance 0) never keeps it. */
 static int rg__collide_edge_separation_confirmed(const rg_hull *a, const rg_hull *b, const rg__relative_pose *t, rg_vec3 n,
-                                         rg_real s, rg_real margin, rg_real tolerance) {
+                                         rg_real *s, rg_real margin, rg_real tolerance) {
     rg_real gap = rg__collide_support_separation(a, b, t, n);
-    return s > margin ? gap > margin : gap >= s - tolerance;
+    if (!(*s > margin)) return gap >= *s - tolerance;
+    if (gap > margin) return 1;
+    if (!(gap >= *s - tolerance)) return 0;
+    *s = gap;
+    return 1;
 }
 
 /* The edge pair with the largest separation among those that span a Minkowski face; stops at
    the first that separates by more than margin (a pair whose separation
-   rg__collide_edge_separation_confirmed does not confirm is passed over; it is checked only for a pair
-   that would be the best so far). edge_a is -1 when no pair qualifies. The check's tolerance
-   is RG__AXIS_ABSOLUTE of the hulls' radii: far above the rounding by which a true pair's gap
-   and separation differ, and no more than the axis preference lets a depth be off anyway. */
+   rg__collide_edge_separation_confirmed does not confirm is passed over, one it lowers to the gap
+   is taken at the gap; it is checked only for a pair that would be the best so far). edge_a is
+   -1 when no pair qualifies. The check's tolerance is RG__AXIS_ABSOLUTE of the hulls' radii: far
+   above the rounding by which a true pair's gap and separation differ, and no more than the
+   axis preference lets a depth be off anyway. */
 static rg__edge_query rg__collide_query_edges(const rg__pair_frame *frame, rg_real margin) {
     const rg_hull *a = frame->a, *b = frame->b;
     rg__edge_query best;
@@ -4045,7 +4060,8 @@ static rg__edge_query rg__collide_query_edges(const rg__pair_frame *frame, rg_re
                                 rg_v3_dot(edge_a.normal1, direction_b)))
                 continue;
             if (!rg__collide_edge_pair_separation(&edge_a, frame->centroid_a, b->vertices[edge->v[0]], direction_b, &s, &n) ||
-                !(s > best.separation) || !rg__collide_edge_separation_confirmed(a, b, &frame->t, n, s, margin, tolerance))
+                !(s > best.separation) || !rg__collide_edge_separation_confirmed(a, b, &frame->t, n, &s, margin, tolerance) ||
+                !(s > best.separation))
                 continue;
             best.separation = s;
             best.edge_a = i;
@@ -4222,7 +4238,7 @@ static int rg__collide_witness_separates(const rg_hull *a, const rg_hull *b, con
                               rg_v3_dot(frame.normal1, direction_b)) &&
                rg__collide_edge_pair_separation(&frame, rg__collide_pose_apply(t, a->centroid), b->vertices[edge->v[0]],
                                         direction_b, &s, &n) &&
-               s > margin && rg__collide_edge_separation_confirmed(a, b, t, n, s, margin, 0);
+               s > margin && rg__collide_edge_separation_confirmed(a, b, t, n, &s, margin, 0);
     }
     default:
         return 0;
@@ -5246,6 +5262,19 @@ static int rg__collide_gjk(const rg_hull *h, rg_vec3 e0, rg_vec3 e1, rg_real lim
 
 /* ---- round shapes with hulls ---- */
 
+/* Does segment e0 e1 lie in the side plane through a face's edge (side: its outward normal, the
+   edge's length long; at0, at1: the ends' heights above it times that length) within the
+   rounding of the coordinates, RG__ROUND_TOUCH of their size? Invariant: a core lying along a
+   face's edge is in the face's prism. Rounding puts it on either side of the plane, and outside
+   the clip cut it away whole (a capsule along the edge between two faces, 2.4e-40 out of both
+   prisms, took its lower end 0.54 beyond the hull). Asked only of a plane that would cut. */
+static int rg__collide_round_in_side_plane(const rg_hull *h, rg_vec3 side, rg_real at0, rg_real at1, rg_vec3 e0, rg_vec3 e1) {
+    rg_real size = h->radius + rg__max_abs3(h->centroid.x, h->centroid.y, h->centroid.z) +
+                   rg__max_real(rg__max_abs3(e0.x, e0.y, e0.z), rg__max_abs3(e1.x, e1.y, e1.z));
+    rg_real tolerance = RG__ROUND_TOUCH * size * rg_v3_length(side);
+    return rg__fabs(at0) <= tolerance && rg__fabs(at1) <= tolerance;
+}
+
 /* Face f's points of segment e0 e1 (a point when e0 = e1), hull frame: the segment clipped to the
    face's side planes (the planes through its edges perpendicular to it), each end projected
    onto the face with depth radius - height above it; both ends when `both`, else the lower one.
@@ -5265,17 +5294,20 @@ static int rg__collide_round_face_points(const rg_hull *h, int f, rg_vec3 e0, rg
     for (i = 0; i < face->count; ++i) {
         rg_vec3 v0 = v1, side;
         rg_real at0, along;
+        int cuts;
         v1 = i + 1 < face->count ? h->vertices[h->face_vertices[face->first + i + 1]] : first;
         side = rg_v3_cross(rg_v3_sub(v1, v0), n); /* outward in the face's plane */
         at0 = rg_v3_dot(side, rg_v3_sub(e0, v0));
         along = rg_v3_dot(side, d);
-        if (along > 0 && -at0 / along < t[1]) { /* leaves the prism at t = -at0 / along */
+        cuts = along > 0 ? -at0 / along < t[1] : along < 0 ? -at0 / along > t[0] : at0 > 0;
+        if (!cuts || rg__collide_round_in_side_plane(h, side, at0, at0 + along, e0, e1)) continue;
+        if (along > 0) { /* leaves the prism at t = -at0 / along */
             t[1] = -at0 / along;
             code[1] = 0x100u | (uint32_t)i;
-        } else if (along < 0 && -at0 / along > t[0]) { /* enters it there */
+        } else if (along < 0) { /* enters it there */
             t[0] = -at0 / along;
             code[0] = 0x100u | (uint32_t)i;
-        } else if (along == 0 && at0 > 0) {
+        } else {
             return 0;
         }
         if (t[0] > t[1]) return 0;
@@ -5393,6 +5425,41 @@ static int rg__collide_round_lies_on(rg_vec3 d, rg_vec3 n) {
     return dd > 0 && along * along <= RG__ROUND_FLAT_SINE * RG__ROUND_FLAT_SINE * dd;
 }
 
+/* The point of face f's boundary closest to segment e0 e1 (hull frame) in *on_face, the core's
+   point closest to it in *on_core: over the face's sides, the closest points of the segment and
+   the side (the first side winning ties); returns that side's index. Invariant: a face contact
+   of a core outside the face's prism has its point on the face, and so on the hull. The core's
+   lower end projected onto the plane can lie anywhere in it: a capsule whose end touched the
+   face's corner, its core rounded 4e-32 outside the prism, got its other end's projection,
+   0.12 off the hull. The depth, radius minus the core point's height, puts the point moved back
+   by it on the core's surface when the core is over the boundary (within rounding of it). */
+static int rg__collide_round_face_boundary(const rg_hull *h, int f, rg_vec3 e0, rg_vec3 e1, rg_vec3 *on_face,
+                                           rg_vec3 *on_core) {
+    const rg__hull_face *face = &h->faces[f];
+    rg_vec3 d = rg_v3_sub(e1, e0);
+    rg_real best = RG__REAL_MAX;
+    int i, side = 0;
+    *on_face = h->vertices[h->face_vertices[face->first]];
+    *on_core = e0;
+    for (i = 0; i < face->count; ++i) {
+        rg_vec3 v0 = h->vertices[h->face_vertices[face->first + i]];
+        rg_vec3 v1 = h->vertices[h->face_vertices[face->first + (i + 1 < face->count ? i + 1 : 0)]];
+        rg_vec3 p, q;
+        rg_real s, t, distance;
+        rg__collide_segments_closest(e0, e1, v0, v1, &s, &t);
+        p = rg_v3_madd(e0, d, s);
+        q = rg_v3_madd(v0, rg_v3_sub(v1, v0), t);
+        distance = rg_v3_length_squared(rg_v3_sub(p, q));
+        if (i == 0 || distance < best) {
+            best = distance;
+            side = i;
+            *on_face = q;
+            *on_core = p;
+        }
+    }
+    return side;
+}
+
 /* A core touching or inside the hull (hull frame): the axis of least overlap gives the normal; a
    face takes the core's points on it (both ends of a capsule lying on it), an edge the closest
    points of the segment and the edge. */
@@ -5406,13 +5473,13 @@ static int rg__collide_round_inside(const rg__convex *round, const rg_hull *h, r
     if (axis.face >= 0) {
         if (!rg__collide_round_face_points(h, axis.face, e0, e1, round->radius, margin,
                                            rg__collide_round_lies_on(d, axis.normal), &points)) {
-            /* the core misses the face's prism (a face preferred to a slightly better edge): its
-               lower end, projected onto the plane */
-            int k = rg_v3_dot(axis.normal, e1) < rg_v3_dot(axis.normal, e0);
-            rg_vec3 x = k ? e1 : e0;
-            rg_real height = rg_v3_dot(axis.normal, x) - h->faces[axis.face].offset;
-            rg__collide_round_add(&points, rg_v3_madd(x, axis.normal, -height), round->radius - height,
-                                  k ? 2u : 1u);
+            /* the core misses the face's prism (a face preferred to a slightly better edge, or a
+               core that meets the prism only on its boundary, rounded outside): the face's
+               boundary point closest to the core (rg__collide_round_face_boundary) */
+            rg_vec3 on_face, on_core;
+            int side = rg__collide_round_face_boundary(h, axis.face, e0, e1, &on_face, &on_core);
+            rg_real height = rg_v3_dot(axis.normal, on_core) - h->faces[axis.face].offset;
+            rg__collide_round_add(&points, on_face, round->radius - height, 0x100u | (uint32_t)side);
         }
         return rg__collide_round_manifold(&points, axis.normal, origin, rotation, RG__ROUND_FACE, axis.face, 0, out);
     } else {
