@@ -8917,10 +8917,9 @@ static void rg__event_sort_pairs(rg__event_pair **items, rg__event_pair **scratc
 
 /* ---- >>event.contact: manifolds carried to the step's end, the touching set ------------------- */
 
-/* The velocity of a body's material point p. */
-static rg_vec3 rg__event_point_velocity(const rg__body *body, rg_vec3 p) {
-    return rg_v3_add(body->linear_velocity, rg_v3_cross(body->angular_velocity, rg_v3_sub(p, body->com)));
-}
+/* From >>integrate and >>body (below): */
+static rg_vec3 rg__integrate_linear_acceleration(const rg_world *w, const rg__body *body);
+static rg_vec3 rg__body_point_velocity(const rg__body *body, rg_vec3 p);
 
 /* The deepest point of a manifold (the first of equals). */
 static int rg__event_deepest(const rg__pair_manifold *m) {
@@ -8928,12 +8927,6 @@ static int rg__event_deepest(const rg__pair_manifold *m) {
     for (k = 1; k < m->count; ++k)
         if (m->points[k].depth > m->points[best].depth) best = k;
     return best;
-}
-
-/* A body's linear acceleration over the step from gravity and its force (as >>integrate gives it). */
-static rg_vec3 rg__event_acceleration(const rg_world *w, const rg__body *body) {
-    if (body->type != RG_BODY_DYNAMIC) return rg_v3(0, 0, 0);
-    return rg_v3_madd(rg_v3_scale(w->def.gravity, body->gravity_scale), body->force, body->inv_mass);
 }
 
 /* Called by rg_world_step after the narrow phase, before any velocity changes: each manifold's
@@ -8952,9 +8945,10 @@ static void rg__event_capture(rg_world *w) {
         const rg__contact_point *c = &m->points[rg__event_deepest(m)];
         const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
         rg_vec3 on_a = rg_v3_madd(c->point, m->normal, -c->depth);
-        rg_vec3 v = rg_v3_sub(rg__event_point_velocity(a, on_a), rg__event_point_velocity(b, c->point));
+        rg_vec3 v = rg_v3_sub(rg__body_point_velocity(a, on_a), rg__body_point_velocity(b, c->point));
         rg_real speed = -rg_v3_dot(v, m->normal), gap = -c->depth;
-        rg_real closing = -rg_v3_dot(rg_v3_sub(rg__event_acceleration(w, a), rg__event_acceleration(w, b)), m->normal);
+        rg_real closing = -rg_v3_dot(rg_v3_sub(rg__integrate_linear_acceleration(w, a),
+                                               rg__integrate_linear_acceleration(w, b)), m->normal);
         if (speed < 0) speed = 0;
         if (gap > 0 && closing > 0)
             speed = rg__min_real(rg__sqrt(speed * speed + 2 * closing * gap), speed + closing * h);
@@ -9662,6 +9656,13 @@ static void rg__integrate_controls(rg__body *body, rg_real h) {
 
 /* Guendelman §5 step 3: velocities from gravity (times the body's scale), applied forces and
    torques, and the gyroscopic term of Euler's equations; then damping and locks. */
+/* A body's linear acceleration over a step from gravity (times its gravity scale) and its force;
+   zero unless dynamic. */
+static rg_vec3 rg__integrate_linear_acceleration(const rg_world *w, const rg__body *body) {
+    if (body->type != RG_BODY_DYNAMIC) return rg_v3(0, 0, 0);
+    return rg_v3_madd(rg_v3_scale(w->def.gravity, body->gravity_scale), body->force, body->inv_mass);
+}
+
 static void rg__integrate_velocities(rg_world *w, rg_real h) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
@@ -9669,9 +9670,7 @@ static void rg__integrate_velocities(rg_world *w, rg_real h) {
         rg_mat3 rotation;
         rg_vec3 omega_local;
         if (!(body->generation & 1) || body->type != RG_BODY_DYNAMIC) continue;
-        body->linear_velocity = rg_v3_madd(body->linear_velocity,
-                                           rg_v3_madd(rg_v3_scale(w->def.gravity, body->gravity_scale), body->force,
-                                                      body->inv_mass), h);
+        body->linear_velocity = rg_v3_madd(body->linear_velocity, rg__integrate_linear_acceleration(w, body), h);
         body->angular_velocity = rg_v3_madd(body->angular_velocity,
                                             rg_mat3_mul_v3(body->inv_inertia_world, body->torque), h);
         if (!rg__integrate_inertia_is_spherical(body->inertia_local)) {
@@ -12539,11 +12538,15 @@ RIGID_API rg_vec3 rg_body_angular_velocity(const rg_world *w, rg_body_id id) {
     rg__body *body = rg__world_body(w, id);
     return body ? body->angular_velocity : rg_v3(0, 0, 0);
 }
+/* The velocity of a body's material point p. */
+static rg_vec3 rg__body_point_velocity(const rg__body *body, rg_vec3 p) {
+    return rg_v3_add(body->linear_velocity, rg_v3_cross(body->angular_velocity, rg_v3_sub(p, body->com)));
+}
+
 RIGID_API rg_vec3 rg_body_velocity_at_point(const rg_world *w, rg_body_id id, rg_vec3 world_point) {
     rg__body *body = rg__world_body(w, id);
     if (!body || !rg_v3_is_finite(world_point)) return rg_v3(0, 0, 0);
-    return rg_v3_add(body->linear_velocity,
-                     rg_v3_cross(body->angular_velocity, rg_v3_sub(world_point, body->com)));
+    return rg__body_point_velocity(body, world_point);
 }
 RIGID_API rg_real rg_body_mass(const rg_world *w, rg_body_id id) {
     rg__body *body = rg__world_body(w, id);
