@@ -1139,6 +1139,19 @@ static void test_shapes_collide_hulls_touching_at_a_corner(void) {
     rg_hull_destroy(hb);
 }
 
+/* Every point of m (round a against posed hull q) on the hull and, moved back by its depth, on
+   a, at the expected depth. */
+static void ensure_round_on_hull(const rg_convex_shape *a, const posed *q, const rg_manifold *m, int count,
+                                 double depth) {
+    int k;
+    for (k = 0; k < count; ++k) {
+        ENSURE_NEAR(hull_signed_distance(q, dv_of(m->points[k])), 0, SHAPES_TOL);
+        ENSURE_NEAR(shape_signed_distance(a, NULL, dv_madd(dv_of(m->points[k]), dv_of(m->normal), -m->depths[k])), 0,
+                    SHAPES_TOL);
+        ENSURE_NEAR(m->depths[k], depth, SHAPES_TOL);
+    }
+}
+
 /* Found by tests/fuzz/fuzz_shapes.c: a bar of half extents (0.895, 0.02, 0.02) at
    (-0.078125, 0, 0) and a wedge whose lowest edge, from (0, 0, 0) to (0.1875, 0.03125, 0), lies
    in the bar's top plane and across it. The deepest vertex (a tie along the edge) was its far
@@ -1315,12 +1328,7 @@ static void test_shapes_collide_capsule_lying_along_a_hull_edge(void) {
     pose(&b, &q);
     count = rg_collide_shapes(&a, &b, 0, &m);
     ENSURE(count >= 1);
-    for (k = 0; k < count; ++k) {
-        ENSURE_NEAR(hull_signed_distance(&q, dv_of(m.points[k])), 0, SHAPES_TOL);
-        ENSURE_NEAR(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[k]), dv_of(m.normal), -m.depths[k])), 0,
-                    SHAPES_TOL);
-        ENSURE_NEAR(m.depths[k], 0.02, SHAPES_TOL);
-    }
+    ensure_round_on_hull(&a, &q, &m, count, 0.02);
     rg_hull_destroy(h);
     rg_test_seed(4177);
     for (i = 0; i < 2000; ++i) {
@@ -1388,12 +1396,7 @@ static void test_shapes_collide_capsule_touching_a_hull_corner(void) {
     pose(&b, &q);
     count = rg_collide_shapes(&a, &b, 0, &m);
     ENSURE(count >= 1);
-    for (k = 0; k < count; ++k) {
-        ENSURE_NEAR(hull_signed_distance(&q, dv_of(m.points[k])), 0, SHAPES_TOL);
-        ENSURE_NEAR(shape_signed_distance(&a, NULL, dv_madd(dv_of(m.points[k]), dv_of(m.normal), -m.depths[k])), 0,
-                    SHAPES_TOL);
-        ENSURE_NEAR(m.depths[k], 0.785624981, SHAPES_TOL);
-    }
+    ensure_round_on_hull(&a, &q, &m, count, 0.785624981);
     rg_hull_destroy(h);
     rg_test_seed(6211);
     for (i = 0; i < 2000; ++i) {
