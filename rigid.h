@@ -1566,6 +1566,7 @@ typedef struct rg__solver_body {
     rg_vec3 v0, w0;               /* at the start of the step: those that moved it in the last */
     rg_vec3 pv, pw;               /* the separation pass's moves: displacement and turn (pseudo-velocities times h) */
     int level;                    /* contact-graph level: 0 static/kinematic, 1.. dynamic */
+    int supports;                 /* manifolds that hold it up: with a body of a lower level */
     int dynamic;
     int frozen;                   /* inverse mass and inertia zero: static, kinematic or a finished shock level */
     int offset_turns;             /* contact stage: dr is beyond RG__LINEAR_TURN, and offset_turn is its rotation */
@@ -1659,6 +1660,19 @@ typedef struct rg__separation_point {
     rg_real pp;                   /* accumulated first-order (separation) impulse */
 } rg__separation_point;
 
+/* A body of the level being solved with everything welded to it, as one rigid body
+   (rg__shock_composite_of): its inverse masses, centre of mass and velocities at the level's
+   start, and the root body's own inverse masses, given back after the level. */
+typedef struct rg__shock_composite {
+    int body;
+    rg_real inv_mass;
+    rg_vec3 com, v, w;
+    rg_vec3 arm_shift;            /* the root's centre of mass less the composite's */
+    rg_mat3 inv_inertia;
+    rg_real own_inv_mass;
+    rg_mat3 own_inv_inertia;
+} rg__shock_composite;
+
 typedef struct rg__solver {
     rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
     rg__solver_manifold *manifolds; /* stb_ds, in the narrow phase's order */
@@ -1673,6 +1687,16 @@ typedef struct rg__solver {
     int *island;                  /* union-find of bodies joined by contacts, then each body's root */
     rg_real *island_sums;         /* three sums per island root (rg__warm_limit, rg__shock_limit_energy) */
     rg_vec3 *shock_start_v, *shock_start_w; /* each body's velocities as shock propagation began */
+    rg_vec3 *stage_start_v, *stage_start_w; /* ... and as the contact stage began */
+    /* shock propagation's composites (rg__shock_trees): each body's parent (the one dynamic body it
+       rests on alone, or -1), the bodies resting so on body i (shock_children[shock_child_start[i]
+       .. shock_child_start[i + 1])), a walk's stack, the composites of the level being solved,
+       each body's composite there (-1 for none), and the points' own arms while it is solved */
+    int *shock_parent, *shock_child_start, *shock_children, *shock_stack, *shock_root, *shock_patch, *shock_link;
+    rg_real *shock_mass;          /* rg__shock_trees: each body's welded mass, */
+    rg_vec3 *shock_first;         /* and its first moment (sum of m x) */
+    struct rg__shock_composite *shock_composites;
+    rg_vec3 *shock_arms;
     rg_contact *report;           /* stb_ds: the contacts of the last step for rg_world_contacts */
     uint64_t random_state;        /* Guendelman §6 order mixing, seeded by def.random_seed */
     int level_count;
@@ -2025,6 +2049,12 @@ RIGID_API rg_mat3 rg_mat3_from_quat(rg_quat q) {
     m.m[1][0] = 2 * (xy + wz);     m.m[1][1] = 1 - 2 * (xx + zz); m.m[1][2] = 2 * (yz - wx);
     m.m[2][0] = 2 * (xz - wy);     m.m[2][1] = 2 * (yz + wx);     m.m[2][2] = 1 - 2 * (xx + yy);
     return m;
+}
+
+/* The parallel axis theorem: inertia + m ((d . d) E - d d^T), a mass m at offset d added. */
+static rg_mat3 rg__mat3_add_point_mass(rg_mat3 inertia, rg_real m, rg_vec3 d) {
+    inertia = rg_mat3_add(inertia, rg_mat3_scale(rg_mat3_identity(), m * rg_v3_dot(d, d)));
+    return rg_mat3_add(inertia, rg_mat3_scale(rg_mat3_outer(d, d), -m));
 }
 
 /* R M R^T: a tensor given in a body frame, expressed in the world frame */
@@ -9503,6 +9533,19 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->island_sums);
     stbds_arrfree(s->shock_start_v);
     stbds_arrfree(s->shock_start_w);
+    stbds_arrfree(s->stage_start_v);
+    stbds_arrfree(s->stage_start_w);
+    stbds_arrfree(s->shock_parent);
+    stbds_arrfree(s->shock_child_start);
+    stbds_arrfree(s->shock_children);
+    stbds_arrfree(s->shock_stack);
+    stbds_arrfree(s->shock_root);
+    stbds_arrfree(s->shock_patch);
+    stbds_arrfree(s->shock_link);
+    stbds_arrfree(s->shock_mass);
+    stbds_arrfree(s->shock_first);
+    stbds_arrfree(s->shock_composites);
+    stbds_arrfree(s->shock_arms);
     stbds_arrfree(s->report);
     stbds_arrfree(s->separation_active);
     stbds_arrfree(s->separation_pairs);
@@ -10026,21 +10069,38 @@ static rg__patch_moments rg__impulse_patch_moments_of(const rg_real *x, const rg
    100-row pyramid: point by point, its levels do not converge in 100 sweeps). Fills the points'
    places, the inverse of their second moments and the cross products of the centre's arms; the
    mass is rg__impulse_patch_mass's. */
+/* The arms of a patch's centre on a and b (the mean of its points'), crossed with n, t1, t2. */
+static void rg__impulse_patch_arms(const rg__solver *s, rg__solver_manifold *m, rg_vec3 *centre_a, rg_vec3 *centre_b) {
+    const rg__solver_point *points = &s->points[m->first];
+    rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        ra = rg_v3_add(ra, points[k].ra);
+        rb = rg_v3_add(rb, points[k].rb);
+    }
+    ra = rg_v3_scale(ra, 1 / (rg_real)m->count);
+    rb = rg_v3_scale(rb, 1 / (rg_real)m->count);
+    m->patch_ran = rg_v3_cross(ra, m->n);
+    m->patch_rbn = rg_v3_cross(rb, m->n);
+    m->patch_ra1 = rg_v3_cross(ra, m->t1);
+    m->patch_rb1 = rg_v3_cross(rb, m->t1);
+    m->patch_ra2 = rg_v3_cross(ra, m->t2);
+    m->patch_rb2 = rg_v3_cross(rb, m->t2);
+    *centre_a = ra;
+    *centre_b = rb;
+}
+
 static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_real slop, rg_real narrow) {
     rg__solver_point *points = &s->points[m->first];
-    rg_vec3 ra = rg_v3(0, 0, 0), rb = rg_v3(0, 0, 0);
+    rg_vec3 ra, rb;
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], count = (rg_real)m->count;
     rg__patch_moments mo;
     int k;
     m->patch = 0;
     if (m->count < 3) return;
-    for (k = 0; k < m->count; ++k) {
+    for (k = 0; k < m->count; ++k)
         if (!(points[k].depth >= -slop)) return;
-        ra = rg_v3_add(ra, points[k].ra);
-        rb = rg_v3_add(rb, points[k].rb);
-    }
-    ra = rg_v3_scale(ra, 1 / count);
-    rb = rg_v3_scale(rb, 1 / count);
+    rg__impulse_patch_arms(s, m, &ra, &rb);
     for (k = 0; k < m->count; ++k) {
         rg_vec3 r = rg_v3_sub(points[k].ra, ra);
         x[k] = points[k].patch_x = rg_v3_dot(r, m->t1);
@@ -10050,12 +10110,6 @@ static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_re
     }
     mo = rg__impulse_patch_moments_of(x, z, m->count);
     if (!(mo.trace > count * narrow * narrow) || !(mo.det > RG__LINE_PATCH * mo.trace * mo.trace)) return;
-    m->patch_ran = rg_v3_cross(ra, m->n);
-    m->patch_rbn = rg_v3_cross(rb, m->n);
-    m->patch_ra1 = rg_v3_cross(ra, m->t1);
-    m->patch_rb1 = rg_v3_cross(rb, m->t1);
-    m->patch_ra2 = rg_v3_cross(ra, m->t2);
-    m->patch_rb2 = rg_v3_cross(rb, m->t2);
     m->patch_sxx = mo.szz / mo.det;
     m->patch_sxz = -mo.sxz / mo.det;
     m->patch_szz = mo.sxx / mo.det;
@@ -10813,12 +10867,14 @@ static void rg__prepare_levels(rg_world *w) {
         for (i = 0; i < n; ++i)
             if (s->scc_component[i] >= 0) s->bodies[i].level = s->component_level[s->scc_component[i]];
     }
+    for (i = 0; i < n; ++i) s->bodies[i].supports = 0;
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
         int la = s->bodies[m->a].level, lb = s->bodies[m->b].level;
         m->level = la > lb ? la : lb;
         if (m->level < 1) m->level = 1;
         if (m->level > max_level) max_level = m->level;
+        if (la != lb) ++s->bodies[la > lb ? m->a : m->b].supports;
     }
     s->level_count = max_level + 1;
 }
@@ -11783,6 +11839,293 @@ static void rg__contact_start(rg_world *w) {
    >>shock: shock propagation: levels frozen from the ground up (Guendelman §8.2)
    ============================================================================================= */
 
+/* Shock propagation freezes the levels below the one it solves, so a level feels what rests on
+   it only through the impulses the contact sweeps gave it, and the frozen level takes whatever
+   moment the level above needs (Guendelman §8.2 on the see-saw: without contact propagation it
+   "does not feel the weight"): a column leaning 10 cm over its base's edge stood for ever. What
+   rests on a body so that it can only move with it (alone on it, its centre of mass over the
+   contact) is solved with that body in its level as one rigid composite: masses, centre of mass
+   and inertia summed (parallel axes), momentum and angular momentum summed, in which the
+   sweeps' impulses between its members cancel. The composite's change of motion goes to every
+   member as a rigid motion, and the next levels fit the members to it as before. The leaning
+   column so tips as a single box of its shape does; a body whose weight falls outside its
+   support is left to tip on its own at its level, and a body on several supports joins none
+   (its load splits between them, no one carries it). */
+
+/* Whether the contact of manifold m, seen along gravity (`up`), holds a weight at `com`: the
+   point lies inside the polygon of its points, which must span an area. */
+static int rg__shock_contact_holds(const rg__solver *s, const rg__solver_manifold *m, rg_vec3 com, rg_vec3 up) {
+    rg_vec3 e1 = rg__prepare_perpendicular(up), e2 = rg_v3_cross(up, e1);
+    rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], px[RG_MANIFOLD_MAX], pz[RG_MANIFOLD_MAX];
+    int k, n;
+    if (m->count < 3) return 0;
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 d = rg_v3_sub(s->points[m->first + k].on_b, com);
+        x[k] = rg_v3_dot(d, e1);
+        z[k] = rg_v3_dot(d, e2);
+    }
+    n = rg__impulse_patch_polygon(x, z, m->count, px, pz);
+    if (n < 3) return 0;
+    for (k = 0; k < n; ++k) { /* counter-clockwise: the point (the origin here) left of every edge */
+        int next = k + 1 < n ? k + 1 : 0;
+        if (!((px[next] - px[k]) * -pz[k] - (pz[next] - pz[k]) * -px[k] > 0)) return 0;
+    }
+    return 1;
+}
+
+/* Whether body b moved with body `below` as the contact stage began: no point of it (within its
+   radius of its centre of mass) faster than `resting` relative to the motion of `below`. A body
+   landing, bouncing, sliding or tipping off is not welded. */
+static int rg__shock_rests_on(const rg_world *w, int b, int below, rg_real resting) {
+    const rg__solver *s = &w->solver;
+    rg_vec3 d = rg_v3_sub(w->bodies[b].com, w->bodies[below].com);
+    rg_vec3 dv = rg_v3_sub(s->stage_start_v[b], rg_v3_add(s->stage_start_v[below], rg_v3_cross(s->stage_start_w[below], d)));
+    rg_vec3 dw = rg_v3_sub(s->stage_start_w[b], s->stage_start_w[below]);
+    return rg_v3_length(dv) + rg_v3_length(dw) * w->bodies[b].radius <= resting;
+}
+
+/* Each body's parent (the body it is welded to, or -1) and the children lists (a counting
+   sort). A body may weld to the one manifold that holds it up when the body below is dynamic,
+   neither is locked, it rests on that body (rg__shock_rests_on), and that contact holds the
+   weight of the body and everything welded to it: so the bodies are taken from the top level
+   down, each one's welded mass and first moment added to its parent's. */
+static void rg__shock_trees(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), *start, *link;
+    rg_vec3 up = rg_v3_neg(rg_v3_normalize(w->def.gravity));
+    /* the slowest relative motion that matters: the velocity's push-out within the slop */
+    rg_real resting = RG__SLOP_FRACTION * w->def.contact_tolerance * RG__PUSHOUT_RATE;
+    stbds_arrsetlen(s->shock_parent, n);
+    stbds_arrsetlen(s->shock_root, n);
+    stbds_arrsetlen(s->shock_child_start, n + 1);
+    stbds_arrsetlen(s->shock_link, n);
+    stbds_arrsetlen(s->shock_mass, n);
+    stbds_arrsetlen(s->shock_first, n);
+    link = s->shock_link;
+    for (i = 0; i < n; ++i) {
+        s->shock_parent[i] = -1;
+        s->shock_root[i] = -1;
+        link[i] = -1;
+        s->shock_mass[i] = w->bodies[i].mass;
+        s->shock_first[i] = rg_v3_scale(w->bodies[i].com, w->bodies[i].mass);
+    }
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        int la = s->bodies[m->a].level, lb = s->bodies[m->b].level, upper, lower;
+        if (la == lb) continue;
+        upper = la > lb ? m->a : m->b;
+        lower = la > lb ? m->b : m->a;
+        if (s->bodies[upper].supports == 1 && s->bodies[lower].dynamic && !s->bodies[lower].locked &&
+            !s->bodies[upper].locked)
+            link[upper] = i;
+    }
+    /* the bodies by level, top down: a counting sort into shock_stack, its buckets in shock_children */
+    stbds_arrsetlen(s->shock_stack, n);
+    {
+        int levels = s->level_count, l, at, *bucket;
+        stbds_arrsetlen(s->shock_children, levels + 1);
+        bucket = s->shock_children;
+        for (l = 0; l <= levels; ++l) bucket[l] = 0;
+        for (i = 0; i < n; ++i) ++bucket[levels - s->bodies[i].level];
+        for (l = 0; l < levels; ++l) bucket[l + 1] += bucket[l];
+        for (i = 0; i < n; ++i) s->shock_stack[bucket[levels - 1 - s->bodies[i].level]++] = i;
+        for (at = 0; at < n; ++at) {
+            int b = s->shock_stack[at], lower;
+            const rg__solver_manifold *m;
+            if (link[b] < 0) continue;
+            m = &s->manifolds[link[b]];
+            lower = s->bodies[m->a].level < s->bodies[m->b].level ? m->a : m->b;
+            if (!rg__shock_rests_on(w, b, lower, resting) ||
+                !rg__shock_contact_holds(s, m, rg_v3_scale(s->shock_first[b], 1 / s->shock_mass[b]), up))
+                continue;
+            s->shock_parent[b] = lower;
+            s->shock_mass[lower] += s->shock_mass[b];
+            s->shock_first[lower] = rg_v3_add(s->shock_first[lower], s->shock_first[b]);
+        }
+    }
+    start = s->shock_child_start;
+    for (i = 0; i <= n; ++i) start[i] = 0;
+    for (i = 0; i < n; ++i)
+        if (s->shock_parent[i] >= 0) ++start[s->shock_parent[i] + 1];
+    for (i = 0; i < n; ++i) start[i + 1] += start[i];
+    stbds_arrsetlen(s->shock_children, start[n]);
+    for (i = 0; i < n; ++i)
+        if (s->shock_parent[i] >= 0) s->shock_children[start[s->shock_parent[i]]++] = i;
+    for (i = n; i > 0; --i) start[i] = start[i - 1];
+    start[0] = 0;
+}
+
+static int rg__shock_has_children(const rg__solver *s, int body) {
+    return s->shock_child_start[body + 1] > s->shock_child_start[body];
+}
+
+/* Visits `root` and every body resting on it alone, directly or through others, calling
+   visit(context, body) for each. */
+static void rg__shock_walk(rg__solver *s, int root, void (*visit)(void *, int), void *context) {
+    stbds_arrsetlen(s->shock_stack, 0);
+    stbds_arrput(s->shock_stack, root);
+    while (stbds_arrlen(s->shock_stack) > 0) {
+        int i = s->shock_stack[stbds_arrlen(s->shock_stack) - 1], e;
+        stbds_arrsetlen(s->shock_stack, stbds_arrlen(s->shock_stack) - 1);
+        visit(context, i);
+        for (e = s->shock_child_start[i]; e < s->shock_child_start[i + 1]; ++e) stbds_arrput(s->shock_stack, s->shock_children[e]);
+    }
+}
+
+/* The sums of a composite, about its root's centre of mass r0. */
+typedef struct rg__shock_sums {
+    const rg_world *w;
+    rg_vec3 r0, first, momentum, angular;
+    rg_mat3 inertia;
+    rg_real mass;
+} rg__shock_sums;
+
+static void rg__shock_add_member(void *context, int i) {
+    rg__shock_sums *sums = (rg__shock_sums *)context;
+    const rg__body *body = &sums->w->bodies[i];
+    const rg__solver_body *sb = &sums->w->solver.bodies[i];
+    rg_vec3 d = rg_v3_sub(body->com, sums->r0), p = rg_v3_scale(sb->v, body->mass);
+    rg_mat3 inertia = rg__integrate_inertia_in_world(body);
+    sums->mass += body->mass;
+    sums->first = rg_v3_madd(sums->first, d, body->mass);
+    sums->inertia = rg__mat3_add_point_mass(rg_mat3_add(sums->inertia, inertia), body->mass, d);
+    sums->momentum = rg_v3_add(sums->momentum, p);
+    sums->angular = rg_v3_add(sums->angular, rg_v3_add(rg_mat3_mul_v3(inertia, sb->w), rg_v3_cross(d, p)));
+}
+
+/* The composite of `root` (above): mass, centre of mass, inertia about it, and the velocities of
+   its momentum and angular momentum. */
+static rg__shock_composite rg__shock_composite_of(rg_world *w, int root) {
+    rg__solver *s = &w->solver;
+    rg__shock_sums sums;
+    rg__shock_composite c;
+    rg_vec3 shift;
+    rg_mat3 inertia;
+    memset(&sums, 0, sizeof sums);
+    sums.w = w;
+    sums.r0 = w->bodies[root].com;
+    rg__shock_walk(s, root, rg__shock_add_member, &sums);
+    shift = rg_v3_scale(sums.first, 1 / sums.mass);
+    inertia = rg__mat3_add_point_mass(sums.inertia, -sums.mass, shift);
+    c.body = root;
+    c.com = rg_v3_add(sums.r0, shift);
+    c.arm_shift = rg_v3_neg(shift);
+    c.inv_mass = 1 / sums.mass;
+    c.inv_inertia = rg_mat3_inverse(inertia);
+    c.v = rg_v3_scale(sums.momentum, c.inv_mass);
+    c.w = rg_mat3_mul_v3(c.inv_inertia, rg_v3_sub(sums.angular, rg_v3_cross(shift, sums.momentum)));
+    c.own_inv_mass = s->bodies[root].inv_mass;
+    c.own_inv_inertia = s->bodies[root].inv_inertia;
+    return c;
+}
+
+/* A manifold of the level that touches a composite's root: its arms on that side move to the
+   composite's centre of mass (or back, `own` set, to the points' own arms kept in shock_arms,
+   and the patch flag kept in shock_patch), and its points' and patch's masses follow. */
+static void rg__shock_manifold_arms(rg__solver *s, int manifold, int own) {
+    rg__solver_manifold *m = &s->manifolds[manifold];
+    int roots[2], k, j;
+    roots[0] = s->shock_root[m->a];
+    roots[1] = s->shock_root[m->b];
+    if (!own) s->shock_patch[manifold] = m->patch;
+    for (k = 0; k < m->count; ++k) {
+        rg__solver_point *p = &s->points[m->first + k];
+        rg_vec3 *kept = &s->shock_arms[2 * (m->first + k)];
+        for (j = 0; j < 2; ++j) {
+            rg_vec3 *arm = j == 0 ? &p->ra : &p->rb;
+            if (roots[j] < 0) continue;
+            if (own) {
+                *arm = kept[j];
+            } else {
+                kept[j] = *arm;
+                *arm = rg_v3_add(*arm, s->shock_composites[roots[j]].arm_shift);
+            }
+        }
+        rg__impulse_point_jacobians(s, m, p);
+    }
+    m->points_frozen = rg__impulse_frozen_pair(s, m);
+    m->patch = s->shock_patch[manifold];
+    if (m->patch) {
+        rg_vec3 ca, cb;
+        rg__impulse_patch_arms(s, m, &ca, &cb);
+        rg__impulse_patch_mass_of(s, m, 3);
+    }
+}
+
+/* The level's composites, before its sweeps: each body of the level with bodies resting on it
+   alone becomes its composite (velocities, inverse masses), and the level's manifolds that
+   touch one take their arms from its centre of mass. */
+static void rg__shock_composites_begin(rg_world *w, int begin, int end) {
+    rg__solver *s = &w->solver;
+    int i, j, level = s->manifolds[s->order[begin]].level;
+    stbds_arrsetlen(s->shock_composites, 0);
+    for (i = begin; i < end; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+        int bodies[2];
+        bodies[0] = m->a;
+        bodies[1] = m->b;
+        for (j = 0; j < 2; ++j) {
+            int b = bodies[j];
+            rg__solver_body *sb = &s->bodies[b];
+            rg__shock_composite c;
+            if (sb->level != level || s->shock_root[b] >= 0 || !rg__shock_has_children(s, b)) continue;
+            c = rg__shock_composite_of(w, b);
+            s->shock_root[b] = (int)stbds_arrlen(s->shock_composites);
+            stbds_arrput(s->shock_composites, c);
+            sb->v = c.v;
+            sb->w = c.w;
+            sb->inv_mass = c.inv_mass;
+            sb->inv_inertia = c.inv_inertia;
+        }
+    }
+    if (stbds_arrlen(s->shock_composites) == 0) return;
+    for (i = begin; i < end; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+        if (s->shock_root[m->a] >= 0 || s->shock_root[m->b] >= 0) rg__shock_manifold_arms(s, s->order[i], 0);
+    }
+}
+
+/* A member of a composite, after its level, moves with it: the composite's motion (v at its
+   centre of mass `com`, w) as a rigid motion. The sweeps' impulses between members, which the
+   composite sums to nothing, so leave no trace, nor does a creep slower than the welds allow
+   (rg__shock_rests_on). */
+typedef struct rg__shock_motion {
+    rg_world *w;
+    rg_vec3 com, linear, angular;
+} rg__shock_motion;
+
+static void rg__shock_move_member(void *context, int i) {
+    rg__shock_motion *motion = (rg__shock_motion *)context;
+    rg__solver_body *sb = &motion->w->solver.bodies[i];
+    sb->v = rg_v3_add(motion->linear, rg_v3_cross(motion->angular, rg_v3_sub(motion->w->bodies[i].com, motion->com)));
+    sb->w = motion->angular;
+}
+
+/* After the level's sweeps: each root gets back its own inverse masses and velocities, and it
+   and its members the composite's change; the manifolds their own arms. */
+static void rg__shock_composites_end(rg_world *w, int begin, int end) {
+    rg__solver *s = &w->solver;
+    int i, count = (int)stbds_arrlen(s->shock_composites);
+    if (count == 0) return;
+    for (i = 0; i < count; ++i) {
+        const rg__shock_composite *c = &s->shock_composites[i];
+        rg__solver_body *sb = &s->bodies[c->body];
+        rg__shock_motion motion;
+        motion.w = w;
+        motion.com = c->com;
+        motion.linear = sb->v;
+        motion.angular = sb->w;
+        sb->inv_mass = c->own_inv_mass;
+        sb->inv_inertia = c->own_inv_inertia;
+        rg__shock_walk(s, c->body, rg__shock_move_member, &motion);
+    }
+    for (i = begin; i < end; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+        if (s->shock_root[m->a] >= 0 || s->shock_root[m->b] >= 0) rg__shock_manifold_arms(s, s->order[i], 1);
+    }
+    for (i = 0; i < count; ++i) s->shock_root[s->shock_composites[i].body] = -1;
+}
+
 /* Guendelman §8.2: after the contact sweeps, one pass up the levels; each level is swept with
    everything below it at infinite mass until it converges (at most shock_iterations times
    RG__SHOCK_INNER sweeps), then joins it. A level's errors add to those of every level above:
@@ -11796,6 +12139,9 @@ static void rg__contact_start(rg_world *w) {
 static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
     rg__solver *s = &w->solver;
     int level, i, sweeps = 0;
+    rg__shock_trees(w);
+    stbds_arrsetlen(s->shock_arms, 2 * stbds_arrlen(s->points));
+    stbds_arrsetlen(s->shock_patch, stbds_arrlen(s->manifolds));
     for (level = 1; level < s->level_count; ++level) {
         int begin = s->level_start[level], end = s->level_start[level + 1], sweep;
         rg_real previous = 0;
@@ -11807,6 +12153,7 @@ static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
             if (s->bodies[m->b].level < level) rg__prepare_body_freeze(&s->bodies[m->b]);
         }
         for (i = begin; i < end; ++i) rg__impulse_manifold_jacobians(s, &s->manifolds[s->order[i]]);
+        rg__shock_composites_begin(w, begin, end);
         for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
             rg_real worst;
             ++sweeps;
@@ -11816,8 +12163,21 @@ static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
                 break;
             previous = worst;
         }
+        rg__shock_composites_end(w, begin, end);
     }
     return sweeps;
+}
+
+/* The velocities as the contact stage begins, by which shock propagation's welds tell bodies
+   that rest on another (rg__shock_rests_on). */
+static void rg__shock_keep_stage_start(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->bodies);
+    stbds_arrsetlen(s->stage_start_v, n);
+    stbds_arrsetlen(s->stage_start_w, n);
+    for (i = 0; i < n; ++i) {
+        s->stage_start_v[i] = s->bodies[i].v;
+        s->stage_start_w[i] = s->bodies[i].w;
+    }
 }
 
 /* The velocities before shock propagation, from which rg__shock_limit_energy measures its
@@ -12107,6 +12467,7 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     int i, sweeps = 0, count = (int)stbds_arrlen(s->manifolds), total = (int)stbds_arrlen(s->points);
     RG__PROFILE_BEGIN(contact);
     rg__prepare_gather_velocities(w);
+    rg__shock_keep_stage_start(s);
     rg__predict_offset_turns(s);
     rg__contact_start(w);
     /* Guendelman §8.1 sweeps up from the ground; every other sweep here goes back down, so that
@@ -12993,8 +13354,7 @@ static void rg__shape_sum_mass(const rg_world *w, const rg__body *body, const rg
                 m = shape->density * shape->volume * scale;
                 d = rg_v3_sub(shape->centroid, out->local_com);
                 out->inertia = rg_mat3_add(out->inertia, rg_mat3_scale(shape->unit_inertia, shape->density * scale));
-                out->inertia = rg_mat3_add(out->inertia, rg_mat3_scale(rg_mat3_identity(), m * rg_v3_dot(d, d)));
-                out->inertia = rg_mat3_add(out->inertia, rg_mat3_scale(rg_mat3_outer(d, d), -m));
+                out->inertia = rg__mat3_add_point_mass(out->inertia, m, d);
             }
         }
     } else if (dynamic) {

@@ -1,6 +1,7 @@
-/* Fidelity of the solver to the mechanics of friction over a contact area: a face's twist
-   friction follows the contact area's pressure (rg__impulse_patch_radius). Analytic answers,
-   or an independent integration of the equations of motion; default world, dt = 1/60. */
+/* Fidelity of the solver to mechanics: a face's twist friction follows the contact area's
+   pressure (rg__impulse_patch_radius), and stacks stand exactly when statics says they can
+   (rg__step_carry_unique_loads). Analytic answers, an independent integration of the equations
+   of motion, or the same shape as one body; default world, dt = 1/60. */
 #include "test.h"
 
 #include <math.h>
@@ -264,8 +265,168 @@ static void test_fidelity_sliding_and_spinning_cube(void) {
     ENSURE_REL(stop_w, stop[1], 0.03);
 }
 
+/* The hulls of the stacking tests: the floor slab, a 1 m cube and a 1 x 3 x 1 m box (made once
+   per test; worlds are destroyed before them). */
+typedef struct fidelity_hulls {
+    rg_hull *floor, *cube, *tall;
+} fidelity_hulls;
+
+static int fidelity_hulls_create(fidelity_hulls *h) {
+    h->floor = rg_hull_create_box(rg_v3(50, 0.5f, 50), NULL);
+    h->cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
+    h->tall = rg_hull_create_box(rg_v3(0.5f, 1.5f, 0.5f), NULL);
+    return h->floor && h->cube && h->tall;
+}
+
+static void fidelity_hulls_destroy(fidelity_hulls *h) {
+    rg_hull_destroy(h->floor);
+    rg_hull_destroy(h->cube);
+    rg_hull_destroy(h->tall);
+}
+
+/* A world with a static floor (top face y = 0), friction mu. */
+static rg_world *fidelity_floor_world(const fidelity_hulls *h, double mu) {
+    rg_world_def wd = rg_world_default_def();
+    rg_body_def bd = rg_body_default_def();
+    rg_world *w = rg_world_create(&wd, NULL);
+    if (!w) return NULL;
+    bd.type = RG_BODY_STATIC;
+    bd.hull = h->floor;
+    bd.position = rg_v3(0, -0.5f, 0);
+    bd.static_friction = bd.dynamic_friction = (rg_real)mu;
+    rg_body_create(w, &bd, NULL);
+    return w;
+}
+
+/* A dynamic body of `hull` at `position`, friction mu. */
+static rg_body_id fidelity_box(rg_world *w, rg_hull *hull, rg_vec3 position, double mu) {
+    rg_body_def bd = rg_body_default_def();
+    bd.hull = hull;
+    bd.position = position;
+    bd.static_friction = bd.dynamic_friction = (rg_real)mu;
+    return rg_body_create(w, &bd, NULL);
+}
+
+static double fidelity_distance(rg_vec3 a, rg_vec3 b) {
+    double x = (double)a.x - b.x, y = (double)a.y - b.y, z = (double)a.z - b.z;
+    return sqrt(x * x + y * y + z * z);
+}
+
+/* The angle a body has turned from the identity, radians. */
+static double fidelity_tilt(rg_quat q) {
+    double s = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z);
+    return 2 * atan2(s, fabs((double)q.w));
+}
+
+/* The harmonic overhang stack (the block-stacking problem): five 1 m cubes on the floor, the
+   k-th from the top shifted over the one below by s / (2k), all towards +x, friction 0.6. The
+   upper k cubes then have their centre of mass s / 2 from the centre of the cube below: inside
+   its edge for s < 1. Runs 10 s; returns the largest distance a cube moved from its start. */
+static double fidelity_harmonic_stack(const fidelity_hulls *h, double s) {
+    rg_world *w = fidelity_floor_world(h, 0.6);
+    rg_body_id cubes[5];
+    rg_vec3 start[5];
+    double x = 0, worst = 0;
+    int k, i;
+    for (k = 5; k >= 1; --k) {
+        if (k < 5) x += s / (2 * k);
+        start[5 - k] = rg_v3((rg_real)x, (rg_real)(0.5 + (5 - k)), 0);
+        cubes[5 - k] = fidelity_box(w, h->cube, start[5 - k], 0.6);
+    }
+    for (i = 0; i < 600; ++i) rg_world_step(w, (rg_real)DT);
+    for (k = 0; k < 5; ++k) worst = fmax(worst, fidelity_distance(rg_body_position(w, cubes[k]), start[k]));
+    rg_world_destroy(w);
+    return worst;
+}
+
+/* Every upper part's centre of mass 5 cm inside the edge below it: stands 10 s, no cube moving
+   more than 1 cm. 5 cm beyond: falls (the top cube alone overhangs, and more). */
+static void test_fidelity_harmonic_stack_stands_exactly_as_statics_says(void) {
+    fidelity_hulls h;
+    double stands, falls;
+    ENSURE(fidelity_hulls_create(&h));
+    stands = fidelity_harmonic_stack(&h, 0.9);
+    falls = fidelity_harmonic_stack(&h, 1.1);
+    fidelity_hulls_destroy(&h);
+    rg_test_note("s = 0.9: largest move in 10 s %.2f mm; s = 1.1: %.2f m", stands * 1e3, falls);
+    ENSURE(stands < 0.01);
+    ENSURE(falls > 0.5);
+}
+
+/* A column of three cubes on a base cube (friction 0.6), shifted together by `shift` along +x:
+   for shift 0.6 their centre of mass lies 10 cm beyond the base's edge. `single` instead puts one
+   1 x 3 x 1 m box where the three are. Returns the world; ids[0] is the base, ids[1..] the rest. */
+static rg_world *fidelity_column(const fidelity_hulls *h, double shift, int single, rg_body_id *ids) {
+    rg_world *w = fidelity_floor_world(h, 0.6);
+    int k;
+    ids[0] = fidelity_box(w, h->cube, rg_v3(0, 0.5f, 0), 0.6);
+    if (single) {
+        ids[1] = fidelity_box(w, h->tall, rg_v3((rg_real)shift, 2.5f, 0), 0.6);
+        return w;
+    }
+    for (k = 0; k < 3; ++k) ids[1 + k] = fidelity_box(w, h->cube, rg_v3((rg_real)shift, (rg_real)(1.5 + k), 0), 0.6);
+    return w;
+}
+
+/* The leaning column: its centre of mass 10 cm beyond the base's edge, it falls, and it tips as
+   one body until it breaks up: the three cubes turn together (within 2% of each other when the
+   column has turned 3 degrees), it reaches 3 degrees within 5% of the time the single box of its
+   shape takes (measured: in the same step), and for the first 0.3 s its top's height agrees with
+   the single box's within 10%. Leaning 10 cm the other way (inside the edge) it stands 10 s with
+   no cube moving more than 1 cm. */
+static void test_fidelity_leaning_column_tips_as_one_body(void) {
+    fidelity_hulls h;
+    rg_body_id column[4], single[2], standing[4];
+    rg_world *w, *w1, *w2;
+    rg_vec3 start[4];
+    double t_column = -1, t_single = -1, spread = 0, worst_height = 0, worst_stand = 0, fell;
+    const double three_degrees = 3 * FIDELITY_PI / 180;
+    int i, k;
+    ENSURE(fidelity_hulls_create(&h));
+    w = fidelity_column(&h, 0.6, 0, column);
+    w1 = fidelity_column(&h, 0.6, 1, single);
+    w2 = fidelity_column(&h, 0.4, 0, standing);
+    for (k = 0; k < 4; ++k) start[k] = rg_body_position(w2, standing[k]);
+    for (i = 1; i <= 180; ++i) {
+        double tilt;
+        rg_world_step(w, (rg_real)DT);
+        rg_world_step(w1, (rg_real)DT);
+        rg_world_step(w2, (rg_real)DT);
+        tilt = fidelity_tilt(rg_body_orientation(w, column[1]));
+        if (i * DT <= 0.3 + 1e-9) {
+            /* the column's top face and the single box's, at their centre lines */
+            double top = rg_body_position(w, column[3]).y + 0.5, top1 = rg_body_position(w1, single[1]).y + 1.5;
+            worst_height = fmax(worst_height, fabs(top - top1) / top1);
+        }
+        if (t_column < 0 && tilt >= three_degrees) {
+            t_column = i * DT;
+            for (k = 2; k <= 3; ++k) spread = fmax(spread, fabs(fidelity_tilt(rg_body_orientation(w, column[k])) - tilt) / tilt);
+        }
+        if (t_single < 0 && fidelity_tilt(rg_body_orientation(w1, single[1])) >= three_degrees) t_single = i * DT;
+    }
+    fell = start[3].y - rg_body_position(w, column[3]).y; /* both columns' top cubes start at y = 3.5 */
+    for (; i <= 600; ++i) rg_world_step(w2, (rg_real)DT);
+    for (k = 0; k < 4; ++k) worst_stand = fmax(worst_stand, fidelity_distance(rg_body_position(w2, standing[k]), start[k]));
+    rg_test_note("3 degrees at %.3f s (single box %.3f s), the cubes' tilts then within %.2f%%; top height within %.3f%% "
+                 "for 0.3 s; top %.2f m lower after 3 s; leaning inside the edge: largest move in 10 s %.2f mm",
+                 t_column, t_single, spread * 100, worst_height * 100, fell, worst_stand * 1e3);
+    ENSURE(t_single > 0);
+    ENSURE(t_column > 0);
+    ENSURE_REL(t_column, t_single, 0.05);
+    ENSURE(spread < 0.02);
+    ENSURE(worst_height < 0.1);
+    ENSURE(fell > 1);
+    ENSURE(worst_stand < 0.01);
+    rg_world_destroy(w);
+    rg_world_destroy(w1);
+    rg_world_destroy(w2);
+    fidelity_hulls_destroy(&h);
+}
+
 void rg_tests_fidelity(void) {
     RUN_TEST(test_fidelity_spinning_cube_stops_as_uniform_pressure);
     RUN_TEST(test_fidelity_sliding_cube_decelerates_at_mu_g);
     RUN_TEST(test_fidelity_sliding_and_spinning_cube);
+    RUN_TEST(test_fidelity_harmonic_stack_stands_exactly_as_statics_says);
+    RUN_TEST(test_fidelity_leaning_column_tips_as_one_body);
 }
