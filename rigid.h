@@ -1693,8 +1693,10 @@ typedef struct rg__solver {
        .. shock_child_start[i + 1])), a walk's stack, the composites of the level being solved,
        each body's composite there (-1 for none), and the points' own arms while it is solved */
     int *shock_parent, *shock_child_start, *shock_children, *shock_stack, *shock_root, *shock_patch, *shock_link;
-    rg_real *shock_mass;          /* rg__shock_trees: each body's welded mass, */
-    rg_vec3 *shock_first;         /* and its first moment (sum of m x) */
+    int *shock_moved;             /* the body moves with the composite it is welded to (rg__shock_composites_end) */
+    rg_real *shock_mass;          /* rg__shock_trees: each body's welded mass (its own and all welded to it), */
+    rg_vec3 *shock_first;         /* its first moment about the body's centre of mass, */
+    rg_mat3 *shock_inertia;       /* and its inertia about the body's centre of mass (once it has a member) */
     struct rg__shock_composite *shock_composites;
     rg_vec3 *shock_arms;
     rg_contact *report;           /* stb_ds: the contacts of the last step for rg_world_contacts */
@@ -9542,8 +9544,10 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->shock_root);
     stbds_arrfree(s->shock_patch);
     stbds_arrfree(s->shock_link);
+    stbds_arrfree(s->shock_moved);
     stbds_arrfree(s->shock_mass);
     stbds_arrfree(s->shock_first);
+    stbds_arrfree(s->shock_inertia);
     stbds_arrfree(s->shock_composites);
     stbds_arrfree(s->shock_arms);
     stbds_arrfree(s->report);
@@ -11884,6 +11888,32 @@ static int rg__shock_rests_on(const rg_world *w, int b, int below, rg_real resti
     return rg_v3_length(dv) + rg_v3_length(dw) * w->bodies[b].radius <= resting;
 }
 
+/* The centre of mass of body b and all welded to it (rg__shock_trees). */
+static rg_vec3 rg__shock_welded_com(const rg_world *w, int b) {
+    const rg__solver *s = &w->solver;
+    return rg_v3_add(w->bodies[b].com, rg_v3_scale(s->shock_first[b], 1 / s->shock_mass[b]));
+}
+
+/* Body b's welded inertia about its centre of mass: its own until a member joins it. */
+static rg_mat3 rg__shock_welded_inertia(const rg_world *w, int b) {
+    const rg__solver *s = &w->solver;
+    return s->shock_mass[b] > w->bodies[b].mass ? s->shock_inertia[b] : rg__integrate_inertia_in_world(&w->bodies[b]);
+}
+
+/* Body b, with all welded to it, joins `lower`'s welded sums: its mass, first moment and inertia
+   (moved to lower's centre of mass by the parallel axis theorem, through its own centre of
+   mass, so that every offset is a local one). */
+static void rg__shock_weld(rg_world *w, int b, int lower) {
+    rg__solver *s = &w->solver;
+    rg_real mass = s->shock_mass[b];
+    rg_vec3 shift = rg_v3_scale(s->shock_first[b], 1 / mass);
+    rg_vec3 d = rg_v3_sub(rg_v3_add(w->bodies[b].com, shift), w->bodies[lower].com);
+    rg_mat3 own = rg__mat3_add_point_mass(rg__shock_welded_inertia(w, b), -mass, shift);
+    s->shock_inertia[lower] = rg__mat3_add_point_mass(rg_mat3_add(rg__shock_welded_inertia(w, lower), own), mass, d);
+    s->shock_mass[lower] += mass;
+    s->shock_first[lower] = rg_v3_madd(s->shock_first[lower], d, mass);
+}
+
 /* Each body's parent (the body it is welded to, or -1) and the children lists (a counting
    sort). A body may weld to the one manifold that holds it up when the body below is dynamic,
    neither is locked, it rests on that body (rg__shock_rests_on), and that contact holds the
@@ -11899,15 +11929,18 @@ static void rg__shock_trees(rg_world *w) {
     stbds_arrsetlen(s->shock_root, n);
     stbds_arrsetlen(s->shock_child_start, n + 1);
     stbds_arrsetlen(s->shock_link, n);
+    stbds_arrsetlen(s->shock_moved, n);
     stbds_arrsetlen(s->shock_mass, n);
     stbds_arrsetlen(s->shock_first, n);
+    stbds_arrsetlen(s->shock_inertia, n);
     link = s->shock_link;
     for (i = 0; i < n; ++i) {
         s->shock_parent[i] = -1;
         s->shock_root[i] = -1;
+        s->shock_moved[i] = 0;
         link[i] = -1;
         s->shock_mass[i] = w->bodies[i].mass;
-        s->shock_first[i] = rg_v3_scale(w->bodies[i].com, w->bodies[i].mass);
+        s->shock_first[i] = rg_v3(0, 0, 0);
     }
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
@@ -11936,11 +11969,10 @@ static void rg__shock_trees(rg_world *w) {
             m = &s->manifolds[link[b]];
             lower = s->bodies[m->a].level < s->bodies[m->b].level ? m->a : m->b;
             if (!rg__shock_rests_on(w, b, lower, resting) ||
-                !rg__shock_contact_holds(s, m, rg_v3_scale(s->shock_first[b], 1 / s->shock_mass[b]), up))
+                !rg__shock_contact_holds(s, m, rg__shock_welded_com(w, b), up))
                 continue;
             s->shock_parent[b] = lower;
-            s->shock_mass[lower] += s->shock_mass[b];
-            s->shock_first[lower] = rg_v3_add(s->shock_first[lower], s->shock_first[b]);
+            rg__shock_weld(w, b, lower);
         }
     }
     start = s->shock_child_start;
@@ -11972,50 +12004,51 @@ static void rg__shock_walk(rg__solver *s, int root, void (*visit)(void *, int), 
     }
 }
 
-/* The sums of a composite, about its root's centre of mass r0. */
+/* A tree root's composite momentum and angular momentum about its centre of mass `com`, summed
+   over its members. */
 typedef struct rg__shock_sums {
     const rg_world *w;
-    rg_vec3 r0, first, momentum, angular;
-    rg_mat3 inertia;
-    rg_real mass;
+    rg_vec3 com, momentum, angular;
 } rg__shock_sums;
 
 static void rg__shock_add_member(void *context, int i) {
     rg__shock_sums *sums = (rg__shock_sums *)context;
     const rg__body *body = &sums->w->bodies[i];
     const rg__solver_body *sb = &sums->w->solver.bodies[i];
-    rg_vec3 d = rg_v3_sub(body->com, sums->r0), p = rg_v3_scale(sb->v, body->mass);
+    rg_vec3 p = rg_v3_scale(sb->v, body->mass);
     rg_mat3 inertia = rg__integrate_inertia_in_world(body);
-    sums->mass += body->mass;
-    sums->first = rg_v3_madd(sums->first, d, body->mass);
-    sums->inertia = rg__mat3_add_point_mass(rg_mat3_add(sums->inertia, inertia), body->mass, d);
     sums->momentum = rg_v3_add(sums->momentum, p);
-    sums->angular = rg_v3_add(sums->angular, rg_v3_add(rg_mat3_mul_v3(inertia, sb->w), rg_v3_cross(d, p)));
+    sums->angular = rg_v3_add(sums->angular, rg_v3_add(rg_mat3_mul_v3(inertia, sb->w), rg_v3_cross(rg_v3_sub(body->com, sums->com), p)));
 }
 
-/* The composite of `root` (above): mass, centre of mass, inertia about it, and the velocities of
-   its momentum and angular momentum. */
+/* The composite of `root` and all welded to it: mass, centre of mass and inertia from
+   rg__shock_trees' sums, velocities from the members' momenta. A root that is itself welded
+   and was moved by its parent's composite (rg__shock_composites_end) moves as one rigid body
+   with its members since, so its own motion is theirs and no walk is needed. */
 static rg__shock_composite rg__shock_composite_of(rg_world *w, int root) {
     rg__solver *s = &w->solver;
-    rg__shock_sums sums;
+    const rg__solver_body *sb = &s->bodies[root];
     rg__shock_composite c;
-    rg_vec3 shift;
-    rg_mat3 inertia;
-    memset(&sums, 0, sizeof sums);
-    sums.w = w;
-    sums.r0 = w->bodies[root].com;
-    rg__shock_walk(s, root, rg__shock_add_member, &sums);
-    shift = rg_v3_scale(sums.first, 1 / sums.mass);
-    inertia = rg__mat3_add_point_mass(sums.inertia, -sums.mass, shift);
+    rg_vec3 shift = rg_v3_scale(s->shock_first[root], 1 / s->shock_mass[root]);
     c.body = root;
-    c.com = rg_v3_add(sums.r0, shift);
+    c.com = rg_v3_add(w->bodies[root].com, shift);
     c.arm_shift = rg_v3_neg(shift);
-    c.inv_mass = 1 / sums.mass;
-    c.inv_inertia = rg_mat3_inverse(inertia);
-    c.v = rg_v3_scale(sums.momentum, c.inv_mass);
-    c.w = rg_mat3_mul_v3(c.inv_inertia, rg_v3_sub(sums.angular, rg_v3_cross(shift, sums.momentum)));
-    c.own_inv_mass = s->bodies[root].inv_mass;
-    c.own_inv_inertia = s->bodies[root].inv_inertia;
+    c.inv_mass = 1 / s->shock_mass[root];
+    c.inv_inertia = rg_mat3_inverse(rg__mat3_add_point_mass(rg__shock_welded_inertia(w, root), -s->shock_mass[root], shift));
+    if (s->shock_moved[root]) {
+        c.v = rg_v3_add(sb->v, rg_v3_cross(sb->w, shift));
+        c.w = sb->w;
+    } else {
+        rg__shock_sums sums;
+        sums.w = w;
+        sums.com = c.com;
+        sums.momentum = sums.angular = rg_v3(0, 0, 0);
+        rg__shock_walk(s, root, rg__shock_add_member, &sums);
+        c.v = rg_v3_scale(sums.momentum, c.inv_mass);
+        c.w = rg_mat3_mul_v3(c.inv_inertia, sums.angular);
+    }
+    c.own_inv_mass = sb->inv_mass;
+    c.own_inv_inertia = sb->inv_inertia;
     return c;
 }
 
@@ -12085,8 +12118,8 @@ static void rg__shock_composites_begin(rg_world *w, int begin, int end) {
     }
 }
 
-/* A member of a composite, after its level, moves with it: the composite's motion (v at its
-   centre of mass `com`, w) as a rigid motion. The sweeps' impulses between members, which the
+/* A member of a composite, after its level, moves with it: the composite's motion (linear at
+   its centre of mass `com`, angular) as a rigid motion. The sweeps' impulses between members, which the
    composite sums to nothing, so leave no trace, nor does a creep slower than the welds allow
    (rg__shock_rests_on). */
 typedef struct rg__shock_motion {
@@ -12101,11 +12134,12 @@ static void rg__shock_move_member(void *context, int i) {
     sb->w = motion->angular;
 }
 
-/* After the level's sweeps: each root gets back its own inverse masses and velocities, and it
-   and its members the composite's change; the manifolds their own arms. */
+/* After the level's sweeps: each root gets back its own inverse masses, and it and the bodies
+   welded to it directly the composite's motion (theirs in turn pass it on at their levels,
+   before anything else touches their members); the manifolds get their own arms back. */
 static void rg__shock_composites_end(rg_world *w, int begin, int end) {
     rg__solver *s = &w->solver;
-    int i, count = (int)stbds_arrlen(s->shock_composites);
+    int i, e, count = (int)stbds_arrlen(s->shock_composites);
     if (count == 0) return;
     for (i = 0; i < count; ++i) {
         const rg__shock_composite *c = &s->shock_composites[i];
@@ -12117,7 +12151,11 @@ static void rg__shock_composites_end(rg_world *w, int begin, int end) {
         motion.angular = sb->w;
         sb->inv_mass = c->own_inv_mass;
         sb->inv_inertia = c->own_inv_inertia;
-        rg__shock_walk(s, c->body, rg__shock_move_member, &motion);
+        rg__shock_move_member(&motion, c->body);
+        for (e = s->shock_child_start[c->body]; e < s->shock_child_start[c->body + 1]; ++e) {
+            rg__shock_move_member(&motion, s->shock_children[e]);
+            s->shock_moved[s->shock_children[e]] = 1;
+        }
     }
     for (i = begin; i < end; ++i) {
         const rg__solver_manifold *m = &s->manifolds[s->order[i]];
