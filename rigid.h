@@ -11116,6 +11116,39 @@ static int rg__collision_visit_face(rg__solver *s, const rg__solver_manifold *m,
     return 1;
 }
 
+/* Two colliding points of a manifold (an edge on a face, a capsule lying on a face) solved
+   together: Ermolin & Kazakov's A p = b (eq. 6) for two points, with a_ij = n^T K_ij n, K_ij
+   Bender's K for the velocity at one point from an impulse at the other (eq. 1 has K_ii), here
+   from the points' arms' cross products and turns. Point by point, an edge hitting a wall
+   square-on at 10 m/s left turning at 7 mrad/s. Returns 0, changing nothing, when the two are
+   nearly one point (the system is singular) or one would pull: they are then visited one by one,
+   whose clamps (eqs. 2-3) decide. Else the largest normal error found to *residual. */
+static int rg__collision_visit_edge(rg__solver *s, const rg__solver_manifold *m, rg_real *residual) {
+    rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
+    rg__solver_point *p = &s->points[m->first], *q = p + 1;
+    rg_real ep = p->target - rg__impulse_speed(A, B, m->n, p->ran, p->rbn);
+    rg_real eq = q->target - rg__impulse_speed(A, B, m->n, q->ran, q->rbn);
+    rg_real kpp, kqq, kpq, det, next_p, next_q, found = 0;
+    if (!(ep > 0 || eq > 0 || p->pn > 0 || q->pn > 0)) return 1;
+    if (!(p->normal_mass > 0) || !(q->normal_mass > 0)) return 0;
+    kpp = 1 / p->normal_mass;
+    kqq = 1 / q->normal_mass;
+    kpq = rg__impulse_linear_mass(A, B, m->n, m->n) + rg_v3_dot(p->ran, q->wan) + rg_v3_dot(p->rbn, q->wbn);
+    det = kpp * kqq - kpq * kpq;
+    if (!(det > RG__LINE_PATCH * (kpp + kqq) * (kpp + kqq))) return 0;
+    next_p = p->pn + (kqq * ep - kpq * eq) / det;
+    next_q = q->pn + (kpp * eq - kpq * ep) / det;
+    if (!(next_p >= 0) || !(next_q >= 0)) return 0;
+    if (ep > 0 || p->pn > 0) found = rg__fabs(ep);
+    if (eq > 0 || q->pn > 0) found = rg__max_real(found, rg__fabs(eq));
+    rg__impulse_push(A, B, m->n, p->wan, p->wbn, next_p - p->pn, p->toi);
+    rg__impulse_push(A, B, m->n, q->wan, q->wbn, next_q - q->pn, q->toi);
+    p->pn = next_p;
+    q->pn = next_q;
+    *residual = rg__max_real(*residual, found);
+    return 1;
+}
+
 /* Whether rg__prepare_points found every point of m touching: its patch (if any) is then the
    contact stage's, else one made for a wave (rg__collision_wave_patches). */
 static int rg__collision_touching(const rg__solver *s, const rg__solver_manifold *m, rg_real slop) {
@@ -11174,6 +11207,11 @@ static rg_real rg__collision_sweep(rg__solver *s, int count, rg_real h) {
         const rg__solver_manifold *m = &s->manifolds[s->wave[i]];
         run = rg__collision_run(s, i, count);
         if (m->patch && run == m->count && rg__collision_visit_face(s, m, h, &residual)) continue;
+        if (m->count == 2 && run == 2 && rg__collision_visit_edge(s, m, &residual)) {
+            residual = rg__max_real(residual, rg__collision_friction(s, m, &s->points[m->first]));
+            residual = rg__max_real(residual, rg__collision_friction(s, m, &s->points[m->first + 1]));
+            continue;
+        }
         for (j = 0; j < run; ++j)
             residual = rg__max_real(residual, rg__collision_visit(s, m, &s->points[s->wave[i + 2 * j + 1]]));
     }
