@@ -10997,23 +10997,7 @@ static void rg__collision_patch_push(rg__solver *s, const rg__solver_manifold *m
     }
 }
 
-/* The normal part of a patch's visit: the resultant change that gives the patch the motion
-   fitting its points' errors (rg__contact_patch_fit), m->patch_mass times that fit. Returns 0,
-   changing nothing, when the fit misses a point (targets not affine) or a point would pull: the
-   points are then visited one by one, whose clamps (eqs. 2-3) decide which keep touching. */
-static int rg__collision_visit_patch(rg__solver *s, const rg__solver_manifold *m, const rg__collision_patch *c,
-                                     rg_real h) {
-    rg_real load[RG_MANIFOLD_MAX];
-    rg_vec3 fit, change;
-    if (!c->pressing && !(c->N > 0)) return 1;
-    if (!rg__contact_patch_fit(s, m, &s->points[m->first], c->error, h, &fit)) return 0;
-    change = rg_mat3_mul_v3(m->patch_mass, fit);
-    if (!rg__collision_patch_loads(m, c, c->N + change.x, c->Mx + change.y, c->Mz + change.z, load)) return 0;
-    rg__collision_patch_push(s, m, load, NULL, NULL);
-    return 1;
-}
-
-/* Friction's part of a patch's visit, after its normal part (c as before that): one resultant
+/* Friction's part of a patch's visit, after its normal part (c taken after it): one resultant
    held by the patch's limit surface, as in the contact stage (rg__contact_visit_patch_friction,
    whose rules this follows without the drift). The resultant that stops the slide and the spin
    is -m->patch_friction_mass times their motion. A patch whose points are all marked keeps it
@@ -11023,10 +11007,8 @@ static int rg__collision_visit_patch(rg__solver *s, const rg__solver_manifold *m
    the load is too narrow to twist; else 1, and whether it sticks to *stick. */
 static int rg__collision_visit_patch_friction(rg__solver *s, const rg__solver_manifold *m, const rg__collision_patch *c,
                                               int *stick) {
-    rg_real normal[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX], N = 0, e = m->patch_radius;
+    rg_real f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX], N = c->N, e = m->patch_radius;
     rg_vec3 P;
-    int j;
-    for (j = 0; j < m->count; ++j) N += normal[j] = s->points[m->first + j].pn;
     if (!(N > 0) || !(e > 0)) return 0;
     P = rg_v3_sub(c->old, rg_mat3_mul_v3(m->patch_friction_mass, c->motion));
     *stick = 1;
@@ -11037,29 +11019,30 @@ static int rg__collision_visit_patch_friction(rg__solver *s, const rg__solver_ma
         if (!rg__impulse_patch_sliding(&m->patch_friction_mass, c->old, c->motion, e, m->dynamic_friction * N, &P))
             return 0;
     }
-    if (rg__impulse_spread_friction(normal, c->x, c->z, m->count, P.x, P.y, P.z, s->narrow, f1, f2) != 0) return 0;
+    if (rg__impulse_spread_friction(c->pn, c->x, c->z, m->count, P.x, P.y, P.z, s->narrow, f1, f2) != 0) return 0;
     rg__collision_patch_push(s, m, NULL, f1, f2);
     return 1;
 }
 
 /* A patch that sticks, both resultants solved together: Bender's eq. (1) for all six parts, so
    that the normal errors reach their targets and the points stop sliding at once. The two 3x3
-   systems solved in turn (above) converge slowly: friction at the face tips the body, the
-   normals tip it back (cube hitting a wall at 100 m/s with 30 m/s along it, mu 0.5: each sweep
-   left 0.6 of the error, and the loop stopped at its tolerance with the cube spinning at
-   0.07 rad/s). With K = [Knn C; C^T Kff], C the coupling of the normal parts with friction's, the
-   friction change comes from the Schur complement Kff - C^T Knn^-1 C and the normal change after
-   it. Taken when every point still presses and the friction resultant lies within the limit
-   surface (mu_s's for a patch whose points are all marked, mu_d's otherwise: eqs. 5-6); returns
-   0, changing nothing, otherwise. */
+   systems solved in turn (rg__collision_visit_face) converge slowly: friction at the face tips
+   the body, the normals tip it back (cube hitting a wall at 100 m/s with 30 m/s along it, mu
+   0.5: each sweep left 0.6 of the error, and the loop stopped at its tolerance with the cube
+   spinning at 0.07 rad/s). With K = [Knn C; C^T Kff], C the coupling of the normal parts with
+   friction's, and `a` = Knn^-1 fit for the normal motion wanted, the friction change comes from
+   the Schur complement Kff - C^T Knn^-1 C and the normal change after it. Taken when every point
+   still presses and the friction resultant lies within the limit surface (mu_s's for a patch
+   whose points are all marked, mu_d's otherwise: eqs. 5-6); returns 0, changing nothing,
+   otherwise. */
 static int rg__collision_visit_patch_stuck(rg__solver *s, const rg__solver_manifold *m, const rg__collision_patch *c,
-                                           rg_real h) {
+                                           rg_vec3 a) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real load[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX], e = m->patch_radius;
-    rg_vec3 fit, axis_a[3], axis_b[3], a, dn, df, P;
+    rg_vec3 axis_a[3], axis_b[3], dn, df, P;
     rg_mat3 coupling, coupling_t, shifted;
     int r, k;
-    if (!(e > 0) || !rg__contact_patch_fit(s, m, &s->points[m->first], c->error, h, &fit)) return 0;
+    if (!(e > 0)) return 0;
     /* C: the normal parts' Jacobians (as rg__impulse_patch_mass_of has them) times friction's
        turns per unit */
     axis_a[0] = m->patch_ran;
@@ -11072,7 +11055,6 @@ static int rg__collision_visit_patch_stuck(rg__solver *s, const rg__solver_manif
     coupling.m[0][1] += rg__impulse_linear_mass(A, B, m->n, m->t2);
     coupling_t = rg_mat3_transpose(coupling);
     /* Knn dn + C df = fit and C^T dn + Kff df = -motion */
-    a = rg_mat3_mul_v3(m->patch_mass, fit);
     shifted = rg_mat3_mul(m->patch_mass, coupling);
     df = rg_mat3_solve(rg_mat3_add(rg_mat3_inverse(m->patch_friction_mass), rg_mat3_scale(rg_mat3_mul(coupling_t, shifted), -1)),
                        rg_v3_sub(rg_v3_neg(c->motion), rg_mat3_mul_v3(coupling_t, a)));
@@ -11086,21 +11068,30 @@ static int rg__collision_visit_patch_stuck(rg__solver *s, const rg__solver_manif
     return 1;
 }
 
-/* One visit of a colliding patch: both resultants together if it sticks; else the normal one,
-   then friction's at the velocities that leaves (on its own resultant, or point by point when
-   the load cannot twist). Returns 0, changing nothing, when the points must be visited one by
-   one; else the largest error found (normal, and the sliding speed of a patch that sticks) to
+/* One visit of a colliding patch. Its normal part: the resultant change that gives the patch the
+   motion fitting its points' errors (rg__contact_patch_fit), m->patch_mass times that fit, spread
+   over the points. If the fit misses a point (targets not affine) or a point would pull (the
+   face lifts at an edge), returns 0, changing nothing: the points are then visited one by one,
+   whose clamps (eqs. 2-3) decide which keep touching. With friction, both resultants together if
+   the patch sticks (rg__collision_visit_patch_stuck); else the normal change and then friction's
+   at the velocities it leaves (on its own resultant, or point by point when the load cannot
+   twist). The largest error found (normal, and the sliding speed of a patch that sticks) goes to
    *residual. */
 static int rg__collision_visit_face(rg__solver *s, const rg__solver_manifold *m, rg_real h, rg_real *residual) {
     rg__collision_patch c;
-    rg_real found;
+    rg_real load[RG_MANIFOLD_MAX];
+    rg_vec3 fit, change;
     int stick = 0, j;
     rg__collision_patch_of(s, m, &c);
-    found = c.found;
-    if (rg__impulse_has_friction(m) && rg__collision_visit_patch_stuck(s, m, &c, h)) {
+    if (!c.pressing && !(c.N > 0)) return 1;
+    if (!rg__contact_patch_fit(s, m, &s->points[m->first], c.error, h, &fit)) return 0;
+    change = rg_mat3_mul_v3(m->patch_mass, fit);
+    if (!rg__collision_patch_loads(m, &c, c.N + change.x, c.Mx + change.y, c.Mz + change.z, load)) return 0;
+    *residual = rg__max_real(*residual, c.found);
+    if (rg__impulse_has_friction(m) && rg__collision_visit_patch_stuck(s, m, &c, change)) {
         stick = 1;
     } else {
-        if (!rg__collision_visit_patch(s, m, &c, h)) return 0;
+        rg__collision_patch_push(s, m, load, NULL, NULL);
         if (rg__impulse_has_friction(m)) {
             rg__collision_patch_of(s, m, &c);
             if (!rg__collision_visit_patch_friction(s, m, &c, &stick))
@@ -11108,7 +11099,6 @@ static int rg__collision_visit_face(rg__solver *s, const rg__solver_manifold *m,
                     *residual = rg__max_real(*residual, rg__collision_friction(s, m, &s->points[m->first + j]));
         }
     }
-    *residual = rg__max_real(*residual, found);
     if (stick) {
         for (j = 0; j < m->count; ++j) s->points[m->first + j].stick = 1;
         *residual = rg__max_real(*residual, rg__sqrt(c.slide));
