@@ -87,13 +87,15 @@
          manifold's approach speed with the velocities of the step's start.
       3. >>prepare builds the solver's bodies and points, the contact graph's levels from the
          ground up and a seeded shuffle; >>collision resolves the collisions with the
-         velocities of the step's start, with restitution (Bender & Schmitt §3.1).
+         velocities of the step's start, with restitution (Bender & Schmitt §3.1), a face's or
+         an edge's colliding points together (Ermolin & Kazakov §3).
       4. >>integrate advances the velocities by gravity (times each body's gravity scale) and
          forces, then damping and axis locks.
       5. The contact stage (>>step): >>warm applies last step's impulses; >>contact sweeps the
          resting contacts with the velocities predicted by >>predict (Bender & Schmitt §3.2);
-         >>shock propagates shock level by level (Guendelman §8.2), limited per >>island so that
-         it adds no energy; >>separate moves penetrating bodies apart without changing their
+         >>shock propagates shock level by level (Guendelman §8.2), each level's bodies solved
+         together with what rests on them alone (welded composites, so that a level feels the
+         moment of what it carries), limited per >>island so that it adds no energy; >>separate moves penetrating bodies apart without changing their
          velocities (Guendelman §11); the impulses are kept for the next warm start and for
          rg_world_contacts. The contact stage computes each face patch's effective radius
          (its twist friction's lever) from its starting loads (>>impulse).
@@ -285,7 +287,10 @@
              solver, rg_world_bodies); debug draw (rg_world_draw); a face's friction as one
              resultant on its limit surface (an ellipsoid whose twist lever is the mean distance
              from the centre of pressure under the affine pressure field over the contact
-             polygon): a spinning cube stops in the time uniform pressure gives
+             polygon): a spinning cube stops in the time uniform pressure gives; shock
+             propagation solves a body with what rests on it alone as one rigid composite, so
+             that stacks stand or tip as statics says; a face's or an edge's colliding points
+             are solved together, so that symmetric impacts stay symmetric
       0.2.0  (2026-11) shapes: spheres, capsules and placed hulls, several per body, with exact
              mass properties; static triangle meshes with a bounding-volume hierarchy and
              internal edges; collision filters; per-shape materials; dimensionless rolling
