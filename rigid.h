@@ -10127,6 +10127,21 @@ static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_re
     m->patch = 1;
 }
 
+/* A patch's normal resultant (N, Mx, Mz about its centre) spread affinely over its points, the
+   least-norm split, into `load`; returns 0 if a point would pull (the face lifts at an edge). */
+static int rg__impulse_patch_loads(const rg__solver *s, const rg__solver_manifold *m, rg_real N, rg_real Mx, rg_real Mz,
+                                   rg_real *load) {
+    const rg__solver_point *points = &s->points[m->first];
+    rg_real bx = m->patch_sxx * Mx + m->patch_sxz * Mz, bz = m->patch_sxz * Mx + m->patch_szz * Mz;
+    rg_real count = (rg_real)m->count;
+    int j;
+    for (j = 0; j < m->count; ++j) {
+        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
+        if (!(load[j] >= 0)) return 0;
+    }
+    return 1;
+}
+
 /* One body's turns per unit of a resultant's three parts (I^-1 axis) and its share of the
    resultant's K, axis_r . I^-1 axis_c, as the upper triangle of that symmetric matrix (row by row);
    both zero for a frozen body. */
@@ -11027,19 +11042,6 @@ static void rg__collision_patch_of(const rg__solver *s, const rg__solver_manifol
     c->motion = rg_v3(E1 / (rg_real)m->count, E2 / (rg_real)m->count, Et / m->patch_r2);
 }
 
-/* The normal resultant (N, Mx, Mz) spread affinely over the points, the least-norm split, to
-   `load`; returns 0 if a point would pull (the face lifts at an edge). */
-static int rg__collision_patch_loads(const rg__solver_manifold *m, const rg__collision_patch *c, rg_real N, rg_real Mx,
-                                     rg_real Mz, rg_real *load) {
-    rg_real bx = m->patch_sxx * Mx + m->patch_sxz * Mz, bz = m->patch_sxz * Mx + m->patch_szz * Mz;
-    int j;
-    for (j = 0; j < m->count; ++j) {
-        load[j] = N / (rg_real)m->count + bx * c->x[j] + bz * c->z[j];
-        if (!(load[j] >= 0)) return 0;
-    }
-    return 1;
-}
-
 /* The points' new impulses, normal (`load`, unless NULL) and friction (f1, f2, unless NULL),
    each point's change pushed with its own time of impact (rg__impulse_push). */
 static void rg__collision_patch_push(rg__solver *s, const rg__solver_manifold *m, const rg_real *load, const rg_real *f1,
@@ -11124,7 +11126,7 @@ static int rg__collision_visit_patch_stuck(rg__solver *s, const rg__solver_manif
     df = rg_mat3_solve(rg_mat3_add(rg_mat3_inverse(m->patch_friction_mass), rg_mat3_scale(rg_mat3_mul(coupling_t, shifted), -1)),
                        rg_v3_sub(rg_v3_neg(c->motion), rg_mat3_mul_v3(coupling_t, a)));
     dn = rg_v3_sub(a, rg_mat3_mul_v3(shifted, df));
-    if (!rg__collision_patch_loads(m, c, c->N + dn.x, c->Mx + dn.y, c->Mz + dn.z, load)) return 0;
+    if (!rg__impulse_patch_loads(s, m, c->N + dn.x, c->Mx + dn.y, c->Mz + dn.z, load)) return 0;
     P = rg_v3_add(c->old, df);
     if (!(rg__impulse_patch_friction_size(P, e) <= (c->marked ? m->static_friction : m->dynamic_friction) * (c->N + dn.x)))
         return 0;
@@ -11151,7 +11153,7 @@ static int rg__collision_visit_face(rg__solver *s, const rg__solver_manifold *m,
     if (!c.pressing && !(c.N > 0)) return 1;
     if (!rg__contact_patch_fit(s, m, &s->points[m->first], c.error, h, &fit)) return 0;
     change = rg_mat3_mul_v3(m->patch_mass, fit);
-    if (!rg__collision_patch_loads(m, &c, c.N + change.x, c.Mx + change.y, c.Mz + change.z, load)) return 0;
+    if (!rg__impulse_patch_loads(s, m, c.N + change.x, c.Mx + change.y, c.Mz + change.z, load)) return 0;
     *residual = rg__max_real(*residual, c.found);
     if (rg__impulse_has_friction(m) && rg__collision_visit_patch_stuck(s, m, &c, change)) {
         stick = 1;
@@ -11865,7 +11867,7 @@ static void rg__contact_rate_fit(const rg__solver *s, rg__solver_manifold *m, rg
 static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg__solver_point *points = &s->points[m->first];
-    rg_real load[RG_MANIFOLD_MAX], count = (rg_real)m->count, N = 0, Mx = 0, Mz = 0, bx, bz;
+    rg_real load[RG_MANIFOLD_MAX], N = 0, Mx = 0, Mz = 0;
     rg__patch_motion u = rg__contact_patch_motion_of(A, B, m, 0);
     rg_vec3 fit = m->rate_fit, change;
     int j, pressing = 0;
@@ -11890,12 +11892,7 @@ static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const 
     N += change.x;
     Mx += change.y;
     Mz += change.z;
-    bx = m->patch_sxx * Mx + m->patch_sxz * Mz;
-    bz = m->patch_sxz * Mx + m->patch_szz * Mz;
-    for (j = 0; j < m->count; ++j) {
-        load[j] = N / count + bx * points[j].patch_x + bz * points[j].patch_z;
-        if (!(load[j] >= 0)) return 0;
-    }
+    if (!rg__impulse_patch_loads(s, m, N, Mx, Mz, load)) return 0;
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &points[j];
         if (p->normal_mass > 0) *worst = rg__max_real(*worst, rg__fabs(load[j] - p->pn) / p->normal_mass * h);
