@@ -1699,6 +1699,7 @@ typedef struct rg__solver {
        each body's composite there (-1 for none), and the points' own arms while it is solved */
     int *shock_parent, *shock_child_start, *shock_children, *shock_stack, *shock_root, *shock_patch, *shock_link;
     int *shock_moved;             /* the body moves with the composite it is welded to (rg__shock_composites_end) */
+    int *shock_tips;              /* the body's members' weight is not held by its contacts below: its level solves the composite */
     rg_real *shock_mass;          /* rg__shock_trees: each body's welded mass (its own and all welded to it), */
     rg_vec3 *shock_first;         /* its first moment about the body's centre of mass, */
     rg_mat3 *shock_inertia;       /* and its inertia about the body's centre of mass (once it has a member) */
@@ -9550,6 +9551,7 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->shock_patch);
     stbds_arrfree(s->shock_link);
     stbds_arrfree(s->shock_moved);
+    stbds_arrfree(s->shock_tips);
     stbds_arrfree(s->shock_mass);
     stbds_arrfree(s->shock_first);
     stbds_arrfree(s->shock_inertia);
@@ -10129,8 +10131,8 @@ static void rg__impulse_patch_shape(rg__solver *s, rg__solver_manifold *m, rg_re
 
 /* A patch's normal resultant (N, Mx, Mz about its centre) spread affinely over its points, the
    least-norm split, into `load`; returns 0 if a point would pull (the face lifts at an edge). */
-static int rg__impulse_patch_loads(const rg__solver *s, const rg__solver_manifold *m, rg_real N, rg_real Mx, rg_real Mz,
-                                   rg_real *load) {
+static inline int rg__impulse_patch_loads(const rg__solver *s, const rg__solver_manifold *m, rg_real N, rg_real Mx, rg_real Mz,
+                                          rg_real *load) {
     const rg__solver_point *points = &s->points[m->first];
     rg_real bx = m->patch_sxx * Mx + m->patch_sxz * Mz, bz = m->patch_sxz * Mx + m->patch_szz * Mz;
     rg_real count = (rg_real)m->count;
@@ -12297,10 +12299,16 @@ static void rg__shock_trees(rg_world *w) {
         if (s->shock_parent[i] >= 0) s->shock_children[start[s->shock_parent[i]]++] = i;
     for (i = n; i > 0; --i) start[i] = start[i - 1];
     start[0] = 0;
-}
-
-static int rg__shock_has_children(const rg__solver *s, int body) {
-    return s->shock_child_start[body + 1] > s->shock_child_start[body];
+    /* a body with members tips when none of its contacts below holds their common weight; only
+       then does its level need the composite (one that is held stands, as the levels give it) */
+    stbds_arrsetlen(s->shock_tips, n);
+    for (i = 0; i < n; ++i) s->shock_tips[i] = s->shock_mass[i] > w->bodies[i].mass ? 1 : 0;
+    for (i = 0; i < count; ++i) {
+        const rg__solver_manifold *m = &s->manifolds[i];
+        int la = s->bodies[m->a].level, lb = s->bodies[m->b].level, upper = la > lb ? m->a : m->b;
+        if (la != lb && s->shock_tips[upper] && rg__shock_contact_holds(s, m, rg__shock_welded_com(w, upper), up))
+            s->shock_tips[upper] = 0;
+    }
 }
 
 /* Visits `root` and every body resting on it alone, directly or through others, calling
@@ -12413,7 +12421,7 @@ static void rg__shock_composites_begin(rg_world *w, int begin, int end) {
             int b = bodies[j];
             rg__solver_body *sb = &s->bodies[b];
             rg__shock_composite c;
-            if (sb->level != level || s->shock_root[b] >= 0 || !rg__shock_has_children(s, b)) continue;
+            if (sb->level != level || s->shock_root[b] >= 0 || !s->shock_tips[b]) continue;
             c = rg__shock_composite_of(w, b);
             s->shock_root[b] = (int)stbds_arrlen(s->shock_composites);
             stbds_arrput(s->shock_composites, c);
@@ -12442,16 +12450,16 @@ typedef struct rg__shock_motion {
 static void rg__shock_move_member(void *context, int i) {
     rg__shock_motion *motion = (rg__shock_motion *)context;
     rg__solver_body *sb = &motion->w->solver.bodies[i];
+    motion->w->solver.shock_moved[i] = 1;
     sb->v = rg_v3_add(motion->linear, rg_v3_cross(motion->angular, rg_v3_sub(motion->w->bodies[i].com, motion->com)));
     sb->w = motion->angular;
 }
 
-/* After the level's sweeps: each root gets back its own inverse masses, and it and the bodies
-   welded to it directly the composite's motion (theirs in turn pass it on at their levels,
-   before anything else touches their members); the manifolds get their own arms back. */
+/* After the level's sweeps: each root gets back its own inverse masses, and it and all welded to
+   it the composite's motion; the manifolds get their own arms back. */
 static void rg__shock_composites_end(rg_world *w, int begin, int end) {
     rg__solver *s = &w->solver;
-    int i, e, count = (int)stbds_arrlen(s->shock_composites);
+    int i, count = (int)stbds_arrlen(s->shock_composites);
     if (count == 0) return;
     for (i = 0; i < count; ++i) {
         const rg__shock_composite *c = &s->shock_composites[i];
@@ -12463,11 +12471,7 @@ static void rg__shock_composites_end(rg_world *w, int begin, int end) {
         motion.angular = sb->w;
         sb->inv_mass = c->own_inv_mass;
         sb->inv_inertia = c->own_inv_inertia;
-        rg__shock_move_member(&motion, c->body);
-        for (e = s->shock_child_start[c->body]; e < s->shock_child_start[c->body + 1]; ++e) {
-            rg__shock_move_member(&motion, s->shock_children[e]);
-            s->shock_moved[s->shock_children[e]] = 1;
-        }
+        rg__shock_walk(s, c->body, rg__shock_move_member, &motion);
     }
     for (i = begin; i < end; ++i) {
         const rg__solver_manifold *m = &s->manifolds[s->order[i]];
