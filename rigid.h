@@ -1641,6 +1641,7 @@ typedef struct rg__solver_manifold {
     rg_mat3 patch_mass;           /* inverse of K restricted to the resultant (Bender eq. 1 for a patch) */
     rg_vec3 patch_fa[3], patch_fb[3]; /* the same for friction's resultant (F1, F2, twist about n) */
     rg_mat3 patch_friction_mass;
+    rg_mat3 patch_coupling_t, patch_shifted, patch_schur_inverse; /* the coupled solve's (rg__impulse_patch_coupling) */
     /* which bodies had infinite mass (1 a, 2 b: rg__impulse_frozen_pair) when the points' masses
        and the patch's were computed: they are computed again only when that changes */
     int points_frozen, patch_frozen;
@@ -10152,11 +10153,18 @@ static inline int rg__impulse_patch_loads(const rg__solver *s, const rg__solver_
    K_nn dn + C df = K_nn a and C^T dn + K_ff df = -d, solved by eliminating dn. Without this
    coupling, one normal visit and one friction visit in turn leave about 60% of a sticking
    patch's error each time (a cube on a frozen one). */
-static void rg__impulse_patch_coupled(const rg__solver *s, const rg__solver_manifold *m, rg_vec3 a, rg_vec3 d, rg_vec3 *dn,
-                                      rg_vec3 *df) {
+static void rg__impulse_patch_coupled(const rg__solver_manifold *m, rg_vec3 a, rg_vec3 d, rg_vec3 *dn, rg_vec3 *df) {
+    *df = rg_mat3_mul_v3(m->patch_schur_inverse, rg_v3_sub(rg_v3_neg(d), rg_mat3_mul_v3(m->patch_coupling_t, a)));
+    *dn = rg_v3_sub(a, rg_mat3_mul_v3(m->patch_shifted, *df));
+}
+
+/* The matrices of rg__impulse_patch_coupled for the patch's current masses: C^T, K_nn^-1 C and
+   (K_ff - C^T K_nn^-1 C)^-1 (zero when singular: then the coupled solve changes nothing and
+   fails its checks). */
+static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold *m) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_vec3 axis_a[3], axis_b[3];
-    rg_mat3 coupling, coupling_t, shifted;
+    rg_mat3 coupling;
     int r, k;
     /* C: the normal parts' Jacobians (as rg__impulse_patch_mass_of has them) times friction's
        turns per unit */
@@ -10168,11 +10176,10 @@ static void rg__impulse_patch_coupled(const rg__solver *s, const rg__solver_mani
         for (k = 0; k < 3; ++k) coupling.m[r][k] = rg_v3_dot(axis_a[r], m->patch_fa[k]) + rg_v3_dot(axis_b[r], m->patch_fb[k]);
     coupling.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
     coupling.m[0][1] += rg__impulse_linear_mass(A, B, m->n, m->t2);
-    coupling_t = rg_mat3_transpose(coupling);
-    shifted = rg_mat3_mul(m->patch_mass, coupling);
-    *df = rg_mat3_solve(rg_mat3_add(rg_mat3_inverse(m->patch_friction_mass), rg_mat3_scale(rg_mat3_mul(coupling_t, shifted), -1)),
-                        rg_v3_sub(rg_v3_neg(d), rg_mat3_mul_v3(coupling_t, a)));
-    *dn = rg_v3_sub(a, rg_mat3_mul_v3(shifted, *df));
+    m->patch_coupling_t = rg_mat3_transpose(coupling);
+    m->patch_shifted = rg_mat3_mul(m->patch_mass, coupling);
+    m->patch_schur_inverse = rg_mat3_inverse(rg_mat3_add(rg_mat3_inverse(m->patch_friction_mass),
+                                                         rg_mat3_scale(rg_mat3_mul(m->patch_coupling_t, m->patch_shifted), -1)));
 }
 
 /* One body's turns per unit of a resultant's three parts (I^-1 axis) and its share of the
@@ -10256,6 +10263,7 @@ static void rg__impulse_patch_mass_of(const rg__solver *s, rg__solver_manifold *
     along[1] = m->t2;
     m->patch = rg__impulse_resultant_mass(A, B, axis_a, axis_b, along, 2, sides, m->patch_fa, m->patch_fb,
                                          m->patch_friction_share_a, m->patch_friction_share_b, &m->patch_friction_mass);
+    if (m->patch) rg__impulse_patch_coupling(s, m);
 }
 
 /* The patch's masses for the bodies' current inverse masses, if they changed since the last
@@ -11140,7 +11148,7 @@ static int rg__collision_visit_patch_stuck(rg__solver *s, const rg__solver_manif
     rg_real load[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX], e = m->patch_radius;
     rg_vec3 dn, df, P;
     if (!(e > 0)) return 0;
-    rg__impulse_patch_coupled(s, m, a, c->motion, &dn, &df);
+    rg__impulse_patch_coupled(m, a, c->motion, &dn, &df);
     if (!rg__impulse_patch_loads(s, m, c->N + dn.x, c->Mx + dn.y, c->Mz + dn.z, load)) return 0;
     P = rg_v3_add(c->old, df);
     if (!(rg__impulse_patch_friction_size(P, e) <= (c->marked ? m->static_friction : m->dynamic_friction) * (c->N + dn.x)))
@@ -11890,8 +11898,8 @@ typedef struct rg__patch_normal {
 
 /* The normal state (above); returns 0 when the errors are not affine over the patch (the fit
    misses a point by more than RG__CONTACT_EXIT_FRACTION of the tolerance). */
-static int rg__contact_patch_normal_of(const rg__solver *s, const rg__solver_manifold *m, const rg_real *cn, rg_real h,
-                                       rg__patch_normal *out) {
+static inline int rg__contact_patch_normal_of(const rg__solver *s, const rg__solver_manifold *m, const rg_real *cn, rg_real h,
+                                              rg__patch_normal *out) {
     const rg__solver_point *points = &s->points[m->first];
     rg__patch_motion u = rg__contact_patch_motion_of(&s->bodies[m->a], &s->bodies[m->b], m, 0);
     rg_vec3 fit = m->rate_fit;
@@ -11919,8 +11927,8 @@ static int rg__contact_patch_normal_of(const rg__solver *s, const rg__solver_man
 }
 
 /* The points' new normal impulses `load`; each point's change, over its normal mass, an error. */
-static void rg__contact_patch_set_loads(rg__solver *s, const rg__solver_manifold *m, const rg_real *load, rg_real h,
-                                        rg_real *worst) {
+static inline void rg__contact_patch_set_loads(rg__solver *s, const rg__solver_manifold *m, const rg_real *load, rg_real h,
+                                               rg_real *worst) {
     int j;
     for (j = 0; j < m->count; ++j) {
         rg__solver_point *p = &s->points[m->first + j];
@@ -11929,11 +11937,13 @@ static void rg__contact_patch_set_loads(rg__solver *s, const rg__solver_manifold
     }
 }
 
-static int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst) {
+static inline int rg__contact_visit_patch(rg__solver *s, rg__solver_manifold *m, const rg_real *cn, rg_real h, rg_real *worst,
+                                          const rg__patch_normal *known) {
     rg_real load[RG_MANIFOLD_MAX];
     rg__patch_normal c;
     rg_vec3 change;
-    if (!rg__contact_patch_normal_of(s, m, cn, h, &c)) return 0;
+    if (known) c = *known;
+    else if (!rg__contact_patch_normal_of(s, m, cn, h, &c)) return 0;
     if (!c.pressing && !(c.N > 0)) return 1;
     change = rg_mat3_mul_v3(m->patch_mass, c.fit);
     if (!rg__impulse_patch_loads(s, m, c.N + change.x, c.Mx + change.y, c.Mz + change.z, load)) return 0;
@@ -11964,8 +11974,8 @@ typedef struct rg__patch_drift {
     int marked;
 } rg__patch_drift;
 
-static void rg__contact_patch_drift_of(const rg__solver *s, const rg__solver_manifold *m, const rg_real *c1,
-                                       const rg_real *c2, rg_real h, rg__patch_drift *out) {
+static inline void rg__contact_patch_drift_of(const rg__solver *s, const rg__solver_manifold *m, const rg_real *c1,
+                                              const rg_real *c2, rg_real h, rg__patch_drift *out) {
     const rg__solver_point *points = &s->points[m->first];
     rg_real count = (rg_real)m->count, E1 = 0, E2 = 0, Et = 0;
     rg__patch_motion u = rg__contact_patch_motion_of(&s->bodies[m->a], &s->bodies[m->b], m, 1);
@@ -11996,8 +12006,8 @@ static void rg__contact_patch_drift_of(const rg__solver *s, const rg__solver_man
 }
 
 /* The points' new friction impulses (f1, f2), their mark, and the resultant's change pushed. */
-static void rg__contact_patch_set_friction(rg__solver *s, const rg__solver_manifold *m, const rg_real *f1, const rg_real *f2,
-                                           int stick, rg_vec3 change) {
+static inline void rg__contact_patch_set_friction(rg__solver *s, const rg__solver_manifold *m, const rg_real *f1, const rg_real *f2,
+                                                  int stick, rg_vec3 change) {
     rg_vec3 force = rg_v3_add(rg_v3_scale(m->t1, change.x), rg_v3_scale(m->t2, change.y));
     int j;
     for (j = 0; j < m->count; ++j) {
@@ -12009,8 +12019,8 @@ static void rg__contact_patch_set_friction(rg__solver *s, const rg__solver_manif
     rg__impulse_push_resultant(&s->bodies[m->a], &s->bodies[m->b], force, change, m->patch_fa, m->patch_fb);
 }
 
-static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
-                                            rg_real h, rg_real *worst) {
+static inline int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
+                                                   rg_real h, rg_real *worst) {
     rg_real f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX], e = m->patch_radius;
     rg__patch_drift c;
     rg_vec3 P;
@@ -12034,6 +12044,33 @@ static int rg__contact_visit_patch_friction(rg__solver *s, rg__solver_manifold *
     return 1;
 }
 
+/* A patch whose points all stick and carry a load: its normal and friction resultants solved
+   together (rg__impulse_patch_coupled), so that one visit meets both where the two in turn
+   converge slowly; `normal` is its normal state. Returns 0, changing nothing, when a point does
+   not stick, a point would pull or the friction would leave the static surface: then the visits
+   in turn decide. */
+static inline int rg__contact_visit_patch_stuck(rg__solver *s, rg__solver_manifold *m, const rg_real *c1, const rg_real *c2,
+                                                rg_real h, rg_real *worst, const rg__patch_normal *normal) {
+    rg_real load[RG_MANIFOLD_MAX], f1[RG_MANIFOLD_MAX], f2[RG_MANIFOLD_MAX], e = m->patch_radius;
+    rg__patch_drift c;
+    rg_vec3 dn, df, P;
+    int j;
+    for (j = 0; j < m->count; ++j)
+        if (!s->points[m->first + j].stick) return 0;
+    rg__contact_patch_drift_of(s, m, c1, c2, h, &c);
+    if (!c.marked || !(c.N > 0) || !(e > 0)) return 0;
+    rg__impulse_patch_coupled(m, rg_mat3_mul_v3(m->patch_mass, normal->fit), c.drift, &dn, &df);
+    if (!rg__impulse_patch_loads(s, m, normal->N + dn.x, normal->Mx + dn.y, normal->Mz + dn.z, load)) return 0;
+    P = rg_v3_add(c.old, df);
+    if (!(rg__impulse_patch_friction_size(P, e) <= m->static_friction * (normal->N + dn.x))) return 0;
+    if (rg__impulse_spread_friction(load, c.x, c.z, m->count, P.x, P.y, P.z, s->narrow, f1, f2) != 0) return 0;
+    rg__contact_patch_set_loads(s, m, load, h, worst);
+    rg__impulse_push_resultant(&s->bodies[m->a], &s->bodies[m->b], rg_v3_scale(m->n, dn.x), dn, m->patch_wa, m->patch_wb);
+    *worst = rg__max_real(*worst, rg__sqrt(c.largest) * h);
+    rg__contact_patch_set_friction(s, m, f1, f2, 1, df);
+    return 1;
+}
+
 /* One visit of a manifold of resting contacts. Bender §3.2: predict where each point pair
    will be after the step with the current velocities; the impulse of eq. (8) removes the
    predicted penetration (the first-order pass took what lay beyond the slop), its sum clamped
@@ -12047,7 +12084,7 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     rg_real curvature_n[RG_MANIFOLD_MAX], curvature_1[RG_MANIFOLD_MAX], curvature_2[RG_MANIFOLD_MAX], worst = 0;
     rg_real *cn = NULL, *c1 = NULL, *c2 = NULL; /* the arms' curvature, for a pair that turns */
-    int j;
+    int j, affine = 0; /* the patch's visit met its points (else they are visited one by one) */
     if (rg__predict_turns(s, m, h)) {
         const rg_mat3 *ca = rg__predict_body_curvature(s, A, h), *cb = rg__predict_body_curvature(s, B, h);
         cn = curvature_n;
@@ -12055,7 +12092,16 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
         c2 = curvature_2;
         for (j = 0; j < m->count; ++j) rg__predict_turn_correction(m, ca, cb, &s->points[m->first + j], &cn[j], &c1[j], &c2[j]);
     }
-    if (!m->patch || !rg__contact_visit_patch(s, m, cn, h, &worst)) {
+    if (m->patch) {
+        rg__patch_normal normal;
+        affine = rg__contact_patch_normal_of(s, m, cn, h, &normal);
+        if (affine && rg__impulse_has_friction(m) && rg__contact_visit_patch_stuck(s, m, c1, c2, h, &worst, &normal)) {
+            rg__impulse_rolling(s, m);
+            return worst;
+        }
+        if (affine) affine = rg__contact_visit_patch(s, m, cn, h, &worst, &normal);
+    }
+    if (!affine) {
         for (j = 0; j < m->count; ++j) {
             rg__solver_point *p = &s->points[m->first + j];
             /* the velocity by which the point misses its least separation */
