@@ -93,12 +93,14 @@
          forces, then damping and axis locks.
       5. The contact stage (>>step): >>warm applies last step's impulses; >>contact sweeps the
          resting contacts with the velocities predicted by >>predict (Bender & Schmitt §3.2);
-         >>shock propagates shock level by level (Guendelman §8.2), each level's bodies solved
-         together with what rests on them alone (welded composites, so that a level feels the
-         moment of what it carries), limited per >>island so that it adds no energy; >>separate moves penetrating bodies apart without changing their
+         >>shock propagates shock level by level (Guendelman §8.2), a level's body solved
+         together with what rests on it alone where their weight tips it (welded composites,
+         so that a level feels the moment of what it carries), limited per >>island so that it
+         adds no energy; >>separate moves penetrating bodies apart without changing their
          velocities (Guendelman §11); the impulses are kept for the next warm start and for
          rg_world_contacts. The contact stage computes each face patch's effective radius
-         (its twist friction's lever) from its starting loads (>>impulse).
+         (its twist friction's lever) from its starting loads (>>impulse), and solves a
+         sticking face's normal and friction resultants together.
       6. >>integrate advances the positions and orientations.
       7. >>query gives the moving bodies' shapes their boxes at the new poses and refits the
          queries' tree above them (rebuilt by binned SAH when worn), so that queries between
@@ -288,9 +290,10 @@
              resultant on its limit surface (an ellipsoid whose twist lever is the mean distance
              from the centre of pressure under the affine pressure field over the contact
              polygon): a spinning cube stops in the time uniform pressure gives; shock
-             propagation solves a body with what rests on it alone as one rigid composite, so
-             that stacks stand or tip as statics says; a face's or an edge's colliding points
-             are solved together, so that symmetric impacts stay symmetric
+             propagation solves a body with what rests on it alone as one rigid composite where
+             their weight tips it, so that stacks stand or tip as statics says; a face's or an
+             edge's colliding points are solved together, so that symmetric impacts stay
+             symmetric; a sticking face's normal and friction resultants are solved together
       0.2.0  (2026-11) shapes: spheres, capsules and placed hulls, several per body, with exact
              mass properties; static triangle meshes with a bounding-volume hierarchy and
              internal edges; collision filters; per-shape materials; dimensionless rolling
@@ -12635,29 +12638,24 @@ static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
     return sweeps;
 }
 
-/* The velocities as the contact stage begins, by which shock propagation's welds tell bodies
-   that rest on another (rg__shock_rests_on). */
-static void rg__shock_keep_stage_start(rg__solver *s) {
+/* The solver bodies' velocities, kept in the stb_ds arrays *v and *w. */
+static void rg__shock_keep_velocities(rg__solver *s, rg_vec3 **v, rg_vec3 **w) {
     int i, n = (int)stbds_arrlen(s->bodies);
-    stbds_arrsetlen(s->stage_start_v, n);
-    stbds_arrsetlen(s->stage_start_w, n);
+    stbds_arrsetlen(*v, n);
+    stbds_arrsetlen(*w, n);
     for (i = 0; i < n; ++i) {
-        s->stage_start_v[i] = s->bodies[i].v;
-        s->stage_start_w[i] = s->bodies[i].w;
+        (*v)[i] = s->bodies[i].v;
+        (*w)[i] = s->bodies[i].w;
     }
 }
 
+/* The velocities as the contact stage begins, by which shock propagation's welds tell bodies
+   that rest on another (rg__shock_rests_on). */
+static void rg__shock_keep_stage_start(rg__solver *s) { rg__shock_keep_velocities(s, &s->stage_start_v, &s->stage_start_w); }
+
 /* The velocities before shock propagation, from which rg__shock_limit_energy measures its
    change. */
-static void rg__shock_keep_start(rg__solver *s) {
-    int i, n = (int)stbds_arrlen(s->bodies);
-    stbds_arrsetlen(s->shock_start_v, n);
-    stbds_arrsetlen(s->shock_start_w, n);
-    for (i = 0; i < n; ++i) {
-        s->shock_start_v[i] = s->bodies[i].v;
-        s->shock_start_w[i] = s->bodies[i].w;
-    }
-}
+static void rg__shock_keep_start(rg__solver *s) { rg__shock_keep_velocities(s, &s->shock_start_v, &s->shock_start_w); }
 
 /* The part s in [0, 1] of shock propagation's change an island keeps (rg__shock_limit_energy),
    from its B, C and slack (negative for an island that is not limited). */
