@@ -9155,6 +9155,13 @@ static void rg__event_update_contacts(rg_world *w) {
     rg__event_gather_touches(w);
     old_count = (int)stbds_arrlen(ev->touching);
     now_count = (int)stbds_arrlen(ev->touches);
+    /* Invariant: a step's lists hold the most they can (every pair touching before ends, the
+       destroyed ones too; every pair touching now begins), reserved as the touching sets grow,
+       so that the first end or begin of a settled scene does not allocate. */
+    stbds_arrsetcap(ev->pairs, old_count + (int)stbds_arrlen(ev->destroyed));
+    stbds_arrsetcap(ev->pair_scratch, old_count + (int)stbds_arrlen(ev->destroyed));
+    stbds_arrsetcap(ev->ends, old_count + (int)stbds_arrlen(ev->destroyed));
+    stbds_arrsetcap(ev->begins, now_count);
     stbds_arrsetlen(ev->kept, 0);
     stbds_arrsetlen(ev->pairs, 0);
     stbds_arrsetlen(ev->begins, 0);
@@ -12360,6 +12367,9 @@ static void rg__shock_trees(rg_world *w) {
     stbds_arrsetlen(s->shock_child_start, n + 1);
     stbds_arrsetlen(s->shock_link, n);
     stbds_arrsetlen(s->shock_moved, n);
+    /* at most one composite a body: reserved here, so that a step whose first composite comes
+       late in a scene's life does not allocate */
+    stbds_arrsetcap(s->shock_composites, n);
     stbds_arrsetlen(s->shock_mass, n);
     stbds_arrsetlen(s->shock_first, n);
     stbds_arrsetlen(s->shock_inertia, n);
