@@ -12293,10 +12293,10 @@ static void rg__contact_start(rg_world *w) {
    support is left to tip on its own at its level, and a body on several supports joins none
    (its load splits between them, no one carries it). */
 
-/* Whether the contact of manifold m, seen along gravity (`up`), holds a weight at `com`: the
-   point lies inside the polygon of its points, which must span an area. */
-static int rg__shock_contact_holds(const rg__solver *s, const rg__solver_manifold *m, rg_vec3 com, rg_vec3 up) {
-    rg_vec3 e1 = rg__prepare_perpendicular(up), e2 = rg_v3_cross(up, e1);
+/* Whether the contact of manifold m, seen along gravity, holds a weight at `com`: the point
+   lies inside the polygon of its points, which must span an area. e1 and e2 span the plane
+   across gravity (rg__shock_trees makes them once a step). */
+static int rg__shock_contact_holds(const rg__solver *s, const rg__solver_manifold *m, rg_vec3 com, rg_vec3 e1, rg_vec3 e2) {
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], px[RG_MANIFOLD_MAX], pz[RG_MANIFOLD_MAX];
     int k, n;
     if (m->count < 3) return 0;
@@ -12359,7 +12359,7 @@ static void rg__shock_weld(rg_world *w, int b, int lower) {
 static void rg__shock_trees(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), *start, *link;
-    rg_vec3 up = rg_v3_neg(rg_v3_normalize(w->def.gravity));
+    rg_vec3 up = rg_v3_neg(rg_v3_normalize(w->def.gravity)), e1 = rg__prepare_perpendicular(up), e2 = rg_v3_cross(up, e1);
     /* the slowest relative motion that matters: the velocity's push-out within the slop */
     rg_real resting = RG__SLOP_FRACTION * w->def.contact_tolerance * RG__PUSHOUT_RATE;
     stbds_arrsetlen(s->shock_parent, n);
@@ -12409,7 +12409,7 @@ static void rg__shock_trees(rg_world *w) {
             m = &s->manifolds[link[b]];
             lower = s->bodies[m->a].level < s->bodies[m->b].level ? m->a : m->b;
             if (!rg__shock_rests_on(w, b, lower, resting) ||
-                !rg__shock_contact_holds(s, m, rg__shock_welded_com(w, b), up))
+                !rg__shock_contact_holds(s, m, rg__shock_welded_com(w, b), e1, e2))
                 continue;
             s->shock_parent[b] = lower;
             rg__shock_weld(w, b, lower);
@@ -12432,7 +12432,7 @@ static void rg__shock_trees(rg_world *w) {
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
         int la = s->bodies[m->a].level, lb = s->bodies[m->b].level, upper = la > lb ? m->a : m->b;
-        if (la != lb && s->shock_tips[upper] && rg__shock_contact_holds(s, m, rg__shock_welded_com(w, upper), up))
+        if (la != lb && s->shock_tips[upper] && rg__shock_contact_holds(s, m, rg__shock_welded_com(w, upper), e1, e2))
             s->shock_tips[upper] = 0;
     }
 }
