@@ -1623,6 +1623,7 @@ typedef struct rg__solver_point {
 typedef struct rg__solver_manifold {
     int a, b;                     /* body indices; the normal points from b towards a */
     int pair;                     /* its manifold in rg__narrowphase.manifolds */
+    int previous;                 /* and that manifold's previous (the pair's of the last step, or -1) */
     int first, count;             /* its points in rg__solver.points */
     int level;                    /* contact-graph level of the pair: the larger of a's and b's */
     rg_vec3 n, t1, t2;            /* normal and tangent basis */
@@ -10786,6 +10787,7 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->a = pm->a;
         m->b = pm->b;
         m->pair = s->order[i];
+        m->previous = pm->previous;
         m->first = total;
         m->count = pm->count;
         m->level = s->pair_level[m->pair];
@@ -12253,7 +12255,6 @@ static void rg__contact_start(rg_world *w) {
     }
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
-        const rg__pair_manifold *pm = &w->narrowphase.manifolds[m->pair];
         rg__solver_point *points = &s->points[m->first];
         const rg__pair_manifold *previous;
         rg_vec3 where[RG_MANIFOLD_MAX], now[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
@@ -12273,8 +12274,8 @@ static void rg__contact_start(rg_world *w) {
         }
         rg__contact_rate_fit(s, m, w->step_dt);
         if (!w->def.warm_starting) continue;
-        previous = touching > 0 && pm->previous >= 0 && pm->previous < (int)stbds_arrlen(w->narrowphase.previous)
-                       ? &w->narrowphase.previous[pm->previous]
+        previous = touching > 0 && m->previous >= 0 && m->previous < (int)stbds_arrlen(w->narrowphase.previous)
+                       ? &w->narrowphase.previous[m->previous]
                        : NULL;
         /* the same contact: a face turned away (another face, an edge) is a different load, and
            so is one whose points b did not carry here */
