@@ -1702,6 +1702,7 @@ typedef struct rg__solver {
     int *component_level;
     int *island;                  /* union-find of bodies joined by contacts, then each body's root */
     rg_real *island_sums;         /* three sums per island root (rg__warm_limit, rg__shock_limit_energy) */
+    rg_real *manifold_power;      /* two per manifold, added to its island's sums (rg__warm_manifold_power) */
     rg_vec3 *shock_start_v, *shock_start_w; /* each body's velocities as shock propagation began */
     rg_vec3 *stage_start_v, *stage_start_w; /* ... and as the contact stage began */
     /* shock propagation's composites (rg__shock_trees): each body's parent (the one dynamic body it
@@ -9559,6 +9560,7 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->component_level);
     stbds_arrfree(s->island);
     stbds_arrfree(s->island_sums);
+    stbds_arrfree(s->manifold_power);
     stbds_arrfree(s->shock_start_v);
     stbds_arrfree(s->shock_start_w);
     stbds_arrfree(s->stage_start_v);
@@ -10762,15 +10764,68 @@ static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__shape *a
    patches, the static-friction marks, and which manifolds have a point approaching faster than
    the collisions' `threshold` (rg__collision_gather_wave's first test, made here while the
    points are at hand). */
+/* Solver manifold i (the narrow phase's order[i], rg__prepare_order) and its points, whose
+   places rg__prepare_points has set: frames, materials, arms, Jacobians, masses and the patch;
+   approaching[i] if a point closes at `threshold` or faster. Writes only manifold i, its points
+   and approaching[i]. */
+static void rg__prepare_manifold(rg_world *w, int i, rg_real threshold) {
+    rg__solver *s = &w->solver;
+    rg__solver_manifold *m = &s->manifolds[i];
+    const rg__pair_manifold *pm = &w->narrowphase.manifolds[m->pair];
+    const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
+    rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
+    int k;
+    RIGID_ASSERT(pm->a >= 0 && pm->a < (int)stbds_arrlen(w->bodies) && pm->b >= 0 &&
+                 pm->b < (int)stbds_arrlen(w->bodies) && pm->a != pm->b);
+    RIGID_ASSERT((a->generation & 1) && (b->generation & 1)); /* both bodies live */
+    m->a = pm->a;
+    m->b = pm->b;
+    m->previous = pm->previous;
+    m->level = s->pair_level[m->pair];
+    m->n = pm->normal;
+    m->t1 = rg__prepare_perpendicular(m->n);
+    m->t2 = rg_v3_cross(m->n, m->t1);
+    rg__prepare_mix_materials(m, &w->shapes[pm->shape_a], &w->shapes[pm->shape_b]);
+    m->round = rg__prepare_is_round(&w->shapes[pm->shape_a]) | 2 * rg__prepare_is_round(&w->shapes[pm->shape_b]);
+    m->spin = m->roll1 = m->roll2 = 0;
+    s->approaching[i] = 0;
+    /* the manifold's points start zeroed, in one memset (a memset per point cost a quarter of
+       this function's time) */
+    if (m->count > 0) memset(&s->points[m->first], 0, sizeof *s->points * (size_t)m->count);
+    for (k = 0; k < m->count; ++k) {
+        rg__solver_point *p = &s->points[m->first + k];
+        rg_vec3 on_b = pm->points[k].point;
+        rg_real depth = pm->points[k].depth;
+        rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
+        rg_real u1, u2, un;
+        p->depth = depth;
+        p->on_b = on_b;
+        p->ra = rg_v3_sub(on_a, a->com);
+        p->rb = rg_v3_sub(on_b, b->com);
+        p->wave = -1;
+        rg__impulse_point_jacobians(s, m, p);
+        /* Bender §3.1: static friction where the points do not slide relative to each other;
+           the velocities are those of the step's start, before gravity */
+        u1 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
+        u2 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
+        p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
+        un = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
+        if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
+    }
+    m->points_frozen = rg__impulse_frozen_pair(s, m);
+    rg__impulse_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
+    rg__impulse_patch_mass_of(s, m, 3);
+}
+
+/* The solver's manifolds and points in visit order (rg__prepare_order): their places, then
+   each one (rg__prepare_manifold); `threshold` marks the approaching ones. */
 static void rg__prepare_points(rg_world *w, rg_real threshold) {
     rg__solver *s = &w->solver;
     const rg__pair_manifold *source = w->narrowphase.manifolds;
-    rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
-    int i, k, count = (int)stbds_arrlen(source), total = 0;
+    int i, count = (int)stbds_arrlen(source), total = 0;
     stbds_arrsetlen(s->manifolds, count);
     stbds_arrsetlen(s->approaching, count);
     stbds_arrsetlen(s->pair_first, count);
-    s->approaching_count = 0;
     for (i = 0; i < count; ++i) {
         s->pair_first[i] = total;
         total += source[i].count;
@@ -10778,56 +10833,18 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
     stbds_arrsetlen(s->points, total);
     total = 0;
     for (i = 0; i < count; ++i) {
-        const rg__pair_manifold *pm = &source[s->order[i]];
-        const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
         rg__solver_manifold *m = &s->manifolds[i];
-        RIGID_ASSERT(pm->a >= 0 && pm->a < (int)stbds_arrlen(w->bodies) && pm->b >= 0 &&
-                     pm->b < (int)stbds_arrlen(w->bodies) && pm->a != pm->b);
-        RIGID_ASSERT((a->generation & 1) && (b->generation & 1)); /* both bodies live */
-        m->a = pm->a;
-        m->b = pm->b;
         m->pair = s->order[i];
-        m->previous = pm->previous;
         m->first = total;
-        m->count = pm->count;
-        m->level = s->pair_level[m->pair];
-        m->n = pm->normal;
-        m->t1 = rg__prepare_perpendicular(m->n);
-        m->t2 = rg_v3_cross(m->n, m->t1);
-        rg__prepare_mix_materials(m, &w->shapes[pm->shape_a], &w->shapes[pm->shape_b]);
-        m->round = rg__prepare_is_round(&w->shapes[pm->shape_a]) | 2 * rg__prepare_is_round(&w->shapes[pm->shape_b]);
-        m->spin = m->roll1 = m->roll2 = 0;
-        s->approaching[i] = 0;
-        /* the manifold's points start zeroed, in one memset (a memset per point cost a
-           quarter of this function's time) */
-        if (m->count > 0) memset(&s->points[total], 0, sizeof *s->points * (size_t)m->count);
-        for (k = 0; k < m->count; ++k) {
-            rg__solver_point *p = &s->points[total + k];
-            rg_vec3 on_b = pm->points[k].point;
-            rg_real depth = pm->points[k].depth;
-            rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
-            rg_real u1, u2, un;
-            p->depth = depth;
-            p->on_b = on_b;
-            p->ra = rg_v3_sub(on_a, a->com);
-            p->rb = rg_v3_sub(on_b, b->com);
-            p->wave = -1;
-            rg__impulse_point_jacobians(s, m, p);
-            /* Bender §3.1: static friction where the points do not slide relative to each other;
-               the velocities are those of the step's start, before gravity */
-            u1 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
-            u2 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t2, p->ra2, p->rb2);
-            p->stuck_at_start = u1 * u1 + u2 * u2 <= still * still;
-            un = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
-            if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
-        }
-        s->approaching_count += s->approaching[i];
-        m->points_frozen = rg__impulse_frozen_pair(s, m);
-        rg__impulse_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
-        rg__impulse_patch_mass_of(s, m, 3);
+        m->count = source[m->pair].count;
         total += m->count;
     }
-    for (i = 0; i < count; ++i) s->order[i] = i;
+    for (i = 0; i < count; ++i) rg__prepare_manifold(w, i, threshold);
+    s->approaching_count = 0;
+    for (i = 0; i < count; ++i) {
+        s->approaching_count += s->approaching[i];
+        s->order[i] = i;
+    }
 }
 
 /* xorshift64*: a fixed sequence from the world's seed (rg__prepare_order seeds it). */
@@ -11752,20 +11769,29 @@ static rg_real rg__warm_point_power(const rg__solver *s, const rg__solver_manifo
            p->pt2 * rg__impulse_speed(A, B, m->t2, p->ra2, p->rb2);
 }
 
-/* Adds a manifold's p . u0, for the velocities before the warm start, to its island's sums[0]
-   and p . t to sums[1] (see below); called for every manifold in turn, once its points have
-   their warm-start impulses. */
-static void rg__warm_island_power(rg__solver *s, const rg__solver_manifold *m, rg_real h) {
-    rg_real *sums = &s->island_sums[3 * rg__island_of_manifold(s, m)];
-    rg_real power = 0, target = 0;
+/* A manifold's p . u0, for the velocities before the warm start, and p . t (see below), into
+   power[0] and power[1], once its points have their warm-start impulses; rg__warm_island_powers
+   adds them to the islands' sums. */
+static void rg__warm_manifold_power(const rg__solver *s, const rg__solver_manifold *m, rg_real h, rg_real *power) {
     int k;
+    power[0] = power[1] = 0;
     for (k = 0; k < m->count; ++k) {
         const rg__solver_point *p = &s->points[m->first + k];
-        power += rg__warm_point_power(s, m, p);
-        target += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
+        power[0] += rg__warm_point_power(s, m, p);
+        power[1] += (p->pn * (p->floor_n - p->base_n) - p->pt1 * p->base_1 - p->pt2 * p->base_2) / h;
     }
-    sums[0] += power;
-    sums[1] += target;
+}
+
+/* Each island's sums[0] and sums[1] (see below): its manifolds' powers added in their order. */
+static void rg__warm_island_powers(rg__solver *s) {
+    int i, count = (int)stbds_arrlen(s->manifolds), n = (int)stbds_arrlen(s->bodies);
+    stbds_arrsetlen(s->island_sums, 3 * n);
+    for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
+    for (i = 0; i < count; ++i) {
+        rg_real *sums = &s->island_sums[3 * rg__island_of_manifold(s, &s->manifolds[i])];
+        sums[0] += s->manifold_power[2 * i];
+        sums[1] += s->manifold_power[2 * i + 1];
+    }
 }
 
 /* Adds p.(u1 - u0) = p^T A p to each island's sums[2]: twice the kinetic energy of the velocity
@@ -12238,57 +12264,59 @@ static void rg__contact_patch_radius(const rg__solver *s, rg__solver_manifold *m
     m->patch_radius = rg__impulse_patch_radius(x, z, load, m->count);
 }
 
-/* The start of the contact stage: each point's prediction base and mark, and (if
-   warm_starting) last step's contact impulses, spread as above and applied before the first
-   sweep, each island's as far as it lowers the sweeps' objective (above). */
-static void rg__contact_start(rg_world *w) {
+/* Manifold i at the start of the contact stage: each point's prediction base and mark, and (if
+   warm_starting) last step's contact impulses spread as above (applied before the first sweep,
+   each island's as far as it lowers the sweeps' objective, by rg__contact_start) and their
+   power. Writes only manifold i, its points and its power; returns whether it is warm. */
+static int rg__contact_start_manifold(rg_world *w, int i) {
     rg__solver *s = &w->solver;
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance;
-    int i, k, count = (int)stbds_arrlen(s->manifolds), warm = 0, n = (int)stbds_arrlen(s->bodies);
+    rg__solver_manifold *m = &s->manifolds[i];
+    rg__solver_point *points = &s->points[m->first];
+    const rg__pair_manifold *previous;
+    rg_vec3 where[RG_MANIFOLD_MAX], now[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
+    int that[RG_MANIFOLD_MAX], touching = 0, k, warm = 0;
+    m->spin = m->roll1 = m->roll2 = 0;
+    for (k = 0; k < m->count; ++k) {
+        rg__solver_point *p = &points[k];
+        rg__predict_base(s, m, p, slop, w->step_dt);
+        p->pn = p->pt1 = p->pt2 = 0;
+        p->stick = p->stuck_at_start;
+        /* only points that touch take a load: speculative ones, with a gap, start from zero */
+        if (p->depth >= -slop) {
+            where[touching] = p->on_b;
+            that[touching++] = k;
+            c = rg_v3_add(c, p->on_b);
+        }
+    }
+    rg__contact_rate_fit(s, m, w->step_dt);
+    if (!w->def.warm_starting) return 0;
+    previous = touching > 0 && m->previous >= 0 && m->previous < (int)stbds_arrlen(w->narrowphase.previous)
+                   ? &w->narrowphase.previous[m->previous]
+                   : NULL;
+    /* the same contact: a face turned away (another face, an edge) is a different load, and so
+       is one whose points b did not carry here */
+    if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT &&
+        rg__warm_carried_points(previous, &s->bodies[m->b], &w->bodies[m->b], w->step_dt, now)) {
+        c = rg_v3_scale(c, 1 / (rg_real)touching);
+        rg__warm_spread_load(m, points, that, touching, where, c,
+                             rg__warm_previous_load(previous, m, now, c, rg__warm_ratio(w)), w->def.contact_tolerance);
+        warm = 1;
+    }
+    rg__warm_manifold_power(s, m, w->step_dt, &s->manifold_power[2 * i]);
+    return warm;
+}
+
+/* The start of the contact stage: each manifold's (above), then the islands' sums and the
+   warm start applied, and the patches' radii under the loads they start with. */
+static void rg__contact_start(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, count = (int)stbds_arrlen(s->manifolds), warm = 0;
     /* the islands serve the warm start's limit and shock propagation's (rg__shock_limit_energy) */
     rg__island_build(s);
-    if (w->def.warm_starting) {
-        /* the islands' sums are added up as the manifolds get their loads, while their points
-           are at hand */
-        stbds_arrsetlen(s->island_sums, 3 * n);
-        for (i = 0; i < 3 * n; ++i) s->island_sums[i] = 0;
-    }
-    for (i = 0; i < count; ++i) {
-        rg__solver_manifold *m = &s->manifolds[i];
-        rg__solver_point *points = &s->points[m->first];
-        const rg__pair_manifold *previous;
-        rg_vec3 where[RG_MANIFOLD_MAX], now[RG_MANIFOLD_MAX], c = rg_v3(0, 0, 0);
-        int that[RG_MANIFOLD_MAX], touching = 0;
-        m->spin = m->roll1 = m->roll2 = 0;
-        for (k = 0; k < m->count; ++k) {
-            rg__solver_point *p = &points[k];
-            rg__predict_base(s, m, p, slop, w->step_dt);
-            p->pn = p->pt1 = p->pt2 = 0;
-            p->stick = p->stuck_at_start;
-            /* only points that touch take a load: speculative ones, with a gap, start from zero */
-            if (p->depth >= -slop) {
-                where[touching] = p->on_b;
-                that[touching++] = k;
-                c = rg_v3_add(c, p->on_b);
-            }
-        }
-        rg__contact_rate_fit(s, m, w->step_dt);
-        if (!w->def.warm_starting) continue;
-        previous = touching > 0 && m->previous >= 0 && m->previous < (int)stbds_arrlen(w->narrowphase.previous)
-                       ? &w->narrowphase.previous[m->previous]
-                       : NULL;
-        /* the same contact: a face turned away (another face, an edge) is a different load, and
-           so is one whose points b did not carry here */
-        if (previous && rg_v3_dot(previous->normal, m->n) > RG__WARM_ALIGNMENT &&
-            rg__warm_carried_points(previous, &s->bodies[m->b], &w->bodies[m->b], w->step_dt, now)) {
-            c = rg_v3_scale(c, 1 / (rg_real)touching);
-            rg__warm_spread_load(m, points, that, touching, where, c,
-                                   rg__warm_previous_load(previous, m, now, c, rg__warm_ratio(w)),
-                                   w->def.contact_tolerance);
-            warm = 1;
-        }
-        rg__warm_island_power(s, m, w->step_dt);
-    }
+    stbds_arrsetlen(s->manifold_power, 2 * count);
+    for (i = 0; i < count; ++i) warm |= rg__contact_start_manifold(w, i);
+    if (w->def.warm_starting) rg__warm_island_powers(s);
     if (warm) rg__warm_apply(w);
     for (i = 0; i < count; ++i) rg__contact_patch_radius(s, &s->manifolds[i]);
 }
