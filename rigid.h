@@ -7540,6 +7540,7 @@ static void rg__task_run(const rg_world *w, rg_task_fn *task, int count, int min
 
 /* A stage's worker index checked against the world's worker count before it picks its memory. */
 static int rg__task_worker(const rg_world *w, int worker) {
+    (void)w;
     RIGID_ASSERT(worker >= 0 && worker < w->def.worker_count);
     return worker;
 }

@@ -128,14 +128,15 @@ static void threads_pyramid(threads_scene *s, int rows) {
 static void threads_drop(threads_scene *s, double x, double y, double z) {
     rg_body_def bd = rg_body_default_def();
     rg_shape_def sd = rg_shape_default_def();
-    rg_vec3 axis = rg_v3((rg_real)(random_lcg(&s->random) - 0.5), (rg_real)(random_lcg(&s->random) - 0.5),
-                         (rg_real)(random_lcg(&s->random) - 0.5));
-    double angle = 6 * random_lcg(&s->random), kind = random_lcg(&s->random);
+    /* one draw per initialiser: draws as arguments of one call would come in an unspecified order */
+    double ax = random_lcg(&s->random) - 0.5, ay = random_lcg(&s->random) - 0.5, az = random_lcg(&s->random) - 0.5;
+    double angle = 6 * random_lcg(&s->random), kind = random_lcg(&s->random), down = 2 * random_lcg(&s->random);
+    double spin_x = random_lcg(&s->random) - 0.5, spin_z = random_lcg(&s->random) - 0.5;
     rg_body_id id;
     bd.position = rg_v3((rg_real)x, (rg_real)y, (rg_real)z);
-    bd.orientation = rg_quat_from_axis_angle(axis, (rg_real)angle);
-    bd.linear_velocity = rg_v3(0, (rg_real)(-2 * random_lcg(&s->random)), 0);
-    bd.angular_velocity = rg_v3((rg_real)(random_lcg(&s->random) - 0.5), 0, (rg_real)(random_lcg(&s->random) - 0.5));
+    bd.orientation = rg_quat_from_axis_angle(rg_v3((rg_real)ax, (rg_real)ay, (rg_real)az), (rg_real)angle);
+    bd.linear_velocity = rg_v3(0, (rg_real)-down, 0);
+    bd.angular_velocity = rg_v3((rg_real)spin_x, 0, (rg_real)spin_z);
     if (kind < 0.025) bd.hull = s->prism;
     else if (kind < 0.35 || kind >= 0.85) bd.hull = s->cube;
     id = threads_keep(s, rg_body_create(s->world, &bd, NULL));
