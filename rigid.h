@@ -8976,8 +8976,13 @@ typedef struct rg__narrowphase_jobs_task {
 static void rg__narrowphase_run_jobs(int start, int end, int worker, void *context) {
     const rg__narrowphase_jobs_task *t = (const rg__narrowphase_jobs_task *)context;
     rg__collide_scratch *scratch = &t->w->narrowphase.worker_scratch[rg__task_worker(t->w, worker)];
+    rg__collide_scratch reserved = *scratch;
     int j;
     for (j = start; j < end; ++j) rg__narrowphase_run_job(t->w, j, t->reach, scratch);
+    /* nothing grew: rg__narrowphase_reserve_scratch made room for every pair */
+    RIGID_ASSERT(scratch->vectors == reserved.vectors && scratch->reals == reserved.reals &&
+                 scratch->clip == reserved.clip);
+    (void)reserved;
 }
 
 /* The bodies' poses, a task over body slots. */
@@ -9197,7 +9202,8 @@ static rg_real rg__event_approach_speed(const rg_world *w, const rg__pair_manifo
     rg_real closing = -rg_v3_dot(rg_v3_sub(rg__integrate_linear_acceleration(w, a),
                                            rg__integrate_linear_acceleration(w, b)), m->normal);
     if (speed < 0) speed = 0;
-    if (gap > 0 && closing > 0) speed = rg__min_real(rg__sqrt(speed * speed + 2 * closing * gap), speed + closing * h);
+    if (gap > 0 && closing > 0)
+        speed = rg__min_real(rg__sqrt(speed * speed + 2 * closing * gap), speed + closing * h);
     return speed;
 }
 
@@ -14703,8 +14709,9 @@ static int rg__query_same_box(rg_vec3 lo, rg_vec3 hi, const rg__query_node *n) {
 /* The fewest movers a worker boxes at once (>>task). */
 #define RG__QUERY_BOXES_RANGE 256
 
-/* The leaves of a moving body's shapes take their boxes at its new pose; a leaf whose box changed is
-   marked dirty (its own node only: a task over movers, each writing its shapes' leaves). */
+/* The leaves of a moving body's shapes take their boxes at its new pose; a leaf whose box
+   changed is marked dirty (its own node only: a task over movers, each writing its shapes'
+   leaves). */
 static void rg__query_box_mover(rg_world *w, int body) {
     rg__query *q = &w->query;
     rg_mat3 rotation;
