@@ -18,16 +18,21 @@
 #define RIGID_TASKS_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #define TASKS_MAX_WORKERS 64
 #define TASKS_MAX_QUEUED 16
-#define TASKS_SPLIT 4
+#define TASKS_SPLIT 2
+#ifndef TASKS_SPIN
+#define TASKS_SPIN 0.001              /* seconds a worker without a range looks before it sleeps */
+#endif
 
 typedef struct tasks_job {
     rg_task_fn *task;
     void *context;
-    int count, range;             /* items, items per range (the last may be shorter) */
+    int count, min_range;         /* items, and the fewest a range takes (but the last) */
     int next;                     /* the first item not handed out */
     int done;                     /* items finished */
     int queued;                   /* the slot holds a task not yet finished */
@@ -65,9 +70,15 @@ static inline tasks_job *tasks_pending(tasks_pool *pool) {
     return best;
 }
 
-/* The next range of job, run as `worker` with the mutex released meanwhile; the mutex is held. */
+/* The next range of job, run as `worker` with the mutex released meanwhile; the mutex is held.
+   A range takes 1 / (TASKS_SPLIT workers) of the items left (guided self-scheduling), at least
+   min_range: long ranges while many are left, short ones at the end, where a worker that came
+   late would otherwise leave the others waiting on its range. */
 static inline void tasks_run_range(tasks_pool *pool, tasks_job *job, int worker) {
-    int start = job->next, end = job->count - start > job->range ? start + job->range : job->count;
+    int start = job->next, left = job->count - start, split = TASKS_SPLIT * pool->worker_count;
+    int take = (left + split - 1) / split, end;
+    if (take < job->min_range) take = job->min_range;
+    end = take < left ? start + take : job->count;
     job->next = end;
     ++pool->running;
     ++pool->ranges[worker];
@@ -79,14 +90,36 @@ static inline void tasks_run_range(tasks_pool *pool, tasks_job *job, int worker)
     if (job->done == job->count) pthread_cond_broadcast(&pool->finished);
 }
 
+static inline double tasks_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A worker runs ranges while there are any; once there are none it keeps looking, yielding
+   between looks, for TASKS_SPIN seconds before it sleeps: a step's tasks come in bursts, and a
+   thread woken from sleep arrives too late for a short task (a virtual machine's idle CPU takes
+   tens of microseconds to wake). */
 static inline void *tasks_thread_main(void *argument) {
     tasks_thread *self = (tasks_thread *)argument;
     tasks_pool *pool = self->pool;
+    double idle_since = tasks_seconds();
     pthread_mutex_lock(&pool->mutex);
     while (!pool->stopping) {
         tasks_job *job = tasks_pending(pool);
-        if (job) tasks_run_range(pool, job, self->worker);
-        else pthread_cond_wait(&pool->work, &pool->mutex);
+        if (job) {
+            tasks_run_range(pool, job, self->worker);
+            idle_since = -1;
+        } else if (idle_since < 0) {
+            idle_since = tasks_seconds();
+        } else if (tasks_seconds() - idle_since < TASKS_SPIN) {
+            pthread_mutex_unlock(&pool->mutex);
+            sched_yield();
+            pthread_mutex_lock(&pool->mutex);
+        } else {
+            pthread_cond_wait(&pool->work, &pool->mutex);
+            idle_since = -1;
+        }
     }
     pthread_mutex_unlock(&pool->mutex);
     return NULL;
@@ -98,10 +131,8 @@ static inline void *tasks_enqueue(rg_task_fn *task, int item_count, int min_rang
                                   void *user_context) {
     tasks_pool *pool = (tasks_pool *)user_context;
     tasks_job *job = NULL;
-    int i, pieces = pool->worker_count * TASKS_SPLIT, range;
+    int i;
     if (min_range < 1) min_range = 1;
-    range = (item_count + pieces - 1) / pieces;
-    if (range < min_range) range = min_range;
     pthread_mutex_lock(&pool->mutex);
     ++pool->enqueued;
     for (i = 0; i < TASKS_MAX_QUEUED && !job; ++i)
@@ -114,7 +145,7 @@ static inline void *tasks_enqueue(rg_task_fn *task, int item_count, int min_rang
     job->task = task;
     job->context = task_context;
     job->count = item_count;
-    job->range = range;
+    job->min_range = min_range;
     job->next = job->done = 0;
     job->queued = 1;
     job->order = pool->enqueued;
