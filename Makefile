@@ -16,10 +16,12 @@ INCLUDES = -I. -I$(STB)
 # tools/check_tools.c then brings stand-ins to test the mesh paths. Goes with the module's merge.
 CFLAGS   = $(OPT) $(DETERMINISM) $(CWARN) $(INCLUDES)
 LDLIBS   = -lm
+# tests/test_threads.c and tools/bench_scenes.c lend rigid.h threads from tools/tasks.h's pool
+THREAD_LDLIBS = $(LDLIBS) -lpthread
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 TEST_SOURCES = tests/main.c $(wildcard tests/test_*.c)
-TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h) tools/random.h tools/terrain.h tests/programs/state_hash.h
+TEST_HEADERS = rigid.h tests/test.h $(wildcard tests/*.h) tools/random.h tools/terrain.h tools/tasks.h tests/programs/state_hash.h
 EXAMPLES     = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 
 # tcc 0.9.27 (Debian, x86-64) overwrites 4 bytes of the caller's stack after a call returning a
@@ -80,25 +82,25 @@ $(BUILD):
 	@mkdir -p $(BUILD)
 
 $(BUILD)/tests_gcc: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	$(CC) $(CFLAGS) $(TEST_SOURCES) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tests_gcc_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	$(CC) $(CFLAGS) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tests_clang: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	clang $(CFLAGS) $(TEST_SOURCES) -o $@ $(LDLIBS)
+	clang $(CFLAGS) $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tests_tcc: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	tcc -Wall -Werror $(INCLUDES) $(TEST_SOURCES) -o $@ $(LDLIBS)
+	tcc -Wall -Werror $(INCLUDES) $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tests_cpp: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	$(CXX) $(OPT) $(DETERMINISM) $(CXXWARN) $(INCLUDES) -x c++ $(TEST_SOURCES) -o $@ $(LDLIBS)
+	$(CXX) $(OPT) $(DETERMINISM) $(CXXWARN) $(INCLUDES) -x c++ $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tests_sanitize: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) $(TEST_SOURCES) -o $@ $(LDLIBS)
+	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tests_sanitize_double: $(TEST_SOURCES) $(TEST_HEADERS) | $(BUILD)
-	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(LDLIBS)
+	clang -O1 -g $(DETERMINISM) $(CWARN) $(INCLUDES) $(SANITIZE) -DRIGID_DOUBLE $(TEST_SOURCES) -o $@ $(THREAD_LDLIBS)
 
 $(BUILD)/tcc_struct_args: tests/programs/tcc_struct_args.c rigid.h | $(BUILD)
 	tcc -Wall -Werror $(INCLUDES) $< -o $@ $(LDLIBS)
@@ -287,7 +289,7 @@ $(BUILD)/bench: $(PEER_OBJECTS)
 	$(CXX) $(PEER_OBJECTS) -o $@ $(PEER_LIBS)
 
 $(BUILD)/bench_%: tools/bench_%.c rigid.h $(wildcard tools/*.h) $(wildcard examples/*.h) | $(BUILD)
-	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(THREAD_LDLIBS)
 
 # `make programs`: every program of the repository built and none run (the soak, the benchmarks
 # and the fuzzers run for long), so that a change that breaks one shows in CI. The peer bench

@@ -44,6 +44,7 @@
                                            spheres, capsules, a mesh's triangles
          >>cast         rg__cast_          rays and moving spheres against shapes, triangles, meshes
          >>mesh         rg__mesh_          triangle meshes: welding, active edges, the hierarchy
+         >>task         rg__task_          the program's threads: a stage's items in ranges
          >>broadphase   rg__broadphase_    incremental sort-and-sweep over the bodies' boxes
          >>narrowphase  rg__narrowphase_   a manifold per shape pair, kept or collided again
          >>event        rg__event_         contact and sensor events: manifolds carried to the
@@ -124,6 +125,25 @@
                                       clock_gettime); rg_world_step then times its phases into
                                       rg_world_stats.seconds_*. Off by default.
 
+   THREADS
+      rigid.h starts no threads: the program lends its own, as in Box2D v3. With
+      rg_world_def.worker_count > 1 (at most 64) and both callbacks set, each parallel stage of
+      rg_world_step calls enqueue_task(task, item_count, min_range, task_context,
+      user_task_context), which is to have task(start, end, worker, task_context) called on
+      ranges [start, end) covering [0, item_count), each at least min_range long but the last,
+      worker in [0, worker_count) and different for ranges that run at the same time (the
+      calling thread may be one of them). enqueue_task may run them all inline and return NULL;
+      otherwise finish_task(handle, user_task_context) is called once for the handle it returned
+      and returns when all of them are done. The step enqueues one task at a time and finishes
+      it before the next; tasks enqueue nothing and allocate nothing. In parallel: the broad
+      phase's boxes of moving bodies, the narrow phase's shape pairs (reused or collided), the
+      approach speeds and end-of-step depths of the contact events, the integration of
+      velocities and positions, and the queries' leaf boxes; the rest (the solver, the sweep,
+      the sets and lists) runs on the calling thread. Each item writes only its own results,
+      which are gathered afterwards in item order, so that results are bit-identical for every
+      worker count and however the ranges are split. tools/tasks.h is a small pthread pool that
+      fits the callbacks.
+
    TUNING
       Internal constants, each overridable by defining it before the implementation (results
       then differ from the tested defaults). Fractions are of rg_world_def.contact_tolerance
@@ -188,7 +208,8 @@
       The same sequence of calls gives bit-identical results: run after run, after destroying
       and creating the world again in one process, and between builds by gcc -O2, clang -O2,
       g++ and tcc on one x86-64 machine (`make test` compares state hashes of three scenes
-      across them, float and double). Nothing depends on pointer values, hash order or time.
+      across them, float and double), with any worker count (THREADS). Nothing depends on
+      pointer values, hash order, time or threads.
       Compile with -ffp-contract=off (gcc contracts a*b+c into FMA otherwise, and ignores
       #pragma STDC FP_CONTRACT). Not guaranteed: between float and double builds, between
       machines or C libraries (sinf, cosf may round differently), with -ffast-math, or when the
@@ -597,6 +618,9 @@ RIGID_API int rg_sphere_cast_mesh(const rg_mesh *mesh, rg_vec3 position, rg_quat
    World and bodies
    ------------------------------------------------------------------------------------------- */
 
+/* A stage's work over items [start, end), run by worker `worker` (THREADS in the doc block). */
+typedef void rg_task_fn(int start, int end, int worker, void *task_context);
+
 typedef struct rg_world_def {
     rg_vec3 gravity;              /* default (0, -9.81, 0) */
     int     collision_iterations; /* cap on the collision loop */
@@ -608,13 +632,21 @@ typedef struct rg_world_def {
     uint32_t random_seed;         /* seeds the deterministic contact-order shuffle */
     int     warm_starting;        /* 1: contact impulses start from last step's where the same
                                      features touch; 0: from zero */
+    /* threads the program lends (THREADS in the doc block): with worker_count > 1 and both
+       callbacks set, the step's parallel stages go through them; both NULL (the default): every
+       stage runs on the calling thread */
+    int     worker_count;         /* in [1, 64], default 1 */
+    void *(*enqueue_task)(rg_task_fn *task, int item_count, int min_range, void *task_context, void *user_context);
+    void  (*finish_task)(void *handle, void *user_context);
+    void   *user_task_context;    /* the callbacks' user_context */
     int     cookie;               /* set by rg_world_default_def; catches hand-zeroed defs */
 } rg_world_def;
 
 RIGID_API rg_world_def rg_world_default_def(void);
 /* NULL and RG_ERR_INVALID_ARGUMENT for a def that did not come from rg_world_default_def, NaN,
    infinite or absurd (beyond 1e15) gravity, margin or tolerance, negative margin or tolerance,
-   or iteration counts outside [0, 1000000]. */
+   iteration counts outside [0, 1000000], worker_count outside [1, 64], or exactly one of
+   enqueue_task and finish_task NULL. */
 RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result);
 RIGID_API void      rg_world_destroy(rg_world *w);
 /* One step of dt seconds. dt <= 0, above 1 s (clamp frame times), NaN or infinite:
@@ -1495,6 +1527,18 @@ typedef struct rg__pair_entry_hint {
     int entry;
 } rg__pair_entry_hint;
 
+/* A shape pair of the step, listed on the calling thread and collided by a worker
+   (rg__narrowphase_run_job). */
+enum { RG__NARROWPHASE_REUSED, RG__NARROWPHASE_HIT, RG__NARROWPHASE_MISSED };
+typedef struct rg__narrowphase_job {
+    int pair;                     /* in the broad phase's pairs */
+    int entry;                    /* its body pair's cache entry (index in the hash map's array) */
+    int child;                    /* the shape pair's place in the entry */
+    int shape_a, shape_b;         /* shape indices */
+    rg_real margin, taken;        /* the body pair's speculative margin, and as the collision takes it */
+    int outcome;                  /* RG__NARROWPHASE_REUSED, _HIT (a witness held) or _MISSED */
+} rg__narrowphase_job;
+
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
@@ -1504,7 +1548,9 @@ typedef struct rg__narrowphase {
     rg__shape_pair_key *keys;     /* stb_ds scratch: a pair's shape pairs of this step */
     rg__shape_pair_cache *children; /* stb_ds scratch: their caches, when they changed */
     int *triangles;               /* stb_ds scratch: a mesh query's triangles */
-    rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack */
+    rg__collide_scratch scratch;  /* stb_ds arrays for hulls too large for the stack (sensors) */
+    rg__narrowphase_job *jobs;    /* stb_ds: the step's shape pairs, in visit order */
+    rg__collide_scratch *worker_scratch; /* stb_ds: one per worker, for the shape pairs' collisions */
     uint32_t step;
 } rg__narrowphase;
 
@@ -7476,6 +7522,36 @@ RIGID_API int rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int
     return rg__mesh_collect(mesh, lo, hi, NULL, out, capacity);
 }
 
+/* =============================================================================================
+   >>task: the program's threads: a stage's items split into ranges (THREADS in the doc block)
+   =============================================================================================
+
+   A parallel stage is a function over items [0, count) in which each item writes only its own
+   results (what is gathered from them is gathered afterwards, on the calling thread, in item
+   order), so that no split of the items into ranges changes a bit. Memory a range needs beyond
+   that is indexed by its worker and is allocated before the stage, on the calling thread: a
+   task never allocates (stb_ds and the allocator overrides are not thread-safe). */
+
+/* Items [0, count) through the program's enqueue_task and finish_task in ranges of at least
+   min_range, when it lent more than one worker and there is more than one range to give;
+   otherwise inline as one range on worker 0. */
+static void rg__task_run(const rg_world *w, rg_task_fn *task, int count, int min_range, void *context) {
+    const rg_world_def *def = &w->def;
+    if (count <= 0) return;
+    if (def->worker_count > 1 && def->enqueue_task && def->finish_task && count > min_range) {
+        void *handle = def->enqueue_task(task, count, min_range, context, def->user_task_context);
+        if (handle) def->finish_task(handle, def->user_task_context);
+        return;
+    }
+    task(0, count, 0, context);
+}
+
+/* A stage's worker index checked against the world's worker count before it picks its memory. */
+static int rg__task_worker(const rg_world *w, int worker) {
+    (void)w;
+    RIGID_ASSERT(worker >= 0 && worker < w->def.worker_count);
+    return worker;
+}
 
 /* =============================================================================================
    >>broadphase: incremental sort-and-sweep (Baraff §7.2)
@@ -7530,6 +7606,8 @@ enum { RG__SAP_END = 1, RG__SAP_DYNAMIC = 2, RG__SAP_STATIC = 4 };
 #define RG__PREFETCH(address) ((void)(address))
 #endif
 #define RG__SAP_PREFETCH 16
+/* The fewest movers a worker takes at once for their boxes (>>task). */
+#define RG__BROADPHASE_BOXES_RANGE 256
 
 /* ---- >>broadphase.pairs: pair keys, the pair set, endpoint order ----------------------------- */
 
@@ -7761,6 +7839,19 @@ static void rg__broadphase_update_box(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->bounds[index].before = bp->bounds[index].now;
     rg__broadphase_compute_box(w, index, dt, 1);
+}
+
+/* The movers' boxes, a task over movers (>>task): each writes its own body's and shapes'. */
+typedef struct rg__broadphase_boxes_task {
+    rg_world *w;
+    rg_real dt;
+} rg__broadphase_boxes_task;
+
+static void rg__broadphase_update_movers(int start, int end, int worker, void *context) {
+    const rg__broadphase_boxes_task *t = (const rg__broadphase_boxes_task *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__broadphase_update_box(t->w, t->w->broadphase.movers[i], t->dt);
 }
 
 /* A new body joins at the end of the arrays with its old box empty (it overlapped nothing):
@@ -8210,6 +8301,7 @@ static int rg__broadphase_update_incremental(rg_world *w, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     int i, axis, pending = 0, refresh_statics = 0, drop_removed = (int)stbds_arrlen(bp->removed) > 0;
     int64_t budget;
+    rg__broadphase_boxes_task task;
     if (!bp->built) return 0;
     for (i = 0; i < (int)stbds_arrlen(bp->pending); ++i)
         pending += bp->proxies[bp->pending[i]].state == RG__SAP_PENDING;
@@ -8217,7 +8309,9 @@ static int rg__broadphase_update_incremental(rg_world *w, rg_real dt) {
     if (3 * (int64_t)pending * (bp->live_bodies + pending) > budget) return 0;
     if (bp->gave_up) budget /= 4;
     if (drop_removed) rg__broadphase_drop_removed_pairs(bp);
-    for (i = 0; i < (int)stbds_arrlen(bp->movers); ++i) rg__broadphase_update_box(w, bp->movers[i], dt);
+    task.w = w;
+    task.dt = dt;
+    rg__task_run(w, rg__broadphase_update_movers, (int)stbds_arrlen(bp->movers), RG__BROADPHASE_BOXES_RANGE, &task);
     for (i = 0; i < (int)stbds_arrlen(bp->dirty_statics); ++i) {
         int index = bp->dirty_statics[i];
         if (bp->proxies[index].state != RG__SAP_IN_SWEEP || !bp->proxies[index].dirty) continue;
@@ -8346,6 +8440,13 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.scratch.vectors);
     stbds_arrfree(w->narrowphase.scratch.reals);
     stbds_arrfree(w->narrowphase.scratch.clip);
+    for (i = 0; i < stbds_arrlen(w->narrowphase.worker_scratch); ++i) {
+        stbds_arrfree(w->narrowphase.worker_scratch[i].vectors);
+        stbds_arrfree(w->narrowphase.worker_scratch[i].reals);
+        stbds_arrfree(w->narrowphase.worker_scratch[i].clip);
+    }
+    stbds_arrfree(w->narrowphase.worker_scratch);
+    stbds_arrfree(w->narrowphase.jobs);
 }
 
 /* Shape pair i of a body pair's cache. */
@@ -8449,23 +8550,21 @@ static rg_real rg__narrowphase_pair_margin(const rg_world *w, const rg__body *a,
     return w->def.contact_margin + speed * h;
 }
 
-/* Each body's part of its pairs' work, once per step (by slot: destroyed slots and bodies
-   without shapes are not collidable). */
-static void rg__narrowphase_pose_bodies(rg_world *w) {
-    rg__narrowphase *np = &w->narrowphase;
-    int i, n = (int)stbds_arrlen(w->bodies);
-    stbds_arrsetlen(np->bodies, n);
-    for (i = 0; i < n; ++i) {
-        const rg__body *body = &w->bodies[i];
-        rg__narrowphase_body *pose = &np->bodies[i];
-        memset(pose, 0, sizeof *pose);
-        if (!(body->generation & 1) || body->first_shape < 0) continue;
-        pose->origin = rg__narrowphase_body_origin(body);
-        pose->collidable = rg__v3_is_sane(pose->origin) && rg_quat_is_finite(body->orientation);
-        if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
-        pose->turn_reach = rg_v3_length(body->angular_velocity) * body->radius;
-    }
+/* Body i's part of its pairs' work, once per step (by slot: destroyed slots and bodies without
+   shapes are not collidable). */
+static void rg__narrowphase_pose_body(rg_world *w, int i) {
+    const rg__body *body = &w->bodies[i];
+    rg__narrowphase_body *pose = &w->narrowphase.bodies[i];
+    memset(pose, 0, sizeof *pose);
+    if (!(body->generation & 1) || body->first_shape < 0) return;
+    pose->origin = rg__narrowphase_body_origin(body);
+    pose->collidable = rg__v3_is_sane(pose->origin) && rg_quat_is_finite(body->orientation);
+    if (pose->collidable) pose->rotation = rg_quat_normalize(body->orientation);
+    pose->turn_reach = rg_v3_length(body->angular_velocity) * body->radius;
 }
+
+/* The fewest bodies a worker poses at once (>>task). */
+#define RG__NARROWPHASE_POSE_RANGE 256
 
 /* How far a pair may have moved relative to itself before its kept manifold is collided again:
    no point of a has moved by more than this in b's frame (the centre's move plus the turn times
@@ -8715,9 +8814,10 @@ static int rg__narrowphase_same_pair(const rg__pair_manifold *m, rg__body_pair p
 /* A shape pair's manifold collided afresh (the witness first for hull pairs): a convex pair by
    rg__collide_convex; a convex shape and a mesh's triangle by rg__collide_convex_triangle in
    world space, turned so that the normal points from b's shape towards a's. */
-static int rg__narrowphase_collide_child(rg_world *w, int a, int b, const rg__shape *sa, const rg__shape *sb,
-                                         rg__shape_pair_cache *child, rg_real margin, rg_manifold *out) {
-    rg__narrowphase *np = &w->narrowphase;
+static int rg__narrowphase_collide_child(const rg_world *w, int a, int b, const rg__shape *sa, const rg__shape *sb,
+                                         rg__shape_pair_cache *child, rg_real margin, rg__collide_scratch *scratch,
+                                         rg_manifold *out) {
+    const rg__narrowphase *np = &w->narrowphase;
     const rg__narrowphase_body *pa = &np->bodies[a], *pb = &np->bodies[b];
     rg__convex ca, cb;
     rg__triangle triangle;
@@ -8726,28 +8826,189 @@ static int rg__narrowphase_collide_child(rg_world *w, int a, int b, const rg__sh
     if (child->key.triangle < 0) {
         rg__narrowphase_convex_of(sa, pa, &ca);
         rg__narrowphase_convex_of(sb, pb, &cb);
-        return rg__collide_convex(&ca, &cb, margin, &child->witness, &np->scratch, out);
+        return rg__collide_convex(&ca, &cb, margin, &child->witness, scratch, out);
     }
     if (sb->type == RG_SHAPE_MESH) {
         rg__narrowphase_convex_of(sa, pa, &ca);
         rg__narrowphase_triangle_of(sb, pb, child->key.triangle, &triangle);
-        return rg__collide_convex_triangle(&ca, &triangle, margin, &np->scratch, out);
+        return rg__collide_convex_triangle(&ca, &triangle, margin, scratch, out);
     }
     rg__narrowphase_convex_of(sb, pb, &cb);
     rg__narrowphase_triangle_of(sa, pa, child->key.triangle, &triangle);
-    (void)rg__collide_convex_triangle(&cb, &triangle, margin, &np->scratch, out);
+    (void)rg__collide_convex_triangle(&cb, &triangle, margin, scratch, out);
     return rg__collide_flip(out);
 }
 
-/* The narrow phase of a step: each broad-phase pair's shape pairs, each reusing its kept manifold
-   or collided again (witness first); its manifold is checked to lie on both bodies, and points
-   take the impulses of last step's points with the same feature id. */
+/* The fewest shape pairs a worker takes at once (>>task). */
+#define RG__NARROWPHASE_RANGE 32
+
+/* Room in a worker's scratch for any collision of shapes sa and sb (the pair frame's tables of
+   rg__collide_pair_frame_build, the clipping buffers of rg__collide_clip_buffers and
+   rg__collide_triangle_clip_buffers), both hulls' counts summed whichever is A; round shapes and
+   triangles need none. need[] holds the largest so far: vectors, reals, clip vertices. */
+static void rg__narrowphase_scratch_need(const rg__shape *sa, const rg__shape *sb, int need[3]) {
+    const rg_hull *a = sa->type == RG_SHAPE_HULL ? sa->hull : NULL, *b = sb->type == RG_SHAPE_HULL ? sb->hull : NULL;
+    int vectors = 0, reals = 0, corners = 4;
+    if (a) {
+        vectors += a->vertex_count + a->face_count + a->edge_count;
+        reals += a->face_count;
+        corners += a->vertex_count;
+    }
+    if (b) {
+        vectors += b->vertex_count + b->face_count + b->edge_count;
+        reals += b->face_count;
+        corners += b->vertex_count;
+    }
+    if (vectors > need[0]) need[0] = vectors;
+    if (reals > need[1]) need[1] = reals;
+    if (2 * corners > need[2]) need[2] = 2 * corners;
+}
+
+/* One scratch per worker, each with room for need[] (rg__narrowphase_scratch_need), made on the
+   calling thread before the shape pairs are collided: a task must not allocate. */
+static void rg__narrowphase_reserve_scratch(rg_world *w, const int need[3]) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, workers = w->def.worker_count, had = (int)stbds_arrlen(np->worker_scratch);
+    if (had < workers) {
+        stbds_arrsetlen(np->worker_scratch, workers);
+        memset(np->worker_scratch + had, 0, sizeof *np->worker_scratch * (size_t)(workers - had));
+    }
+    for (i = 0; i < workers; ++i) {
+        rg__collide_scratch *scratch = &np->worker_scratch[i];
+        if ((int)stbds_arrcap(scratch->vectors) < need[0]) stbds_arrsetcap(scratch->vectors, need[0]);
+        if ((int)stbds_arrcap(scratch->reals) < need[1]) stbds_arrsetcap(scratch->reals, need[1]);
+        if ((int)stbds_arrcap(scratch->clip) < need[2]) stbds_arrsetcap(scratch->clip, need[2]);
+    }
+}
+
+/* The step's shape pairs, each with its manifold's slot (np->manifolds[j] for job j): what
+   rg__narrowphase_update lists on the calling thread and the workers then collide. */
+static void rg__narrowphase_list_jobs(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs), cursor = 0, need[3] = {0, 0, 0};
+    rg_real gravity_reach = rg_v3_length(w->def.gravity) * w->step_dt;
+    stbds_arrsetlen(np->jobs, 0);
+    for (i = 0; i < pair_count; ++i) {
+        rg__body_pair pair = w->broadphase.pairs[i];
+        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+        const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
+        rg__pair_cache *cache;
+        rg_real margin, taken;
+        int c, entry;
+        if (body_a->first_shape < 0 || body_b->first_shape < 0) continue;
+        cache = rg__narrowphase_cache_entry(np, rg__broadphase_pair_key(pair.a, pair.b), &cursor);
+        entry = np->next_hints[stbds_arrlen(np->next_hints) - 1].entry;
+        cache->stamp = np->step;
+        margin = rg__narrowphase_pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
+        if (!pose_a->collidable || !pose_b->collidable || !rg__collide_margin(margin, &taken)) {
+            cache->child_count = 0;
+            continue;
+        }
+        rg__narrowphase_list_children(w, pair.a, pair.b, taken);
+        rg__narrowphase_match_children(np, cache);
+        for (c = 0; c < cache->child_count; ++c) {
+            const rg__shape_pair_key *key = &rg__narrowphase_child(cache, c)->key;
+            const rg__shape *sa = rg__narrowphase_shape_at(w, pair.a, key->place_a);
+            const rg__shape *sb = rg__narrowphase_shape_at(w, pair.b, key->place_b);
+            rg__narrowphase_job *job = stbds_arraddnptr(np->jobs, 1);
+            job->pair = i;
+            job->entry = entry;
+            job->child = c;
+            job->shape_a = (int)(sa - w->shapes);
+            job->shape_b = (int)(sb - w->shapes);
+            job->margin = margin;
+            job->taken = taken;
+            rg__narrowphase_scratch_need(sa, sb, need);
+        }
+    }
+    rg__narrowphase_reserve_scratch(w, need);
+}
+
+/* A shape pair's manifold into its slot (count 0: none): the kept one reused, or collided again
+   (witness first); checked to lie on both bodies; its points take the impulses of last step's
+   points with the same feature id. It writes only its slot, its job and its shape pair's cache. */
+static void rg__narrowphase_run_job(rg_world *w, int j, rg_real reach, rg__collide_scratch *scratch) {
+    rg__narrowphase *np = &w->narrowphase;
+    rg__narrowphase_job *job = &np->jobs[j];
+    rg__body_pair pair = w->broadphase.pairs[job->pair];
+    const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
+    const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
+    rg__shape_pair_cache *child = rg__narrowphase_child(&np->cache[job->entry].value, job->child);
+    const rg__shape *sa = &w->shapes[job->shape_a], *sb = &w->shapes[job->shape_b];
+    const rg__pair_manifold *previous = NULL;
+    rg__pair_manifold *m = &np->manifolds[j];
+    rg_manifold result;
+    int k, count = rg__narrowphase_reuse_manifold(&child->kept, reach, job->margin, body_a, pose_a->origin, body_b,
+                                                  pose_b->origin, &result);
+    if (count >= 0) {
+        job->outcome = RG__NARROWPHASE_REUSED;
+    } else {
+        count = rg__narrowphase_collide_child(w, pair.a, pair.b, sa, sb, child, job->taken, scratch, &result);
+        job->outcome = child->witness.held ? RG__NARROWPHASE_HIT : RG__NARROWPHASE_MISSED;
+        rg__narrowphase_keep_manifold(&child->kept, &result, job->margin, body_a, pose_a->origin, body_a->orientation,
+                                      pose_b->origin, body_b->orientation);
+    }
+    if (count > 0 && !rg__narrowphase_manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
+    if (child->manifold_index >= 0 && child->manifold_index < (int)stbds_arrlen(np->previous) &&
+        rg__narrowphase_same_pair(&np->previous[child->manifold_index], pair, job->shape_a, job->shape_b,
+                                  child->key.triangle))
+        previous = &np->previous[child->manifold_index];
+    child->manifold_index = -1; /* its new place is set once the manifolds are gathered */
+    if (count == 0) {
+        m->count = 0;
+        return;
+    }
+    memset(m, 0, sizeof *m);
+    m->a = pair.a;
+    m->b = pair.b;
+    m->shape_a = job->shape_a;
+    m->shape_b = job->shape_b;
+    m->triangle = child->key.triangle;
+    m->child = job->child;
+    m->normal = result.normal;
+    m->count = count;
+    for (k = 0; k < count; ++k) {
+        m->points[k].point = result.points[k];
+        m->points[k].depth = result.depths[k];
+        m->points[k].feature = result.features[k];
+    }
+    rg__narrowphase_warm_start(m, previous);
+    m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
+}
+
+typedef struct rg__narrowphase_jobs_task {
+    rg_world *w;
+    rg_real reach;
+} rg__narrowphase_jobs_task;
+
+static void rg__narrowphase_run_jobs(int start, int end, int worker, void *context) {
+    const rg__narrowphase_jobs_task *t = (const rg__narrowphase_jobs_task *)context;
+    rg__collide_scratch *scratch = &t->w->narrowphase.worker_scratch[rg__task_worker(t->w, worker)];
+    rg__collide_scratch reserved = *scratch;
+    int j;
+    for (j = start; j < end; ++j) rg__narrowphase_run_job(t->w, j, t->reach, scratch);
+    /* nothing grew: rg__narrowphase_reserve_scratch made room for every pair */
+    RIGID_ASSERT(scratch->vectors == reserved.vectors && scratch->reals == reserved.reals &&
+                 scratch->clip == reserved.clip);
+    (void)reserved;
+}
+
+/* The bodies' poses, a task over body slots. */
+static void rg__narrowphase_pose_range(int start, int end, int worker, void *context) {
+    rg_world *w = (rg_world *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__narrowphase_pose_body(w, i);
+}
+
+/* The narrow phase of a step: the shape pairs of each broad-phase pair listed in pair order
+   (their caches found or made: the hash map changes only here), collided by the workers into
+   one slot each, then the slots with points gathered in order into the step's manifolds (the
+   shape pairs' caches pointed at them) and counted. */
 static void rg__narrowphase_update(rg_world *w) {
     rg__narrowphase *np = &w->narrowphase;
-    int i, pair_count = (int)stbds_arrlen(w->broadphase.pairs);
-    int hits = 0, misses = 0, reuses = 0, contacts = 0, cursor = 0;
-    rg_real reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
-    rg_real gravity_reach = rg_v3_length(w->def.gravity) * w->step_dt;
+    rg__narrowphase_jobs_task task;
+    int j, job_count, kept = 0, hits = 0, misses = 0, reuses = 0, contacts = 0;
     {
         /* last step's manifolds, with the impulses the solver left in them, become `previous` */
         rg__pair_manifold *swap = np->previous;
@@ -8762,71 +9023,26 @@ static void rg__narrowphase_update(rg_world *w) {
         stbds_arrsetlen(np->next_hints, 0);
     }
     ++np->step;
-    rg__narrowphase_pose_bodies(w);
-    for (i = 0; i < pair_count; ++i) {
-        rg__body_pair pair = w->broadphase.pairs[i];
-        const rg__body *body_a = &w->bodies[pair.a], *body_b = &w->bodies[pair.b];
-        const rg__narrowphase_body *pose_a = &np->bodies[pair.a], *pose_b = &np->bodies[pair.b];
-        rg__pair_cache *cache;
-        rg_real margin, taken;
-        int c, child_count;
-        if (body_a->first_shape < 0 || body_b->first_shape < 0) continue;
-        cache = rg__narrowphase_cache_entry(np, rg__broadphase_pair_key(pair.a, pair.b), &cursor);
-        cache->stamp = np->step;
-        margin = rg__narrowphase_pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
-        if (!pose_a->collidable || !pose_b->collidable || !rg__collide_margin(margin, &taken)) {
-            cache->child_count = 0;
-            continue;
-        }
-        rg__narrowphase_list_children(w, pair.a, pair.b, taken);
-        rg__narrowphase_match_children(np, cache);
-        child_count = cache->child_count;
-        for (c = 0; c < child_count; ++c) {
-            rg__shape_pair_cache *child = rg__narrowphase_child(cache, c);
-            const rg__shape *sa = rg__narrowphase_shape_at(w, pair.a, child->key.place_a);
-            const rg__shape *sb = rg__narrowphase_shape_at(w, pair.b, child->key.place_b);
-            const rg__pair_manifold *previous = NULL;
-            rg__pair_manifold *m;
-            rg_manifold result;
-            int k, count = rg__narrowphase_reuse_manifold(&child->kept, reach, margin, body_a, pose_a->origin, body_b,
-                                                          pose_b->origin, &result);
-            if (count >= 0) {
-                ++reuses;
-            } else {
-                count = rg__narrowphase_collide_child(w, pair.a, pair.b, sa, sb, child, taken, &result);
-                if (child->witness.held) ++hits; else ++misses;
-                rg__narrowphase_keep_manifold(&child->kept, &result, margin, body_a, pose_a->origin, body_a->orientation,
-                                              pose_b->origin, body_b->orientation);
-            }
-            if (count > 0 && !rg__narrowphase_manifold_on_bodies(&result, count, body_a, body_b)) count = 0;
-            if (child->manifold_index >= 0 && child->manifold_index < (int)stbds_arrlen(np->previous) &&
-                rg__narrowphase_same_pair(&np->previous[child->manifold_index], pair, sa - w->shapes, sb - w->shapes,
-                                          child->key.triangle))
-                previous = &np->previous[child->manifold_index];
-            child->manifold_index = -1;
-            if (count == 0) continue;
-            /* written in place at the end of the array, not copied there */
-            child->manifold_index = (int)stbds_arrlen(np->manifolds);
-            m = stbds_arraddnptr(np->manifolds, 1);
-            memset(m, 0, sizeof *m);
-            m->a = pair.a;
-            m->b = pair.b;
-            m->shape_a = (int)(sa - w->shapes);
-            m->shape_b = (int)(sb - w->shapes);
-            m->triangle = child->key.triangle;
-            m->child = c;
-            m->normal = result.normal;
-            m->count = count;
-            for (k = 0; k < count; ++k) {
-                m->points[k].point = result.points[k];
-                m->points[k].depth = result.depths[k];
-                m->points[k].feature = result.features[k];
-            }
-            rg__narrowphase_warm_start(m, previous);
-            m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
-            contacts += count;
-        }
+    stbds_arrsetlen(np->bodies, stbds_arrlen(w->bodies));
+    rg__task_run(w, rg__narrowphase_pose_range, (int)stbds_arrlen(w->bodies), RG__NARROWPHASE_POSE_RANGE, w);
+    rg__narrowphase_list_jobs(w);
+    job_count = (int)stbds_arrlen(np->jobs);
+    stbds_arrsetlen(np->manifolds, job_count);
+    task.w = w;
+    task.reach = RG__REUSE_FRACTION * w->def.contact_tolerance;
+    rg__task_run(w, rg__narrowphase_run_jobs, job_count, RG__NARROWPHASE_RANGE, &task);
+    for (j = 0; j < job_count; ++j) {
+        const rg__narrowphase_job *job = &np->jobs[j];
+        const rg__pair_manifold *m = &np->manifolds[j];
+        reuses += job->outcome == RG__NARROWPHASE_REUSED;
+        hits += job->outcome == RG__NARROWPHASE_HIT;
+        misses += job->outcome == RG__NARROWPHASE_MISSED;
+        if (m->count == 0) continue;
+        contacts += m->count;
+        if (kept != j) np->manifolds[kept] = *m;
+        rg__narrowphase_child(&np->cache[job->entry].value, job->child)->manifold_index = kept++;
     }
+    stbds_arrsetlen(np->manifolds, kept);
     rg__narrowphase_forget_stale_pairs(np);
     w->stats.witness_hits = hits;
     w->stats.witness_misses = misses;
@@ -8985,45 +9201,57 @@ static int rg__event_deepest(const rg__pair_manifold *m) {
    point less depth n, and of the point on b); a gap g > 0 closing under the relative normal
    acceleration a > 0 of gravity and forces is met at sqrt(u^2 + 2 a g), at most u + a h (the
    gap closes within the step or the pair does not begin touching in it). */
-static void rg__event_capture(rg_world *w) {
-    const rg__narrowphase *np = &w->narrowphase;
-    int i, n = (int)stbds_arrlen(np->manifolds);
-    rg_real h = w->step_dt;
-    stbds_arrsetlen(w->events.approach, n);
-    for (i = 0; i < n; ++i) {
-        const rg__pair_manifold *m = &np->manifolds[i];
-        const rg__contact_point *c = &m->points[rg__event_deepest(m)];
-        const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
-        rg_vec3 on_a = rg_v3_madd(c->point, m->normal, -c->depth);
-        rg_vec3 v = rg_v3_sub(rg__body_point_velocity(a, on_a), rg__body_point_velocity(b, c->point));
-        rg_real speed = -rg_v3_dot(v, m->normal), gap = -c->depth;
-        rg_real closing = -rg_v3_dot(rg_v3_sub(rg__integrate_linear_acceleration(w, a),
-                                               rg__integrate_linear_acceleration(w, b)), m->normal);
-        if (speed < 0) speed = 0;
-        if (gap > 0 && closing > 0)
-            speed = rg__min_real(rg__sqrt(speed * speed + 2 * closing * gap), speed + closing * h);
-        w->events.approach[i] = speed;
-    }
+static rg_real rg__event_approach_speed(const rg_world *w, const rg__pair_manifold *m) {
+    const rg__contact_point *c = &m->points[rg__event_deepest(m)];
+    const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
+    rg_vec3 on_a = rg_v3_madd(c->point, m->normal, -c->depth);
+    rg_vec3 v = rg_v3_sub(rg__body_point_velocity(a, on_a), rg__body_point_velocity(b, c->point));
+    rg_real speed = -rg_v3_dot(v, m->normal), gap = -c->depth, h = w->step_dt;
+    rg_real closing = -rg_v3_dot(rg_v3_sub(rg__integrate_linear_acceleration(w, a),
+                                           rg__integrate_linear_acceleration(w, b)), m->normal);
+    if (speed < 0) speed = 0;
+    if (gap > 0 && closing > 0)
+        speed = rg__min_real(rg__sqrt(speed * speed + 2 * closing * gap), speed + closing * h);
+    return speed;
 }
 
-/* Each collidable body's move from the narrow phase's pose of this step to its pose now, into
+/* The fewest manifolds or bodies a worker takes at once (>>task). */
+#define RG__EVENT_RANGE 256
+
+static void rg__event_capture_range(int start, int end, int worker, void *context) {
+    rg_world *w = (rg_world *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) w->events.approach[i] = rg__event_approach_speed(w, &w->narrowphase.manifolds[i]);
+}
+
+static void rg__event_capture(rg_world *w) {
+    int n = (int)stbds_arrlen(w->narrowphase.manifolds);
+    stbds_arrsetlen(w->events.approach, n);
+    rg__task_run(w, rg__event_capture_range, n, RG__EVENT_RANGE, w);
+}
+
+/* A collidable body's move from the narrow phase's pose of this step to its pose now, into
    events.moves (the others' are left as they are: no manifold has them). */
-static void rg__event_compute_moves(rg_world *w) {
-    int i, n = (int)stbds_arrlen(w->bodies);
-    stbds_arrsetlen(w->events.moves, n);
-    for (i = 0; i < n && i < (int)stbds_arrlen(w->narrowphase.bodies); ++i) {
-        const rg__body *body = &w->bodies[i];
-        const rg__narrowphase_body *start = &w->narrowphase.bodies[i];
-        rg__event_move *out = &w->events.moves[i];
-        rg_quat now, then = start->rotation;
-        if (!start->collidable) continue;
-        now = rg_quat_normalize(body->orientation);
-        out->from = start->origin;
-        out->to = rg__narrowphase_body_origin(body);
-        out->turn = rg_mat3_from_quat(rg__quat_mul(now, rg_quat_conjugate(then)));
-        out->still = out->from.x == out->to.x && out->from.y == out->to.y && out->from.z == out->to.z &&
-                     now.x == then.x && now.y == then.y && now.z == then.z && now.w == then.w;
-    }
+static void rg__event_compute_move(rg_world *w, int i) {
+    const rg__body *body = &w->bodies[i];
+    const rg__narrowphase_body *start = &w->narrowphase.bodies[i];
+    rg__event_move *out = &w->events.moves[i];
+    rg_quat now, then = start->rotation;
+    if (!start->collidable) return;
+    now = rg_quat_normalize(body->orientation);
+    out->from = start->origin;
+    out->to = rg__narrowphase_body_origin(body);
+    out->turn = rg_mat3_from_quat(rg__quat_mul(now, rg_quat_conjugate(then)));
+    out->still = out->from.x == out->to.x && out->from.y == out->to.y && out->from.z == out->to.z &&
+                 now.x == then.x && now.y == then.y && now.z == then.z && now.w == then.w;
+}
+
+static void rg__event_move_range(int start, int end, int worker, void *context) {
+    rg_world *w = (rg_world *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__event_compute_move(w, i);
 }
 
 static rg_vec3 rg__event_moved(const rg__event_move *move, rg_vec3 p) {
@@ -9075,28 +9303,48 @@ static void rg__event_pool(rg__event_touch *p, const rg__event_touch *t) {
     }
 }
 
-/* This step's contact pairs into events.touches, one per pair of shapes, sorted by key. The
-   manifolds of one pair of shapes are consecutive (the narrow phase visits a body pair's shape
-   pairs in order), so most pooling happens on the way; a pool after the sort catches the rest. */
+/* Manifold i carried to the step's end as a touch of its pair of shapes, into events.touches[i]. */
+static void rg__event_touch_of(rg_world *w, int i) {
+    const rg__pair_manifold *m = &w->narrowphase.manifolds[i];
+    rg__event_touch *t = &w->events.touches[i];
+    t->pair = rg__event_pair_of(w, m->shape_a, m->shape_b);
+    t->depth = rg__event_carry(w, m, &t->point, &t->normal);
+    t->start_depth = m->points[rg__event_deepest(m)].depth;
+    t->approach_speed = i < (int)stbds_arrlen(w->events.approach) ? w->events.approach[i] : 0;
+    t->order = i;
+}
+
+static void rg__event_touch_range(int start, int end, int worker, void *context) {
+    rg_world *w = (rg_world *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__event_touch_of(w, i);
+}
+
+/* This step's contact pairs into events.touches, one per pair of shapes, sorted by key: each
+   manifold's touch (a task over the bodies' moves, then one over the manifolds), pooled in
+   manifold order. The manifolds of one pair of shapes are consecutive (the narrow phase visits
+   a body pair's shape pairs in order), so most pooling happens on the way; a pool after the sort
+   catches the rest. */
 static void rg__event_gather_touches(rg_world *w) {
     rg__events *ev = &w->events;
-    const rg__narrowphase *np = &w->narrowphase;
-    int i, kept, n = (int)stbds_arrlen(np->manifolds), speeds = (int)stbds_arrlen(ev->approach);
-    stbds_arrsetlen(ev->touches, 0);
-    rg__event_compute_moves(w);
-    for (i = 0; i < n; ++i) {
-        const rg__pair_manifold *m = &np->manifolds[i];
-        rg__event_touch t;
-        int last = (int)stbds_arrlen(ev->touches) - 1;
-        t.pair = rg__event_pair_of(w, m->shape_a, m->shape_b);
-        t.depth = rg__event_carry(w, m, &t.point, &t.normal);
-        t.start_depth = m->points[rg__event_deepest(m)].depth;
-        t.approach_speed = i < speeds ? ev->approach[i] : 0;
-        t.order = i;
-        if (last >= 0 && ev->touches[last].pair.key == t.pair.key) rg__event_pool(&ev->touches[last], &t);
-        else stbds_arrput(ev->touches, t);
+    int i, kept, n = (int)stbds_arrlen(w->narrowphase.manifolds);
+    int moves = (int)stbds_arrlen(w->bodies) < (int)stbds_arrlen(w->narrowphase.bodies)
+                    ? (int)stbds_arrlen(w->bodies) : (int)stbds_arrlen(w->narrowphase.bodies);
+    stbds_arrsetlen(ev->moves, stbds_arrlen(w->bodies));
+    rg__task_run(w, rg__event_move_range, moves, RG__EVENT_RANGE, w);
+    stbds_arrsetlen(ev->touches, n);
+    rg__task_run(w, rg__event_touch_range, n, RG__EVENT_RANGE, w);
+    for (i = 0, kept = 0; i < n; ++i) {
+        if (kept > 0 && ev->touches[kept - 1].pair.key == ev->touches[i].pair.key) {
+            rg__event_pool(&ev->touches[kept - 1], &ev->touches[i]);
+            continue;
+        }
+        if (kept != i) ev->touches[kept] = ev->touches[i];
+        ++kept;
     }
-    n = (int)stbds_arrlen(ev->touches);
+    stbds_arrsetlen(ev->touches, kept);
+    n = kept;
     stbds_arrsetlen(ev->touch_scratch, n);
     rg__event_sort(ev->touches, ev->touch_scratch, n, sizeof *ev->touches, rg__event_touch_less);
     for (i = 1, kept = n > 0; i < n; ++i) {
@@ -9210,7 +9458,7 @@ static void rg__event_update_contacts(rg_world *w) {
 
 /* ---- >>event.sensor: sensors' overlaps at the step's end, the overlapping set ----------------- */
 
-/* A body's pose now as the collisions take it (rg__narrowphase_pose_bodies' rule); 0 when it
+/* A body's pose now as the collisions take it (rg__narrowphase_pose_body's rule); 0 when it
    cannot be collided. */
 static int rg__event_pose_now(const rg__body *body, rg__narrowphase_body *pose) {
     memset(pose, 0, sizeof *pose);
@@ -9730,8 +9978,6 @@ static void rg__integrate_controls(rg__body *body, rg_real h) {
     if (body->locks) rg__integrate_lock_velocities(body);
 }
 
-/* Guendelman §5 step 3: velocities from gravity (times the body's scale), applied forces and
-   torques, and the gyroscopic term of Euler's equations; then damping and locks. */
 /* A body's linear acceleration over a step from gravity (times its gravity scale) and its force;
    zero unless dynamic. */
 static rg_vec3 rg__integrate_linear_acceleration(const rg_world *w, const rg__body *body) {
@@ -9739,24 +9985,44 @@ static rg_vec3 rg__integrate_linear_acceleration(const rg_world *w, const rg__bo
     return rg_v3_madd(rg_v3_scale(w->def.gravity, body->gravity_scale), body->force, body->inv_mass);
 }
 
-static void rg__integrate_velocities(rg_world *w, rg_real h) {
-    int i, n = (int)stbds_arrlen(w->bodies);
-    for (i = 0; i < n; ++i) {
-        rg__body *body = &w->bodies[i];
-        rg_mat3 rotation;
-        rg_vec3 omega_local;
-        if (!(body->generation & 1) || body->type != RG_BODY_DYNAMIC) continue;
-        body->linear_velocity = rg_v3_madd(body->linear_velocity, rg__integrate_linear_acceleration(w, body), h);
-        body->angular_velocity = rg_v3_madd(body->angular_velocity,
-                                            rg_mat3_mul_v3(body->inv_inertia_world, body->torque), h);
-        if (!rg__integrate_inertia_is_spherical(body->inertia_local)) {
-            rotation = rg_mat3_from_quat(body->orientation);
-            omega_local = rg_mat3_mul_v3(rg_mat3_transpose(rotation), body->angular_velocity);
-            omega_local = rg__integrate_gyroscopic(body->inertia_local, omega_local, h);
-            body->angular_velocity = rg_mat3_mul_v3(rotation, omega_local);
-        }
-        if (body->linear_damping > 0 || body->angular_damping > 0 || body->locks) rg__integrate_controls(body, h);
+/* Guendelman §5 step 3: velocities from gravity (times the body's scale), applied forces and
+   torques, and the gyroscopic term of Euler's equations; then damping and locks. */
+static void rg__integrate_velocity(const rg_world *w, rg__body *body, rg_real h) {
+    rg_mat3 rotation;
+    rg_vec3 omega_local;
+    if (!(body->generation & 1) || body->type != RG_BODY_DYNAMIC) return;
+    body->linear_velocity = rg_v3_madd(body->linear_velocity, rg__integrate_linear_acceleration(w, body), h);
+    body->angular_velocity = rg_v3_madd(body->angular_velocity, rg_mat3_mul_v3(body->inv_inertia_world, body->torque), h);
+    if (!rg__integrate_inertia_is_spherical(body->inertia_local)) {
+        rotation = rg_mat3_from_quat(body->orientation);
+        omega_local = rg_mat3_mul_v3(rg_mat3_transpose(rotation), body->angular_velocity);
+        omega_local = rg__integrate_gyroscopic(body->inertia_local, omega_local, h);
+        body->angular_velocity = rg_mat3_mul_v3(rotation, omega_local);
     }
+    if (body->linear_damping > 0 || body->angular_damping > 0 || body->locks) rg__integrate_controls(body, h);
+}
+
+/* The fewest bodies a worker integrates at once (>>task). */
+#define RG__INTEGRATE_RANGE 256
+
+/* A task over body slots: each integrates its own body. */
+typedef struct rg__integrate_task {
+    rg_world *w;
+    rg_real h;
+} rg__integrate_task;
+
+static void rg__integrate_velocity_range(int start, int end, int worker, void *context) {
+    const rg__integrate_task *t = (const rg__integrate_task *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__integrate_velocity(t->w, &t->w->bodies[i], t->h);
+}
+
+static void rg__integrate_velocities(rg_world *w, rg_real h) {
+    rg__integrate_task task;
+    task.w = w;
+    task.h = h;
+    rg__task_run(w, rg__integrate_velocity_range, (int)stbds_arrlen(w->bodies), RG__INTEGRATE_RANGE, &task);
 }
 
 /* A dynamic body's world inverse inertia R I^-1 R^T, for its orientation (restricted to the free
@@ -9778,24 +10044,33 @@ static void rg__integrate_world_inertia(rg__body *body) {
 
 /* Guendelman §5 step 5: x += v h, and the orientation turned by the exact rotation of w h. The
    solver's offsets of this step (time of impact, first-order separation) are added to both. */
-static void rg__integrate_positions(rg_world *w, rg_real h) {
-    int i, n = (int)stbds_arrlen(w->bodies);
-    int offsets = w->solver.ready && (int)stbds_arrlen(w->solver.bodies) == n;
-    for (i = 0; i < n; ++i) {
-        rg__body *body = &w->bodies[i];
-        rg_vec3 move, turn;
-        if (!(body->generation & 1) || body->type == RG_BODY_STATIC) continue;
-        move = rg_v3_scale(body->linear_velocity, h);
-        turn = rg_v3_scale(body->angular_velocity, h);
-        if (offsets && body->type == RG_BODY_DYNAMIC) {
-            move = rg_v3_add(move, w->solver.bodies[i].dx);
-            turn = rg_v3_add(turn, w->solver.bodies[i].dr);
-        }
-        body->com = rg_v3_add(body->com, move);
-        body->orientation = rg_quat_normalize(rg_quat_mul(rg_quat_from_rotation_vector(turn),
-                                                          body->orientation));
-        rg__integrate_world_inertia(body);
+static void rg__integrate_position(const rg_world *w, int i, rg_real h, int offsets) {
+    rg__body *body = &w->bodies[i];
+    rg_vec3 move, turn;
+    if (!(body->generation & 1) || body->type == RG_BODY_STATIC) return;
+    move = rg_v3_scale(body->linear_velocity, h);
+    turn = rg_v3_scale(body->angular_velocity, h);
+    if (offsets && body->type == RG_BODY_DYNAMIC) {
+        move = rg_v3_add(move, w->solver.bodies[i].dx);
+        turn = rg_v3_add(turn, w->solver.bodies[i].dr);
     }
+    body->com = rg_v3_add(body->com, move);
+    body->orientation = rg_quat_normalize(rg_quat_mul(rg_quat_from_rotation_vector(turn), body->orientation));
+    rg__integrate_world_inertia(body);
+}
+
+static void rg__integrate_position_range(int start, int end, int worker, void *context) {
+    const rg__integrate_task *t = (const rg__integrate_task *)context;
+    int i, offsets = t->w->solver.ready && stbds_arrlen(t->w->solver.bodies) == stbds_arrlen(t->w->bodies);
+    (void)worker;
+    for (i = start; i < end; ++i) rg__integrate_position(t->w, i, t->h, offsets);
+}
+
+static void rg__integrate_positions(rg_world *w, rg_real h) {
+    rg__integrate_task task;
+    task.w = w;
+    task.h = h;
+    rg__task_run(w, rg__integrate_position_range, (int)stbds_arrlen(w->bodies), RG__INTEGRATE_RANGE, &task);
     w->solver.ready = 0;
 }
 
@@ -13064,6 +13339,10 @@ RIGID_API rg_world_def rg_world_default_def(void) {
     def.contact_margin = (rg_real)0.02;
     def.random_seed = 12345u;
     def.warm_starting = 1;
+    def.worker_count = 1;
+    def.enqueue_task = NULL;
+    def.finish_task = NULL;
+    def.user_task_context = NULL;
     def.cookie = RG__WORLD_COOKIE;
     return def;
 }
@@ -13078,6 +13357,7 @@ RIGID_API rg_world_def rg_world_default_def(void) {
 #define RG__MAX_TIME_STEP ((rg_real)1)
 #define RG__MAX_ITERATIONS 1000000
 #define RG__MAX_ENERGY ((rg_real)1e30)
+#define RG__MAX_WORKERS 64            /* rg_world_def.worker_count's largest */
 
 static int rg__world_iterations_are_valid(int n) { return n >= 0 && n <= RG__MAX_ITERATIONS; }
 
@@ -13086,7 +13366,9 @@ static int rg__world_def_is_valid(const rg_world_def *def) {
            rg__world_iterations_are_valid(def->collision_iterations) &&
            rg__world_iterations_are_valid(def->contact_iterations) &&
            rg__world_iterations_are_valid(def->shock_iterations) && rg__is_sane_real(def->contact_tolerance) &&
-           def->contact_tolerance >= 0 && rg__is_sane_real(def->contact_margin) && def->contact_margin >= 0;
+           def->contact_tolerance >= 0 && rg__is_sane_real(def->contact_margin) && def->contact_margin >= 0 &&
+           def->worker_count >= 1 && def->worker_count <= RG__MAX_WORKERS &&
+           (def->enqueue_task == NULL) == (def->finish_task == NULL);
 }
 
 RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result) {
@@ -14469,29 +14751,54 @@ static int rg__query_same_box(rg_vec3 lo, rg_vec3 hi, const rg__query_node *n) {
            hi.z == n->hi.z;
 }
 
+/* The fewest movers a worker boxes at once (>>task). */
+#define RG__QUERY_BOXES_RANGE 256
+
+/* The leaves of a moving body's shapes take their boxes at its new pose; a leaf whose box
+   changed is marked dirty (its own node only: a task over movers, each writing its shapes'
+   leaves). */
+static void rg__query_box_mover(rg_world *w, int body) {
+    rg__query *q = &w->query;
+    rg_mat3 rotation;
+    rg_vec3 origin;
+    int index;
+    rg__query_frame(&w->bodies[body], &rotation, &origin);
+    for (index = w->bodies[body].first_shape; index >= 0; index = w->shapes[index].next) {
+        rg__query_node *leaf;
+        rg_vec3 lo, hi;
+        RIGID_ASSERT(q->leaf[index] >= 0);
+        leaf = &q->nodes[q->leaf[index]];
+        rg__query_box_in_frame(&w->shapes[index], rotation, origin, &lo, &hi);
+        if (rg__query_same_box(lo, hi, leaf)) continue;   /* at rest: nothing to refit */
+        leaf->lo = lo;
+        leaf->hi = hi;
+        leaf->dirty = 1;
+    }
+}
+
+static void rg__query_box_range(int start, int end, int worker, void *context) {
+    rg_world *w = (rg_world *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__query_box_mover(w, w->broadphase.movers[i]);
+}
+
 /* The end of rg_world_step: the kinematic and dynamic bodies' leaves take their boxes at the
-   new poses and their ancestors are marked; the marked nodes are refitted; a worn tree is built
-   again. */
+   new poses, and the ancestors of those that changed are marked (the same marks in any order);
+   the marked nodes are refitted; a worn tree is built again. */
 static void rg__query_step(rg_world *w) {
     rg__query *q = &w->query;
     const int *movers = w->broadphase.movers;
     int i, n = (int)stbds_arrlen(movers), index, node;
     if (q->leaf_count == 0) return;
-    for (i = 0; i < n; ++i) {
-        rg_mat3 rotation;
-        rg_vec3 origin;
-        rg__query_frame(&w->bodies[movers[i]], &rotation, &origin);
+    rg__task_run(w, rg__query_box_range, n, RG__QUERY_BOXES_RANGE, w);
+    for (i = 0; i < n; ++i)
         for (index = w->bodies[movers[i]].first_shape; index >= 0; index = w->shapes[index].next) {
-            rg_vec3 lo, hi;
             node = q->leaf[index];
-            RIGID_ASSERT(node >= 0);
-            rg__query_box_in_frame(&w->shapes[index], rotation, origin, &lo, &hi);
-            if (rg__query_same_box(lo, hi, &q->nodes[node])) continue;   /* at rest: nothing to refit */
-            q->nodes[node].lo = lo;
-            q->nodes[node].hi = hi;
-            for (; node >= 0 && !q->nodes[node].dirty; node = q->nodes[node].parent) q->nodes[node].dirty = 1;
+            if (!q->nodes[node].dirty) continue;
+            for (node = q->nodes[node].parent; node >= 0 && !q->nodes[node].dirty; node = q->nodes[node].parent)
+                q->nodes[node].dirty = 1;
         }
-    }
     rg__query_refit(q);
     if (rg__query_worn(q)) rg__query_rebuild(w);
 }

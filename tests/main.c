@@ -149,6 +149,7 @@ void rg_tests_events(void);
 void rg_tests_query(void);
 void rg_tests_fidelity(void);
 void rg_tests_impact(void);
+void rg_tests_threads(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -177,6 +178,7 @@ int main(int argc, char **argv) {
     rg_tests_query();
     rg_tests_fidelity();
     rg_tests_impact();
+    rg_tests_threads();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
