@@ -7532,6 +7532,8 @@ RIGID_API int rg_mesh_query_box(const rg_mesh *mesh, rg_vec3 lo, rg_vec3 hi, int
    that is indexed by its worker and is allocated before the stage, on the calling thread: a
    task never allocates (stb_ds and the allocator overrides are not thread-safe). */
 
+#define RG__MAX_WORKERS 64 /* rg_world_def.worker_count's largest */
+
 /* Items [0, count) through the program's enqueue_task and finish_task in ranges of at least
    min_range, when it lent more than one worker and there is more than one range to give;
    otherwise inline as one range on worker 0. */
@@ -11092,12 +11094,28 @@ static void rg__prepare_manifold(rg_world *w, int i, rg_real threshold) {
     rg__impulse_patch_mass_of(s, m, 3);
 }
 
+/* The fewest manifolds a worker takes at once in the solver's parallel stages (>>task). */
+#define RG__SOLVER_RANGE 64
+
+typedef struct rg__prepare_task {
+    rg_world *w;
+    rg_real threshold;
+} rg__prepare_task;
+
+static void rg__prepare_manifold_range(int start, int end, int worker, void *context) {
+    const rg__prepare_task *t = (const rg__prepare_task *)context;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__prepare_manifold(t->w, i, t->threshold);
+}
+
 /* The solver's manifolds and points in visit order (rg__prepare_order): their places, then
-   each one (rg__prepare_manifold); `threshold` marks the approaching ones. */
+   each one (rg__prepare_manifold, in parallel); `threshold` marks the approaching ones. */
 static void rg__prepare_points(rg_world *w, rg_real threshold) {
     rg__solver *s = &w->solver;
     const rg__pair_manifold *source = w->narrowphase.manifolds;
     int i, count = (int)stbds_arrlen(source), total = 0;
+    rg__prepare_task task;
     stbds_arrsetlen(s->manifolds, count);
     stbds_arrsetlen(s->approaching, count);
     stbds_arrsetlen(s->pair_first, count);
@@ -11114,7 +11132,9 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         m->count = source[m->pair].count;
         total += m->count;
     }
-    for (i = 0; i < count; ++i) rg__prepare_manifold(w, i, threshold);
+    task.w = w;
+    task.threshold = threshold;
+    rg__task_run(w, rg__prepare_manifold_range, count, RG__SOLVER_RANGE, &task);
     s->approaching_count = 0;
     for (i = 0; i < count; ++i) {
         s->approaching_count += s->approaching[i];
@@ -12582,18 +12602,41 @@ static int rg__contact_start_manifold(rg_world *w, int i) {
     return warm;
 }
 
-/* The start of the contact stage: each manifold's (above), then the islands' sums and the
-   warm start applied, and the patches' radii under the loads they start with. */
+/* Manifolds [start, end) at the start of the contact stage; whether any is warm, by worker. */
+typedef struct rg__contact_start_task {
+    rg_world *w;
+    int warm[RG__MAX_WORKERS];
+} rg__contact_start_task;
+
+static void rg__contact_start_range(int start, int end, int worker, void *context) {
+    rg__contact_start_task *t = (rg__contact_start_task *)context;
+    int i;
+    for (i = start; i < end; ++i) t->warm[rg__task_worker(t->w, worker)] |= rg__contact_start_manifold(t->w, i);
+}
+
+static void rg__contact_patch_radius_range(int start, int end, int worker, void *context) {
+    const rg__solver *s = &((rg_world *)context)->solver;
+    int i;
+    (void)worker;
+    for (i = start; i < end; ++i) rg__contact_patch_radius(s, &s->manifolds[i]);
+}
+
+/* The start of the contact stage: each manifold's (above, in parallel), then the islands' sums
+   and the warm start applied, and the patches' radii under the loads they start with. */
 static void rg__contact_start(rg_world *w) {
     rg__solver *s = &w->solver;
+    rg__contact_start_task task;
     int i, count = (int)stbds_arrlen(s->manifolds), warm = 0;
     /* the islands serve the warm start's limit and shock propagation's (rg__shock_limit_energy) */
     rg__island_build(s);
     stbds_arrsetlen(s->manifold_power, 2 * count);
-    for (i = 0; i < count; ++i) warm |= rg__contact_start_manifold(w, i);
+    task.w = w;
+    memset(task.warm, 0, sizeof task.warm);
+    rg__task_run(w, rg__contact_start_range, count, RG__SOLVER_RANGE, &task);
+    for (i = 0; i < w->def.worker_count; ++i) warm |= task.warm[i];
     if (w->def.warm_starting) rg__warm_island_powers(s);
     if (warm) rg__warm_apply(w);
-    for (i = 0; i < count; ++i) rg__contact_patch_radius(s, &s->manifolds[i]);
+    rg__task_run(w, rg__contact_patch_radius_range, count, RG__SOLVER_RANGE, w);
 }
 
 /* =============================================================================================
@@ -13224,17 +13267,17 @@ static void rg__separate(rg_world *w, rg_real h) {
 
 /* What the narrow phase carries to the next step (the contact sweeps' impulses, for warm
    starting) and what rg_world_contacts reports (everything applied in the step). */
-static void rg__step_store_impulses(rg_world *w) {
+static void rg__step_store_range(int start, int end, int worker, void *context) {
+    rg_world *w = (rg_world *)context;
     rg__solver *s = &w->solver;
-    int i, k, count = (int)stbds_arrlen(s->manifolds);
-    rg_contact *c;
-    /* one report per point, in the narrow phase's order of the manifolds */
-    stbds_arrsetlen(s->report, stbds_arrlen(s->points));
-    for (i = 0; i < count; ++i) {
+    int i, k;
+    (void)worker;
+    for (i = start; i < end; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
         rg__pair_manifold *pm = &w->narrowphase.manifolds[m->pair];
         uint32_t generation_a = w->bodies[m->a].generation, generation_b = w->bodies[m->b].generation;
-        c = &s->report[s->pair_first[m->pair]];
+        /* one report per point, in the narrow phase's order of the manifolds */
+        rg_contact *c = &s->report[s->pair_first[m->pair]];
         for (k = 0; k < m->count; ++k, ++c) {
             const rg__solver_point *p = &s->points[m->first + k];
             rg_vec3 friction = rg_v3_add(rg_v3_scale(m->t1, p->pt1), rg_v3_scale(m->t2, p->pt2));
@@ -13253,6 +13296,12 @@ static void rg__step_store_impulses(rg_world *w) {
             c->shape_b = rg__shape_id_of(w, pm->shape_b);
         }
     }
+}
+
+static void rg__step_store_impulses(rg_world *w) {
+    rg__solver *s = &w->solver;
+    stbds_arrsetlen(s->report, stbds_arrlen(s->points));
+    rg__task_run(w, rg__step_store_range, (int)stbds_arrlen(s->manifolds), RG__SOLVER_RANGE, w);
 }
 
 /* Bender §3.2 and Guendelman §8: the contact stage, after the velocity update. */
@@ -13357,7 +13406,6 @@ RIGID_API rg_world_def rg_world_default_def(void) {
 #define RG__MAX_TIME_STEP ((rg_real)1)
 #define RG__MAX_ITERATIONS 1000000
 #define RG__MAX_ENERGY ((rg_real)1e30)
-#define RG__MAX_WORKERS 64            /* rg_world_def.worker_count's largest */
 
 static int rg__world_iterations_are_valid(int n) { return n >= 0 && n <= RG__MAX_ITERATIONS; }
 
