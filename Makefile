@@ -39,8 +39,8 @@ DETERMINISM_TEST = $(BUILD)/determinism_gcc $(BUILD)/determinism_clang $(BUILD)/
 DETERMINISM_ALL  = $(DETERMINISM_TEST) $(BUILD)/determinism_cpp $(BUILD)/determinism_tcc_double
 TEST_BINARIES += $(BUILD)/determinism_check $(BUILD)/steady_alloc
 
-.PHONY: all test run bench bench-peers bench-readme bench-deps test-replay pictures sanitize examples deps clean soak fuzz \
-        determinism
+.PHONY: all test run bench bench-peers bench-readme bench-box3d bench-deps test-replay pictures sanitize examples deps clean \
+        soak fuzz determinism
 
 all: $(TEST_BINARIES) examples
 
@@ -59,6 +59,7 @@ define HELP_TEXT
   bench          build and run every tools/bench_*.c, then bench-peers
   bench-peers    rigid.h, Bullet and ODE side by side (BENCH_ARGS passes options)
   bench-readme   the peer bench pasted into README.md's Performance section (about 15 minutes)
+  bench-box3d    rigid.h and Box3D side by side; needs BOX3D_DIR, a Box3D checkout built by its CMake
   bench-deps     install Bullet and ODE (tools/ensure-deps bench; installs as root)
   test-replay    the replay page checked in headless Chromium (tools/ensure-deps replay)
   deps           install the compilers and libraries of the build (tools/ensure-deps)
@@ -287,6 +288,42 @@ $(BUILD)/bullet_scenes.o: tools/peers/bullet_scenes.cpp tools/peers/peers.h exam
 
 $(BUILD)/bench: $(PEER_OBJECTS)
 	$(CXX) $(PEER_OBJECTS) -o $@ $(PEER_LIBS)
+
+# `make bench-box3d BOX3D_DIR=...`: rigid.h against Box3D (Erin Catto's 3D engine) in one process,
+# stepped in turns, the direct ratio (tools/bench.c built with BENCH_BOX3D and
+# tools/peers/box3d_scenes.c). Box3D is no part of the repository and CI neither has nor builds
+# it: BOX3D_DIR is a checkout whose library its own CMake built in release mode into
+# $(BOX3D_DIR)/build (BOX3D_LIB names another place). Bullet and ODE are linked too, so that
+# BENCH_ARGS="--engines rigid,bullet,ode,box3d" can add them.
+BOX3D_LIB     ?= $(BOX3D_DIR)/build/src/libbox3d.a
+BOX3D_OBJECTS = $(BUILD)/box3d/bench.o $(BUILD)/box3d/box3d_scenes.o $(BUILD)/bullet_scenes.o $(BUILD)/ode_scenes.o
+BOX3D_BUILD   = cmake -S $(BOX3D_DIR) -B $(BOX3D_DIR)/build -DCMAKE_BUILD_TYPE=Release -DBOX3D_SAMPLES=OFF \
+                -DBOX3D_UNIT_TESTS=OFF && cmake --build $(BOX3D_DIR)/build
+
+bench-box3d: bench-deps
+	@if [ -z "$(BOX3D_DIR)" ]; then \
+	    echo "make bench-box3d: set BOX3D_DIR to a Box3D checkout (git clone https://github.com/erincatto/box3d)," \
+	         "e.g. make bench-box3d BOX3D_DIR=../box3d" >&2; exit 2; fi
+	@if [ ! -d "$(BOX3D_DIR)/include/box3d" ]; then \
+	    echo "make bench-box3d: $(BOX3D_DIR)/include/box3d is missing: BOX3D_DIR must be a Box3D checkout" >&2; exit 2; fi
+	@if [ ! -f "$(BOX3D_LIB)" ]; then \
+	    echo "make bench-box3d: $(BOX3D_LIB) is missing: build Box3D first, $(BOX3D_BUILD)" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory $(BUILD)/box3d/bench
+	$(BUILD)/box3d/bench $(BENCH_ARGS)
+
+$(BUILD)/box3d/bench.o: tools/bench.c tools/plot.h tools/peers/peers.h examples/scenes.h tools/random.h rigid.h | $(BUILD)
+	@mkdir -p $(BUILD)/box3d
+	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG -DBENCH_BOX3D -c $< -o $@
+
+# C11: Box3D's headers have anonymous unions
+$(BUILD)/box3d/box3d_scenes.o: tools/peers/box3d_scenes.c tools/peers/peers.h examples/scenes.h tools/random.h \
+                               $(BOX3D_DIR)/include/box3d/box3d.h | $(BUILD)
+	@mkdir -p $(BUILD)/box3d
+	$(CC) $(OPT) $(DETERMINISM) -std=c11 -Wall -Wextra -pedantic -Werror $(INCLUDES) -isystem $(BOX3D_DIR)/include -D_POSIX_C_SOURCE=200809L \
+	    -DNDEBUG -c $< -o $@
+
+$(BUILD)/box3d/bench: $(BOX3D_OBJECTS) $(BOX3D_LIB)
+	$(CXX) $(BOX3D_OBJECTS) $(BOX3D_LIB) -o $@ $(PEER_LIBS) -lpthread
 
 $(BUILD)/bench_%: tools/bench_%.c rigid.h $(wildcard tools/*.h) $(wildcard examples/*.h) | $(BUILD)
 	$(CC) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DNDEBUG $< -o $@ $(THREAD_LDLIBS)

@@ -33,7 +33,13 @@
      --iterations N replaces every scene's solver iterations (scenes.md's `pyramid` at 4);
      --png file: the scaling plot (default build/bench_scaling.png);
      --markdown file: the speed, stability and scaling tables as markdown (default
-       build/bench.md), which `make bench-readme` (tools/bench-readme) puts into README.md. */
+       build/bench.md), which `make bench-readme` (tools/bench-readme) puts into README.md.
+
+   Built with BENCH_BOX3D (`make bench-box3d BOX3D_DIR=...`, against a Box3D checkout outside the
+   repository), Box3D is a fourth engine (tools/peers/box3d_scenes.c, `--engines` name box3d),
+   and by default only rigid.h and Box3D run: the table is then the direct ratio, each engine's
+   CPU time summed over the whole run and divided by the steps (ms/step), rigid/Box3D the ratio of
+   the sums, with the stability outcome of both. */
 #define RIGID_IMPLEMENTATION
 #include "rigid.h"
 
@@ -45,8 +51,15 @@
 #include "tools/peers/peers.h"
 #include "tools/plot.h"
 
+#ifdef BENCH_BOX3D
+enum { ENGINE_RIGID, ENGINE_BULLET, ENGINE_ODE, ENGINE_BOX3D, ENGINE_COUNT };
+static const char *const engine_names[ENGINE_COUNT] = {"rigid.h", "Bullet", "ODE", "Box3D"};
+#define ENGINE_LIST "rigid,bullet,ode,box3d"
+#else
 enum { ENGINE_RIGID, ENGINE_BULLET, ENGINE_ODE, ENGINE_COUNT };
 static const char *const engine_names[ENGINE_COUNT] = {"rigid.h", "Bullet", "ODE"};
+#define ENGINE_LIST "rigid,bullet,ode"
+#endif
 
 /* What docs/scenes.md reports for the peers on this machine (ms/step; < 0: not given). */
 typedef struct reference { const char *scene; double bullet_ms, ode_ms; const char *outcome; } reference;
@@ -135,6 +148,9 @@ static const engine engines[ENGINE_COUNT] = {
     {"rigid.h", rigid_create, rigid_step, rigid_finish},
     {"Bullet", bullet_create, bullet_step, bullet_finish},
     {"ODE", ode_create, ode_step, ode_finish},
+#ifdef BENCH_BOX3D
+    {"Box3D", box3d_create, box3d_step, box3d_finish},
+#endif
 };
 
 /* ---- measurements --------------------------------------------------------------------------- */
@@ -441,7 +457,7 @@ static void print_markdown(FILE *f, int first, int last, result *const *scaling,
         for (i = first; i < last; ++i) {
             const result *r = &results[i];
             fprintf(f, "| `%s` ", r->scene);
-            for (e = 0; e < ENGINE_COUNT; ++e) {
+            for (e = 0; e <= ENGINE_ODE; ++e) {
                 char outcome[200];
                 format_outcome(outcome, sizeof outcome, r, &r->engines[e], 1);
                 fprintf(f, "| %s ", outcome);
@@ -462,6 +478,52 @@ static void print_markdown(FILE *f, int first, int last, result *const *scaling,
         }
     }
 }
+
+#ifdef BENCH_BOX3D
+/* `make bench-box3d`: rigid.h against Box3D, as text or as markdown for the README. Times are the
+   CPU time of each engine summed over the run, per step; the ratio is that of the sums. */
+static void print_box3d(FILE *f, int first, int last, int markdown) {
+    static const int pair[2] = {ENGINE_RIGID, ENGINE_BOX3D};
+    int i, k;
+    if (markdown)
+        fprintf(f, "| scene | cubes | steps | rigid.h ms/step | Box3D ms/step | rigid/Box3D | contacts/step rigid.h / Box3D |\n"
+                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    else
+        fprintf(f, "%-14s  %6s  %5s  %9s  %9s  %11s  %-17s  %s\n", "scene", "cubes", "steps", "rigid.h", "Box3D",
+                "rigid/Box3D", "median ms r / B", "contacts/step r / B");
+    for (i = first; i < last; ++i) {
+        const result *r = &results[i];
+        const summary *a = &r->engines[ENGINE_RIGID], *b = &r->engines[ENGINE_BOX3D];
+        char ms[2][24], ratio[16] = "-", medians[48];
+        for (k = 0; k < 2; ++k) {
+            const summary *m = &r->engines[pair[k]];
+            format_ms(ms[k], sizeof ms[k], m);
+            if (m->ran && !m->error) snprintf(ms[k], sizeof ms[k], "%.3f", m->mean_ms);
+        }
+        if (a->ran && b->ran && !a->error && !b->error && b->mean_ms > 0)
+            snprintf(ratio, sizeof ratio, "%.2f", a->mean_ms / b->mean_ms);
+        snprintf(medians, sizeof medians, "%.3f / %.3f", a->median_ms, b->median_ms);
+        if (markdown)
+            fprintf(f, "| `%s` | %d | %d | %s | %s | %s | %.0f / %.0f |\n", r->scene, r->dynamic, r->steps, ms[0], ms[1],
+                    ratio, a->contacts_per_step, b->contacts_per_step);
+        else
+            fprintf(f, "%-14s  %6d  %5d  %9s  %9s  %11s  %-17s  %.0f / %.0f\n", r->scene, r->dynamic, r->steps, ms[0],
+                    ms[1], ratio, medians, a->contacts_per_step, b->contacts_per_step);
+    }
+    fprintf(f, markdown ? "\n| scene | rigid.h | Box3D |\n| --- | --- | --- |\n"
+                        : "\nstability (moved: > 0.5 m from the start; top: final - initial y of the highest cube;\n"
+                          "sunk: centre below the ground's top; max|v|: largest final speed, m/s)\n");
+    for (i = first; i < last; ++i) {
+        const result *r = &results[i];
+        char outcome[2][200];
+        for (k = 0; k < 2; ++k) format_outcome(outcome[k], sizeof outcome[k], r, &r->engines[pair[k]], markdown);
+        if (markdown) fprintf(f, "| `%s` | %s | %s |\n", r->scene, outcome[0], outcome[1]);
+        else
+            for (k = 0; k < 2; ++k) fprintf(f, "%-14s  %-8s %s\n", r->scene, engine_names[pair[k]], outcome[k]);
+    }
+    fprintf(f, "\n");
+}
+#endif
 
 static void print_references(FILE *f, int first, int last) {
     int i;
@@ -524,6 +586,13 @@ static int parse_options(int argc, char **argv, options *o) {
     o->table = o->scaling = 1;
     o->png = "build/bench_scaling.png";
     o->markdown = "build/bench.md";
+#ifdef BENCH_BOX3D
+    /* the direct ratio: rigid.h and Box3D only, no scaling run */
+    o->engines[ENGINE_BULLET] = o->engines[ENGINE_ODE] = 0;
+    o->scaling = 0;
+    o->png = NULL;
+    o->markdown = "build/bench_box3d.md";
+#endif
     for (i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--engines") == 0 && i + 1 < argc) {
@@ -534,6 +603,9 @@ static int parse_options(int argc, char **argv, options *o) {
                 if (strcmp(names[k], "rigid") == 0 || strcmp(names[k], "rigid.h") == 0) o->engines[ENGINE_RIGID] = 1;
                 else if (strcmp(names[k], "bullet") == 0) o->engines[ENGINE_BULLET] = 1;
                 else if (strcmp(names[k], "ode") == 0) o->engines[ENGINE_ODE] = 1;
+#ifdef BENCH_BOX3D
+                else if (strcmp(names[k], "box3d") == 0) o->engines[ENGINE_BOX3D] = 1;
+#endif
                 else { fprintf(stderr, "bench: unknown engine '%s'\n", names[k]); return 0; }
             }
         } else if (strcmp(a, "--scenes") == 0 && i + 1 < argc) {
@@ -551,7 +623,7 @@ static int parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(a, "--markdown") == 0 && i + 1 < argc) {
             o->markdown = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench [--engines rigid,bullet,ode] [--scenes a,b] [--steps N] [--iterations N]\n"
+            fprintf(stderr, "usage: bench [--engines " ENGINE_LIST "] [--scenes a,b] [--steps N] [--iterations N]\n"
                             "             [--no-scaling] [--scaling-only] [--png file] [--markdown file]\n");
             return 0;
         }
@@ -578,6 +650,9 @@ int main(int argc, char **argv) {
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
     printf("rigid.h %s (%s) against Bullet 3.24 (float) and ODE 0.16 (double); %s, %s\n", RIGID_VERSION_STRING,
            sizeof(rg_real) == sizeof(double) ? "double" : "float", machine, date);
+#ifdef BENCH_BOX3D
+    printf("and against %s: ms/step is its CPU time summed over the run, per step\n", box3d_description());
+#endif
     printf("median CPU time of whole steps (wall-clock medians at the right), the engines stepped in turns of %d steps;\n"
            "rigid.h caps both of its loops at the scene's solver iterations%s\n\n", BLOCK_STEPS,
            o.iterations > 0 ? " (overridden by --iterations)" : "");
@@ -586,6 +661,10 @@ int main(int argc, char **argv) {
         for (i = 0; i < o.scene_count; ++i) run_scene(&o, o.scenes[i], 0);
     table_end = result_count;
     if (o.table) {
+#ifdef BENCH_BOX3D
+        if (o.engines[ENGINE_BOX3D]) print_box3d(stdout, 0, table_end, 0);
+        if (o.engines[ENGINE_BULLET] || o.engines[ENGINE_ODE])
+#endif
         print_tables(stdout, 0, table_end);
         /* scenes.md's figures are for the scenes' own iteration and step counts */
         if ((o.engines[ENGINE_BULLET] || o.engines[ENGINE_ODE]) && o.iterations <= 0 &&
@@ -632,6 +711,10 @@ int main(int argc, char **argv) {
     }
 
     if (o.markdown && (md = fopen(o.markdown, "w")) != NULL) {
+#ifdef BENCH_BOX3D
+        if (o.engines[ENGINE_BOX3D]) print_box3d(md, 0, table_end, 1);
+        else
+#endif
         print_markdown(md, 0, table_end, scaling, o.scaling ? SCALING_COUNT : 0);
         fclose(md);
         printf("markdown tables: %s\n", o.markdown);

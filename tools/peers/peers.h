@@ -4,9 +4,9 @@
    hands back the final poses; tools/bench.c turns the measurements into medians, ratios and the
    stability outcome, the same way for every engine. The driver steps the engines' worlds in
    alternating blocks of a few steps, so that a load that comes and goes on a shared machine
-   slows all of them alike. The peer code (bullet_scenes.cpp, ode_scenes.c) is ours, written
-   against the public APIs of Bullet 3.24 and ODE 0.16 with the settings of
-   docs/scenes.md. C99 and C++. */
+   slows all of them alike. The peer code (bullet_scenes.cpp, ode_scenes.c, box3d_scenes.c) is
+   ours, written against the public APIs of Bullet 3.24, ODE 0.16 and Box3D 0.1 with the settings
+   of docs/scenes.md. C99 and C++. */
 #ifndef RIGID_PEERS_H
 #define RIGID_PEERS_H
 
@@ -33,6 +33,13 @@ void bullet_finish(void *world, const scene *s, double *position, double *veloci
 void *ode_create(const scene *s, const char **error);
 step_time ode_step(void *world, const scene *s, int *contacts);
 void ode_finish(void *world, const scene *s, double *position, double *velocity);
+
+/* Box3D: only in `make bench-box3d`'s build (BENCH_BOX3D), against a checkout outside the
+   repository */
+void *box3d_create(const scene *s, const char **error);
+step_time box3d_step(void *world, const scene *s, int *contacts);
+void box3d_finish(void *world, const scene *s, double *position, double *velocity);
+const char *box3d_description(void); /* version and settings, for the table's heading */
 
 #ifdef __cplusplus
 }
