@@ -1,6 +1,7 @@
 /* tasks.h: a small pthread pool that lends threads to rigid.h (THREADS in rigid.h's doc block),
    for tools/bench_scenes.c and tests/test_threads.c. Header-only, static; C99 and C++; include
-   rigid.h first, link with -lpthread.
+   rigid.h first, build with _POSIX_C_SOURCE 200809L (clock_gettime, sched_yield), link with
+   -lpthread.
 
       tasks_pool pool;
       rg_world_def wd = rg_world_default_def();
@@ -9,11 +10,14 @@
       ... rg_world_create(&wd, NULL), steps ...
       tasks_stop(&pool);          (after the last step)
 
-   A task is cut into ranges of at least min_range items, about TASKS_SPLIT per worker so that a
-   slow range (a crowded corner of the scene) does not hold the others up, handed out in order
-   from a queue. The pool's threads are workers 1 to n - 1; the thread that calls tasks_finish
-   (the one that steps the world: one per pool) is worker 0 and runs ranges of the task until
-   it is done. Threads wait on condition variables, never spin: the machine may be shared. */
+   Tasks wait in a queue and are handed out oldest first in ranges of at least min_range items,
+   each a share of the items left (tasks_run_range), so that a slow range (a crowded corner of
+   the scene) or a worker that comes late does not hold the others up. The pool's threads are
+   workers 1 to n - 1; the thread that calls tasks_finish (the one that steps the world: one per
+   pool) is worker 0 and runs ranges of the task until it is done. A worker without a range
+   looks for one for TASKS_SPIN seconds, yielding, then sleeps on a condition variable: the
+   machine may be shared, and the solver's long stretches between the parallel stages must not
+   cost a core. */
 #ifndef RIGID_TASKS_H
 #define RIGID_TASKS_H
 
