@@ -138,8 +138,9 @@
       it before the next; tasks enqueue nothing and allocate nothing. In parallel: the broad
       phase's boxes of moving bodies, the narrow phase's shape pairs (reused or collided), the
       approach speeds and end-of-step depths of the contact events, the integration of
-      velocities and positions, and the queries' leaf boxes; the rest (the solver, the sweep,
-      the sets and lists) runs on the calling thread. Each item writes only its own results,
+      velocities and positions, the queries' leaf boxes, and the solver's work per manifold
+      (its setup, its start of the contact stage, the report); the rest (the solver's sweeps
+      and levels, the sweep-and-prune, the sets and lists) runs on the calling thread. Each item writes only its own results,
       which are gathered afterwards in item order, so that results are bit-identical for every
       worker count and however the ranges are split. tools/tasks.h is a small pthread pool that
       fits the callbacks.
