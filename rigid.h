@@ -12269,6 +12269,26 @@ static inline int rg__lane_bits(rg__lane_mask a) { return _mm_movemask_ps(a); }
 static inline rg__lane rg__lane_select(rg__lane_mask mask, rg__lane a, rg__lane b) {
     return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
+/* The reals at `offsets` (count of them, consecutive here: rg__lane_offsets) in each of the
+   records, as lanes: four at a time, one unaligned load per record and a 4x4 transpose. Reads up
+   to three reals past the last, which the records hold (rg__lane_offsets). */
+static inline void rg__lane_gather(const void *const *records, const size_t *offsets, int count, rg__lane *out) {
+    const float *r0 = (const float *)((const char *)records[0] + offsets[0]);
+    const float *r1 = (const float *)((const char *)records[1] + offsets[0]);
+    const float *r2 = (const float *)((const char *)records[2] + offsets[0]);
+    const float *r3 = (const float *)((const char *)records[3] + offsets[0]);
+    int i;
+    for (i = 0; i < count; i += 4) {
+        __m128 a = _mm_loadu_ps(r0 + i), b = _mm_loadu_ps(r1 + i), c = _mm_loadu_ps(r2 + i), d = _mm_loadu_ps(r3 + i);
+        __m128 ab_lo = _mm_unpacklo_ps(a, b), ab_hi = _mm_unpackhi_ps(a, b);
+        __m128 cd_lo = _mm_unpacklo_ps(c, d), cd_hi = _mm_unpackhi_ps(c, d);
+        out[i] = _mm_movelh_ps(ab_lo, cd_lo);
+        out[i + 1] = _mm_movehl_ps(cd_lo, ab_lo);
+        out[i + 2] = _mm_movelh_ps(ab_hi, cd_hi);
+        out[i + 3] = _mm_movehl_ps(cd_hi, ab_hi);
+    }
+}
+#define RG__LANE_CONSECUTIVE 1
 #else
 typedef struct rg__lane {
     rg_real v[RG__LANES];
@@ -12316,6 +12336,13 @@ static inline rg__lane rg__lane_select(rg__lane_mask mask, rg__lane a, rg__lane 
     RG__LANE_MAP(rg__lane, mask.v[k] ? a.v[k] : b.v[k]);
 }
 #undef RG__LANE_MAP
+/* The reals at `offsets` (count of them) in each of the records, as lanes. */
+static inline void rg__lane_gather(const void *const *records, const size_t *offsets, int count, rg__lane *out) {
+    int i, k;
+    for (i = 0; i < count; ++i)
+        for (k = 0; k < RG__LANES; ++k) out[i].v[k] = *(const rg_real *)((const char *)records[k] + offsets[i]);
+}
+#define RG__LANE_CONSECUTIVE 0
 #endif
 
 /* rg__max_real in every lane: a > b ? a : b */
@@ -12329,30 +12356,6 @@ typedef struct rg__lane3 {
 typedef struct rg__lane33 {
     rg__lane3 row[3];
 } rg__lane33;
-
-static inline rg__lane3 rg__lane3_of(const rg_vec3 *a, const rg_vec3 *b, const rg_vec3 *c, const rg_vec3 *d) {
-    rg__lane3 r;
-    r.x = rg__lane_set(a->x, b->x, c->x, d->x);
-    r.y = rg__lane_set(a->y, b->y, c->y, d->y);
-    r.z = rg__lane_set(a->z, b->z, c->z, d->z);
-    return r;
-}
-
-static inline rg__lane33 rg__lane33_of(const rg_mat3 *a, const rg_mat3 *b, const rg_mat3 *c, const rg_mat3 *d) {
-    rg__lane33 r;
-    int i;
-    for (i = 0; i < 3; ++i) {
-        r.row[i].x = rg__lane_set(a->m[i][0], b->m[i][0], c->m[i][0], d->m[i][0]);
-        r.row[i].y = rg__lane_set(a->m[i][1], b->m[i][1], c->m[i][1], d->m[i][1]);
-        r.row[i].z = rg__lane_set(a->m[i][2], b->m[i][2], c->m[i][2], d->m[i][2]);
-    }
-    return r;
-}
-
-/* A field of the four records p[0..3] (pointers) as lanes. */
-#define RG__LANE_OF(p, field) rg__lane_set((p)[0]->field, (p)[1]->field, (p)[2]->field, (p)[3]->field)
-#define RG__LANE3_OF(p, field) rg__lane3_of(&(p)[0]->field, &(p)[1]->field, &(p)[2]->field, &(p)[3]->field)
-#define RG__LANE33_OF(p, field) rg__lane33_of(&(p)[0]->field, &(p)[1]->field, &(p)[2]->field, &(p)[3]->field)
 
 static inline rg__lane3 rg__lane3_add(rg__lane3 a, rg__lane3 b) {
     rg__lane3 r;
@@ -12390,10 +12393,87 @@ static inline rg__lane3 rg__lane33_mul(const rg__lane33 *m, rg__lane3 v) {
     return r;
 }
 
-/* rg__impulse_resultant_turn: turns[0] change.x + (turns[1] change.y + turns[2] change.z). */
-static inline rg__lane3 rg__lane3_turn(const rg__lane3 *turns, rg__lane3 change) {
-    return rg__lane3_add(rg__lane3_scale(turns[0], change.x),
-                         rg__lane3_add(rg__lane3_scale(turns[1], change.y), rg__lane3_scale(turns[2], change.z)));
+
+/* The fields the kernel reads, as blocks of consecutive reals in the records (rg__lane_gather):
+   a manifold's frame and friction, its patch's arms and turns, the patch's moments and rate fit,
+   its masses and friction's turns, the coupled solve's matrices; a point's impulses and places;
+   a body's velocities and inverse mass. */
+#define RG__LANE_OFF3(type, f) offsetof(type, f.x), offsetof(type, f.y), offsetof(type, f.z)
+#define RG__LANE_OFF33(type, f)                                                                          \
+    offsetof(type, f.m[0][0]), offsetof(type, f.m[0][1]), offsetof(type, f.m[0][2]), offsetof(type, f.m[1][0]), \
+        offsetof(type, f.m[1][1]), offsetof(type, f.m[1][2]), offsetof(type, f.m[2][0]), offsetof(type, f.m[2][1]), \
+        offsetof(type, f.m[2][2])
+static const size_t rg__lane_frame[12] = {RG__LANE_OFF3(rg__solver_manifold, n), RG__LANE_OFF3(rg__solver_manifold, t1),
+                                          RG__LANE_OFF3(rg__solver_manifold, t2), offsetof(rg__solver_manifold, restitution),
+                                          offsetof(rg__solver_manifold, static_friction),
+                                          offsetof(rg__solver_manifold, dynamic_friction)};
+static const size_t rg__lane_arms[36] = {
+    RG__LANE_OFF3(rg__solver_manifold, patch_ran),   RG__LANE_OFF3(rg__solver_manifold, patch_rbn),
+    RG__LANE_OFF3(rg__solver_manifold, patch_ra1),   RG__LANE_OFF3(rg__solver_manifold, patch_rb1),
+    RG__LANE_OFF3(rg__solver_manifold, patch_ra2),   RG__LANE_OFF3(rg__solver_manifold, patch_rb2),
+    RG__LANE_OFF3(rg__solver_manifold, patch_wa[0]), RG__LANE_OFF3(rg__solver_manifold, patch_wa[1]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_wa[2]), RG__LANE_OFF3(rg__solver_manifold, patch_wb[0]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_wb[1]), RG__LANE_OFF3(rg__solver_manifold, patch_wb[2])};
+static const size_t rg__lane_moments[8] = {offsetof(rg__solver_manifold, patch_sxx), offsetof(rg__solver_manifold, patch_sxz),
+                                           offsetof(rg__solver_manifold, patch_szz), offsetof(rg__solver_manifold, patch_r2),
+                                           offsetof(rg__solver_manifold, patch_radius),
+                                           RG__LANE_OFF3(rg__solver_manifold, rate_fit)};
+static const size_t rg__lane_masses[27] = {
+    RG__LANE_OFF33(rg__solver_manifold, patch_mass), RG__LANE_OFF3(rg__solver_manifold, patch_fa[0]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_fa[1]), RG__LANE_OFF3(rg__solver_manifold, patch_fa[2]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_fb[0]), RG__LANE_OFF3(rg__solver_manifold, patch_fb[1]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_fb[2])};
+static const size_t rg__lane_coupled[27] = {RG__LANE_OFF33(rg__solver_manifold, patch_coupling_t),
+                                            RG__LANE_OFF33(rg__solver_manifold, patch_shifted),
+                                            RG__LANE_OFF33(rg__solver_manifold, patch_schur_inverse)};
+static const size_t rg__lane_point[11] = {
+    offsetof(rg__solver_point, pn),      offsetof(rg__solver_point, pt1),         offsetof(rg__solver_point, pt2),
+    offsetof(rg__solver_point, normal_mass), offsetof(rg__solver_point, rest_rate), offsetof(rg__solver_point, drift_1),
+    offsetof(rg__solver_point, drift_2), offsetof(rg__solver_point, patch_x),     offsetof(rg__solver_point, patch_z),
+    offsetof(rg__solver_point, patch_an), offsetof(rg__solver_point, patch_bn)};
+static const size_t rg__lane_body[7] = {RG__LANE_OFF3(rg__solver_body, v), RG__LANE_OFF3(rg__solver_body, w),
+                                        offsetof(rg__solver_body, inv_mass)};
+#undef RG__LANE_OFF3
+#undef RG__LANE_OFF33
+#if RG__LANE_CONSECUTIVE
+/* The SSE2 gather loads the blocks whole, four reals at a time: each block must lie consecutive
+   in its record, with the record holding the reals up to the next multiple of four. */
+#define RG__LANE_BLOCK(type, first, last, count)                                                  \
+    (offsetof(type, last) - offsetof(type, first) == ((count)-1) * sizeof(rg_real) &&            \
+     offsetof(type, first) + ((count) + 3) / 4 * 4 * sizeof(rg_real) <= sizeof(type))
+typedef char rg__lane_layout_holds[RG__LANE_BLOCK(rg__solver_manifold, n, dynamic_friction, 12) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_ran, patch_wb[2].z, 36) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_sxx, rate_fit.z, 8) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_mass, patch_fb[2].z, 27) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_coupling_t, patch_schur_inverse.m[2][2], 27) &&
+                                           RG__LANE_BLOCK(rg__solver_point, pn, patch_bn, 11) &&
+                                           RG__LANE_BLOCK(rg__solver_body, v, inv_mass, 7)
+                                       ? 1
+                                       : -1];
+#undef RG__LANE_BLOCK
+#endif
+
+static inline rg__lane3 rg__lane3_at(const rg__lane *a) {
+    rg__lane3 r;
+    r.x = a[0];
+    r.y = a[1];
+    r.z = a[2];
+    return r;
+}
+
+/* rg__impulse_resultant_turn: turns[0] change.x + (turns[1] change.y + turns[2] change.z), the
+   three turns as nine lanes. */
+static inline rg__lane3 rg__lane3_turn(const rg__lane *turns, rg__lane3 change) {
+    return rg__lane3_add(rg__lane3_scale(rg__lane3_at(turns), change.x),
+                         rg__lane3_add(rg__lane3_scale(rg__lane3_at(turns + 3), change.y), rg__lane3_scale(rg__lane3_at(turns + 6), change.z)));
+}
+
+static inline rg__lane33 rg__lane33_at(const rg__lane *a) {
+    rg__lane33 r;
+    r.row[0] = rg__lane3_at(a);
+    r.row[1] = rg__lane3_at(a + 3);
+    r.row[2] = rg__lane3_at(a + 6);
+    return r;
 }
 
 /* The points of a patch the lanes kernel takes (a face on a face clipped to a quadrilateral). */
@@ -12420,108 +12500,101 @@ static int rg__contact_lane_fits(const rg__solver *s, const rg__solver_manifold 
    moves, so solving them together is visiting them one after another. Returns the lanes done,
    each one's error (the visit's return value) in worst[k]. */
 static int rg__contact_lanes_stuck(rg__solver *s, rg__solver_manifold *const *ms, int lanes, rg_real h, rg_real *worst) {
-    rg__solver_body *A[RG__LANES], *B[RG__LANES];
-    const rg__solver_point *p[RG__LANE_POINTS][RG__LANES];
-    rg__lane3 Av, Aw, Bv, Bw, v, n, t1, t2, fit, rf, drift, old, a, df, dn, P, force, turns[3];
+    const void *A[RG__LANES], *B[RG__LANES], *points[RG__LANE_POINTS][RG__LANES];
+    rg__lane frame[12], arms[36], moments[8], masses[28], coupled[28], point[RG__LANE_POINTS][12], body_a[8], body_b[8];
+    rg__lane3 Av, Aw, Bv, Bw, v, n, t1, t2, fit, drift, old, a, df, dn, P, force;
     rg__lane33 mat;
     rg__lane un, a1, a2, b1, b2, u1, u2, spin, N, Mx, Mz, E1, E2, Et, largest, e, bx, bz, Nn, size, twist, sum, px, pz, r2, tau;
     rg__lane zero = rg__lane_all(0), count = rg__lane_all((rg_real)RG__LANE_POINTS), lh = rg__lane_all(h), error, inv_a, inv_b;
-    rg__lane x[RG__LANE_POINTS], z[RG__LANE_POINTS], pn[RG__LANE_POINTS], load[RG__LANE_POINTS], share[RG__LANE_POINTS];
-    rg__lane f1[RG__LANE_POINTS], f2[RG__LANE_POINTS];
+    rg__lane load[RG__LANE_POINTS], share[RG__LANE_POINTS], f1[RG__LANE_POINTS], f2[RG__LANE_POINTS];
     rg__lane_mask ok, wide;
     rg_real out[12][RG__LANES];
     int j, k, done;
     for (k = 0; k < RG__LANES; ++k) {
         A[k] = &s->bodies[ms[k]->a];
         B[k] = &s->bodies[ms[k]->b];
-        for (j = 0; j < RG__LANE_POINTS; ++j) p[j][k] = &s->points[ms[k]->first + j];
+        for (j = 0; j < RG__LANE_POINTS; ++j) points[j][k] = &s->points[ms[k]->first + j];
     }
-    Av = RG__LANE3_OF(A, v);
-    Aw = RG__LANE3_OF(A, w);
-    Bv = RG__LANE3_OF(B, v);
-    Bw = RG__LANE3_OF(B, w);
-    n = RG__LANE3_OF(ms, n);
-    t1 = RG__LANE3_OF(ms, t1);
-    t2 = RG__LANE3_OF(ms, t2);
+    rg__lane_gather(A, rg__lane_body, 7, body_a);
+    rg__lane_gather(B, rg__lane_body, 7, body_b);
+    rg__lane_gather((const void *const *)ms, rg__lane_frame, 12, frame);
+    rg__lane_gather((const void *const *)ms, rg__lane_arms, 36, arms);
+    rg__lane_gather((const void *const *)ms, rg__lane_moments, 8, moments);
+    for (j = 0; j < RG__LANE_POINTS; ++j) rg__lane_gather(points[j], rg__lane_point, 11, point[j]);
+    Av = rg__lane3_at(body_a);
+    Aw = rg__lane3_at(body_a + 3);
+    Bv = rg__lane3_at(body_b);
+    Bw = rg__lane3_at(body_b + 3);
+    n = rg__lane3_at(frame);
+    t1 = rg__lane3_at(frame + 3);
+    t2 = rg__lane3_at(frame + 6);
     /* rg__contact_patch_motion_of */
     v = rg__lane3_sub(Av, Bv);
-    un = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, n), rg__lane3_dot(Aw, RG__LANE3_OF(ms, patch_ran))),
-                      rg__lane3_dot(Bw, RG__LANE3_OF(ms, patch_rbn)));
+    un = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, n), rg__lane3_dot(Aw, rg__lane3_at(arms))), rg__lane3_dot(Bw, rg__lane3_at(arms + 3)));
     a1 = rg__lane3_dot(Aw, t1);
     a2 = rg__lane3_dot(Aw, t2);
     b1 = rg__lane3_dot(Bw, t1);
     b2 = rg__lane3_dot(Bw, t2);
-    u1 = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, t1), rg__lane3_dot(Aw, RG__LANE3_OF(ms, patch_ra1))),
-                      rg__lane3_dot(Bw, RG__LANE3_OF(ms, patch_rb1)));
-    u2 = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, t2), rg__lane3_dot(Aw, RG__LANE3_OF(ms, patch_ra2))),
-                      rg__lane3_dot(Bw, RG__LANE3_OF(ms, patch_rb2)));
+    u1 = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, t1), rg__lane3_dot(Aw, rg__lane3_at(arms + 6))), rg__lane3_dot(Bw, rg__lane3_at(arms + 9)));
+    u2 = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, t2), rg__lane3_dot(Aw, rg__lane3_at(arms + 12))),
+                      rg__lane3_dot(Bw, rg__lane3_at(arms + 15)));
     spin = rg__lane3_dot(rg__lane3_sub(Aw, Bw), n);
     /* rg__contact_patch_normal_of */
-    rf = RG__LANE3_OF(ms, rate_fit);
-    fit.x = rg__lane_sub(rf.x, un);
-    fit.y = rg__lane_sub(rf.y, rg__lane_sub(b2, a2));
-    fit.z = rg__lane_sub(rf.z, rg__lane_sub(a1, b1));
+    fit.x = rg__lane_sub(moments[5], un);
+    fit.y = rg__lane_sub(moments[6], rg__lane_sub(b2, a2));
+    fit.z = rg__lane_sub(moments[7], rg__lane_sub(a1, b1));
     N = Mx = Mz = E1 = E2 = Et = largest = zero;
     old.x = old.y = old.z = zero;
     for (j = 0; j < RG__LANE_POINTS; ++j) {
-        /* and rg__contact_patch_drift_of */
-        rg__lane pt1 = RG__LANE_OF(p[j], pt1), pt2 = RG__LANE_OF(p[j], pt2), an = RG__LANE_OF(p[j], patch_an);
-        rg__lane bn = RG__LANE_OF(p[j], patch_bn), e1, e2;
-        pn[j] = RG__LANE_OF(p[j], pn);
-        x[j] = RG__LANE_OF(p[j], patch_x);
-        z[j] = RG__LANE_OF(p[j], patch_z);
-        N = rg__lane_add(N, pn[j]);
-        Mx = rg__lane_add(Mx, rg__lane_mul(pn[j], x[j]));
-        Mz = rg__lane_add(Mz, rg__lane_mul(pn[j], z[j]));
-        e1 = rg__lane_sub(rg__lane_add(rg__lane_sub(rg__lane_add(RG__LANE_OF(p[j], drift_1), u1), rg__lane_mul(z[j], spin)),
-                                       rg__lane_mul(an, a2)),
-                          rg__lane_mul(bn, b2));
-        e2 = rg__lane_add(rg__lane_sub(rg__lane_add(rg__lane_add(RG__LANE_OF(p[j], drift_2), u2), rg__lane_mul(x[j], spin)),
-                                       rg__lane_mul(an, a1)),
-                          rg__lane_mul(bn, b1));
+        /* and rg__contact_patch_drift_of; point[j]: pn, pt1, pt2, normal_mass, rest_rate, drift_1, drift_2, x, z, an, bn */
+        const rg__lane *q = point[j];
+        rg__lane e1, e2;
+        N = rg__lane_add(N, q[0]);
+        Mx = rg__lane_add(Mx, rg__lane_mul(q[0], q[7]));
+        Mz = rg__lane_add(Mz, rg__lane_mul(q[0], q[8]));
+        e1 = rg__lane_sub(rg__lane_add(rg__lane_sub(rg__lane_add(q[5], u1), rg__lane_mul(q[8], spin)), rg__lane_mul(q[9], a2)),
+                          rg__lane_mul(q[10], b2));
+        e2 = rg__lane_add(rg__lane_sub(rg__lane_add(rg__lane_add(q[6], u2), rg__lane_mul(q[7], spin)), rg__lane_mul(q[9], a1)),
+                          rg__lane_mul(q[10], b1));
         E1 = rg__lane_add(E1, e1);
         E2 = rg__lane_add(E2, e2);
-        Et = rg__lane_add(Et, rg__lane_sub(rg__lane_mul(x[j], e2), rg__lane_mul(z[j], e1)));
-        old.x = rg__lane_add(old.x, pt1);
-        old.y = rg__lane_add(old.y, pt2);
-        old.z = rg__lane_add(old.z, rg__lane_sub(rg__lane_mul(x[j], pt2), rg__lane_mul(z[j], pt1)));
+        Et = rg__lane_add(Et, rg__lane_sub(rg__lane_mul(q[7], e2), rg__lane_mul(q[8], e1)));
+        old.x = rg__lane_add(old.x, q[1]);
+        old.y = rg__lane_add(old.y, q[2]);
+        old.z = rg__lane_add(old.z, rg__lane_sub(rg__lane_mul(q[7], q[2]), rg__lane_mul(q[8], q[1])));
         largest = rg__lane_max(largest, rg__lane_add(rg__lane_mul(e1, e1), rg__lane_mul(e2, e2)));
     }
-    drift.x = rg__lane_div(E1, count);
-    drift.y = rg__lane_div(E2, count);
-    drift.z = rg__lane_div(Et, RG__LANE_OF(ms, patch_r2));
+    drift.x = rg__lane_neg(rg__lane_div(E1, count));
+    drift.y = rg__lane_neg(rg__lane_div(E2, count));
+    drift.z = rg__lane_neg(rg__lane_div(Et, moments[3]));
     ok = rg__lane_gt(N, zero);
     /* rg__impulse_patch_coupled */
-    mat = RG__LANE33_OF(ms, patch_mass);
+    rg__lane_gather((const void *const *)ms, rg__lane_masses, 27, masses);
+    rg__lane_gather((const void *const *)ms, rg__lane_coupled, 27, coupled);
+    mat = rg__lane33_at(masses);
     a = rg__lane33_mul(&mat, fit);
-    mat = RG__LANE33_OF(ms, patch_coupling_t);
-    drift.x = rg__lane_neg(drift.x);
-    drift.y = rg__lane_neg(drift.y);
-    drift.z = rg__lane_neg(drift.z);
+    mat = rg__lane33_at(coupled);
     v = rg__lane3_sub(drift, rg__lane33_mul(&mat, a));
-    mat = RG__LANE33_OF(ms, patch_schur_inverse);
+    mat = rg__lane33_at(coupled + 18);
     df = rg__lane33_mul(&mat, v);
-    mat = RG__LANE33_OF(ms, patch_shifted);
+    mat = rg__lane33_at(coupled + 9);
     dn = rg__lane3_sub(a, rg__lane33_mul(&mat, df));
     /* rg__impulse_patch_loads */
     Nn = rg__lane_add(N, dn.x);
     Mx = rg__lane_add(Mx, dn.y);
     Mz = rg__lane_add(Mz, dn.z);
-    {
-        rg__lane sxx = RG__LANE_OF(ms, patch_sxx), sxz = RG__LANE_OF(ms, patch_sxz), szz = RG__LANE_OF(ms, patch_szz);
-        bx = rg__lane_add(rg__lane_mul(sxx, Mx), rg__lane_mul(sxz, Mz));
-        bz = rg__lane_add(rg__lane_mul(sxz, Mx), rg__lane_mul(szz, Mz));
-    }
+    bx = rg__lane_add(rg__lane_mul(moments[0], Mx), rg__lane_mul(moments[1], Mz));
+    bz = rg__lane_add(rg__lane_mul(moments[1], Mx), rg__lane_mul(moments[2], Mz));
     for (j = 0; j < RG__LANE_POINTS; ++j) {
-        load[j] = rg__lane_add(rg__lane_add(rg__lane_div(Nn, count), rg__lane_mul(bx, x[j])), rg__lane_mul(bz, z[j]));
+        load[j] = rg__lane_add(rg__lane_add(rg__lane_div(Nn, count), rg__lane_mul(bx, point[j][7])), rg__lane_mul(bz, point[j][8]));
         ok = rg__lane_and(ok, rg__lane_ge(load[j], zero));
     }
     /* the static surface (rg__impulse_patch_friction_size) */
     P = rg__lane3_add(old, df);
-    e = RG__LANE_OF(ms, patch_radius);
+    e = moments[4];
     twist = rg__lane_div(P.z, e);
     size = rg__lane_sqrt(rg__lane_add(rg__lane_add(rg__lane_mul(P.x, P.x), rg__lane_mul(P.y, P.y)), rg__lane_mul(twist, twist)));
-    ok = rg__lane_and(ok, rg__lane_le(size, rg__lane_mul(RG__LANE_OF(ms, static_friction), Nn)));
+    ok = rg__lane_and(ok, rg__lane_le(size, rg__lane_mul(frame[10], Nn)));
     /* rg__impulse_spread_friction */
     sum = zero;
     for (j = 0; j < RG__LANE_POINTS; ++j) sum = rg__lane_add(sum, load[j]);
@@ -12529,19 +12602,19 @@ static int rg__contact_lanes_stuck(rg__solver *s, rg__solver_manifold *const *ms
     px = pz = r2 = zero;
     for (j = 0; j < RG__LANE_POINTS; ++j) {
         share[j] = rg__lane_div(load[j], sum);
-        px = rg__lane_add(px, rg__lane_mul(share[j], x[j]));
-        pz = rg__lane_add(pz, rg__lane_mul(share[j], z[j]));
+        px = rg__lane_add(px, rg__lane_mul(share[j], point[j][7]));
+        pz = rg__lane_add(pz, rg__lane_mul(share[j], point[j][8]));
     }
     for (j = 0; j < RG__LANE_POINTS; ++j) {
-        rg__lane sx = rg__lane_sub(x[j], px), sz = rg__lane_sub(z[j], pz);
+        rg__lane sx = rg__lane_sub(point[j][7], px), sz = rg__lane_sub(point[j][8], pz);
         r2 = rg__lane_add(r2, rg__lane_mul(share[j], rg__lane_add(rg__lane_mul(sx, sx), rg__lane_mul(sz, sz))));
     }
     twist = rg__lane_sub(P.z, rg__lane_sub(rg__lane_mul(px, P.y), rg__lane_mul(pz, P.x)));
     wide = rg__lane_gt(r2, rg__lane_all(s->narrow * s->narrow));
     tau = rg__lane_select(wide, rg__lane_div(twist, r2), zero);
     for (j = 0; j < RG__LANE_POINTS; ++j) {
-        f1[j] = rg__lane_mul(share[j], rg__lane_sub(P.x, rg__lane_mul(tau, rg__lane_sub(z[j], pz))));
-        f2[j] = rg__lane_mul(share[j], rg__lane_add(P.y, rg__lane_mul(tau, rg__lane_sub(x[j], px))));
+        f1[j] = rg__lane_mul(share[j], rg__lane_sub(P.x, rg__lane_mul(tau, rg__lane_sub(point[j][8], pz))));
+        f2[j] = rg__lane_mul(share[j], rg__lane_add(P.y, rg__lane_mul(tau, rg__lane_sub(point[j][7], px))));
     }
     ok = rg__lane_and(ok, rg__lane_or(wide, rg__lane_eq(rg__lane_abs(twist), zero)));
     done = rg__lane_bits(ok) & lanes;
@@ -12549,36 +12622,24 @@ static int rg__contact_lanes_stuck(rg__solver *s, rg__solver_manifold *const *ms
     /* rg__contact_patch_set_loads */
     error = zero;
     for (j = 0; j < RG__LANE_POINTS; ++j) {
-        rg__lane mass = RG__LANE_OF(p[j], normal_mass);
-        rg__lane change = rg__lane_mul(rg__lane_div(rg__lane_abs(rg__lane_sub(load[j], pn[j])), mass), lh);
+        rg__lane mass = point[j][3];
+        rg__lane change = rg__lane_mul(rg__lane_div(rg__lane_abs(rg__lane_sub(load[j], point[j][0])), mass), lh);
         error = rg__lane_select(rg__lane_gt(mass, zero), rg__lane_max(error, change), error);
     }
     /* rg__impulse_push_resultant of the normal change, then of friction's */
-    inv_a = RG__LANE_OF(A, inv_mass);
-    inv_b = rg__lane_neg(RG__LANE_OF(B, inv_mass));
+    inv_a = body_a[6];
+    inv_b = rg__lane_neg(body_b[6]);
     force = rg__lane3_scale(n, dn.x);
     Av = rg__lane3_add(Av, rg__lane3_scale(force, inv_a));
-    turns[0] = RG__LANE3_OF(ms, patch_wa[0]);
-    turns[1] = RG__LANE3_OF(ms, patch_wa[1]);
-    turns[2] = RG__LANE3_OF(ms, patch_wa[2]);
-    Aw = rg__lane3_add(Aw, rg__lane3_turn(turns, dn));
+    Aw = rg__lane3_add(Aw, rg__lane3_turn(arms + 18, dn));
     Bv = rg__lane3_add(Bv, rg__lane3_scale(force, inv_b));
-    turns[0] = RG__LANE3_OF(ms, patch_wb[0]);
-    turns[1] = RG__LANE3_OF(ms, patch_wb[1]);
-    turns[2] = RG__LANE3_OF(ms, patch_wb[2]);
-    Bw = rg__lane3_sub(Bw, rg__lane3_turn(turns, dn));
+    Bw = rg__lane3_sub(Bw, rg__lane3_turn(arms + 27, dn));
     error = rg__lane_max(error, rg__lane_mul(rg__lane_sqrt(largest), lh));
     force = rg__lane3_add(rg__lane3_scale(t1, df.x), rg__lane3_scale(t2, df.y));
     Av = rg__lane3_add(Av, rg__lane3_scale(force, inv_a));
-    turns[0] = RG__LANE3_OF(ms, patch_fa[0]);
-    turns[1] = RG__LANE3_OF(ms, patch_fa[1]);
-    turns[2] = RG__LANE3_OF(ms, patch_fa[2]);
-    Aw = rg__lane3_add(Aw, rg__lane3_turn(turns, df));
+    Aw = rg__lane3_add(Aw, rg__lane3_turn(masses + 9, df));
     Bv = rg__lane3_add(Bv, rg__lane3_scale(force, inv_b));
-    turns[0] = RG__LANE3_OF(ms, patch_fb[0]);
-    turns[1] = RG__LANE3_OF(ms, patch_fb[1]);
-    turns[2] = RG__LANE3_OF(ms, patch_fb[2]);
-    Bw = rg__lane3_sub(Bw, rg__lane3_turn(turns, df));
+    Bw = rg__lane3_sub(Bw, rg__lane3_turn(masses + 18, df));
     /* the lanes done written back; a frozen body keeps its velocities (rg__impulse_push_resultant) */
     rg__lane_get(Av.x, out[0]);
     rg__lane_get(Av.y, out[1]);
@@ -12594,14 +12655,15 @@ static int rg__contact_lanes_stuck(rg__solver *s, rg__solver_manifold *const *ms
     rg__lane_get(Bw.z, out[11]);
     rg__lane_get(error, worst);
     for (k = 0; k < RG__LANES; ++k) {
+        rg__solver_body *a_k = &s->bodies[ms[k]->a], *b_k = &s->bodies[ms[k]->b];
         if (!(done >> k & 1)) continue;
-        if (!A[k]->frozen) {
-            A[k]->v = rg_v3(out[0][k], out[1][k], out[2][k]);
-            A[k]->w = rg_v3(out[3][k], out[4][k], out[5][k]);
+        if (!a_k->frozen) {
+            a_k->v = rg_v3(out[0][k], out[1][k], out[2][k]);
+            a_k->w = rg_v3(out[3][k], out[4][k], out[5][k]);
         }
-        if (!B[k]->frozen) {
-            B[k]->v = rg_v3(out[6][k], out[7][k], out[8][k]);
-            B[k]->w = rg_v3(out[9][k], out[10][k], out[11][k]);
+        if (!b_k->frozen) {
+            b_k->v = rg_v3(out[6][k], out[7][k], out[8][k]);
+            b_k->w = rg_v3(out[9][k], out[10][k], out[11][k]);
         }
     }
     for (j = 0; j < RG__LANE_POINTS; ++j) {
