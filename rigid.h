@@ -123,6 +123,8 @@
       RIGID_PROFILE_CLOCK()           an expression giving seconds as a double (e.g. from
                                       clock_gettime); rg_world_step then times its phases into
                                       rg_world_stats.seconds_*. Off by default.
+      RIGID_NO_SIMD                   the contact sweeps' lanes use plain C even where SSE2
+                                      is offered (same results, bit for bit)
 
    TUNING
       Internal constants, each overridable by defining it before the implementation (results
@@ -171,6 +173,8 @@
          RG__LINE_PATCH                1e-4   a face patch whose points' moments have a
                                               determinant below this part of trace^2 is a line
          RG__VISIT_AHEAD               4      contact visits prefetched ahead
+         RG__LANE_WINDOW               32     manifolds ahead a lane group's members are looked
+                                              for among (rg__prepare_lane_groups)
          RG__EVENT_END_TOLERANCES      2      a touching pair ends when no point is within this
                                               many tolerances (it begins within one) (>>event)
          RG__EVENT_MISSED_STEPS        8      steps a touching pair still near may go without a
