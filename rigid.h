@@ -12293,6 +12293,7 @@ static inline void rg__lane_gather(const void *const *records, const size_t *off
     }
 }
 #define RG__LANE_CONSECUTIVE 1
+#define RG__LANE_SIMD 1
 #else
 typedef struct rg__lane {
     rg_real v[RG__LANES];
@@ -12347,6 +12348,20 @@ static inline void rg__lane_gather(const void *const *records, const size_t *off
         for (k = 0; k < RG__LANES; ++k) out[i].v[k] = *(const rg_real *)((const char *)records[k] + offsets[i]);
 }
 #define RG__LANE_CONSECUTIVE 0
+#define RG__LANE_SIMD 0
+#endif
+
+/* Whether the sweeps call the lanes kernel (rg__contact_lanes_stuck): with SSE2, where it pays.
+   The plain path gives the same bits as the scalar visits, more slowly (pyramid in double: the
+   sweeps take 54% more instructions with it), so other builds visit a group's manifolds one by
+   one, unless RIGID_NO_SIMD asks for the plain kernel (which checks that its bits are the
+   same). */
+#ifndef RG__LANES_KERNEL
+#if RG__LANE_SIMD || defined(RIGID_NO_SIMD)
+#define RG__LANES_KERNEL 1
+#else
+#define RG__LANES_KERNEL 0
+#endif
 #endif
 
 /* rg__max_real in every lane: a > b ? a : b */
@@ -12769,8 +12784,9 @@ static int rg__contact_lanes_verify(rg__solver *s, rg__solver_manifold *const *m
 
 /* Visits the lane group order[begin, end) (rg__prepare_lane_groups) with the data of the visits
    ahead on its way; `step` is +1 or -1, the sweep's direction, and order[stop] the first index
-   not to touch. Its sticking patches are solved together (rg__contact_lanes_stuck) when two or
-   more can be, the others one by one; the errors join *worst in the sweep's order. */
+   not to touch. Its sticking patches are solved together (rg__contact_lanes_stuck, in builds
+   that use it: RG__LANES_KERNEL) when two or more can be, the others one by one; the errors
+   join *worst in the sweep's order. */
 static void rg__contact_visit_group(rg__solver *s, int begin, int end, int step, int stop, rg_real h, rg_real *worst) {
     rg__solver_manifold *ms[RG__LANES], *lane_ms[RG__LANES];
     rg_real errors[RG__LANES];
@@ -12782,7 +12798,7 @@ static void rg__contact_visit_group(rg__solver *s, int begin, int end, int step,
     }
     for (k = 0; k < n; ++k) {
         ms[k] = &s->manifolds[s->order[begin + k]];
-        if (rg__contact_lane_fits(s, ms[k], h)) {
+        if (RG__LANES_KERNEL && rg__contact_lane_fits(s, ms[k], h)) {
             lanes |= 1 << k;
             ++fits;
             if (first < 0) first = k;
