@@ -124,6 +124,8 @@
       RIGID_PROFILE_CLOCK()           an expression giving seconds as a double (e.g. from
                                       clock_gettime); rg_world_step then times its phases into
                                       rg_world_stats.seconds_*. Off by default.
+      RIGID_NO_SIMD                   the contact sweeps' lanes use plain C even where SSE2
+                                      is offered (same results, bit for bit)
 
    THREADS
       rigid.h starts no threads: the program lends its own, as in Box2D v3. With
@@ -191,7 +193,9 @@
          RG__TURN_LARGEST              1e12   radians: larger turns are taken modulo 2 pi
          RG__LINE_PATCH                1e-4   a face patch whose points' moments have a
                                               determinant below this part of trace^2 is a line
-         RG__VISIT_AHEAD               2      contact visits prefetched ahead
+         RG__VISIT_AHEAD               4      contact visits prefetched ahead
+         RG__LANE_WINDOW               32     manifolds ahead a lane group's members are looked
+                                              for among (rg__prepare_lane_groups)
          RG__EVENT_END_TOLERANCES      2      a touching pair ends when no point is within this
                                               many tolerances (it begins within one) (>>event)
          RG__EVENT_MISSED_STEPS        8      steps a touching pair still near may go without a
@@ -1740,6 +1744,11 @@ typedef struct rg__solver {
        and a level's data lies together (100-row pyramid: 25 MB in all, 260 KB a level) */
     int *order;                   /* manifold indices in that order; after rg__prepare_points, 0, 1, 2, ... */
     int *level_start;             /* order[level_start[l] .. level_start[l + 1]) is level l */
+    /* Within a level the order is cut into lane groups (rg__prepare_lane_groups): runs of at most
+       RG__LANES manifolds no two of which share a dynamic body, visited together by the lanes
+       kernel (rg__contact_visit_group); by place in `order`: where its group begins and ends */
+    int *group_begin, *group_end;
+    int *group_items, *group_next; /* rg__prepare_lane_groups' copy of a level's order and its list of those not yet grouped */
     int *pair_level;              /* by narrow-phase manifold: its level (rg__prepare_levels) */
     int *pair_first;              /* ... and its first point's place in rg_world_contacts' report */
     int *wave;                    /* points of the current collision wave */
@@ -9795,6 +9804,10 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->points);
     stbds_arrfree(s->order);
     stbds_arrfree(s->level_start);
+    stbds_arrfree(s->group_begin);
+    stbds_arrfree(s->group_end);
+    stbds_arrfree(s->group_items);
+    stbds_arrfree(s->group_next);
     stbds_arrfree(s->pair_level);
     stbds_arrfree(s->pair_first);
     stbds_arrfree(s->wave);
@@ -11285,9 +11298,69 @@ static void rg__prepare_levels(rg_world *w) {
     s->level_count = max_level + 1;
 }
 
+/* Lanes: the contact sweeps visit up to RG__LANES manifolds that share no dynamic body at once
+   (rg__contact_visit_group); a group is looked for among the next RG__LANE_WINDOW manifolds of
+   the shuffled order. */
+#ifndef RG__LANES
+#define RG__LANES 4
+#endif
+#ifndef RG__LANE_WINDOW
+#define RG__LANE_WINDOW 32
+#endif
+
+/* Cuts each level's shuffled order into lane groups, greedily: a group opens with the first
+   manifold not yet grouped and takes, in order, those among the next RG__LANE_WINDOW not yet
+   grouped that share no dynamic body with its members, up to RG__LANES; the groups follow one
+   another in the order they were made. Static and kinematic bodies may be shared: the sweeps
+   never change their velocities. Visiting a group's manifolds in any order gives the same
+   result, so a group can be solved as one. */
+static void rg__prepare_lane_groups(rg_world *w) {
+    rg__solver *s = &w->solver;
+    const rg__pair_manifold *source = w->narrowphase.manifolds;
+    int count = (int)stbds_arrlen(s->order), l, i;
+    stbds_arrsetlen(s->group_begin, count);
+    stbds_arrsetlen(s->group_end, count);
+    stbds_arrsetlen(s->group_items, count);
+    stbds_arrsetlen(s->group_next, count);
+    for (l = 0; l < s->level_count; ++l) {
+        int begin = s->level_start[l], n = s->level_start[l + 1] - begin, head = n > 0 ? 0 : -1, out = begin;
+        int *items = s->group_items, *next = s->group_next;
+        for (i = 0; i < n; ++i) {
+            items[i] = s->order[begin + i];
+            next[i] = i + 1 < n ? i + 1 : -1;
+        }
+        while (head >= 0) {
+            int bodies[2 * RG__LANES], held = 0, taken = 0, seen = 0, previous = -1, at = head, start = out;
+            while (at >= 0 && taken < RG__LANES && seen < RG__LANE_WINDOW) {
+                const rg__pair_manifold *m = &source[items[at]];
+                int a = s->bodies[m->a].dynamic ? m->a : -1, b = s->bodies[m->b].dynamic ? m->b : -1;
+                int following = next[at], fits = 1, k;
+                for (k = 0; k < held; ++k)
+                    if (bodies[k] == a || bodies[k] == b) fits = 0;
+                ++seen;
+                if (fits) {
+                    if (a >= 0) bodies[held++] = a;
+                    if (b >= 0) bodies[held++] = b;
+                    s->order[out++] = items[at];
+                    ++taken;
+                    if (previous < 0) head = following;
+                    else next[previous] = following;
+                } else {
+                    previous = at;
+                }
+                at = following;
+            }
+            for (i = start; i < out; ++i) {
+                s->group_begin[i] = start;
+                s->group_end[i] = out;
+            }
+        }
+    }
+}
+
 /* The order in which contacts are treated: level by level up from the ground (Guendelman
    §8.1), mixed within a level by a seeded shuffle (Guendelman §6) so that no contact is always
-   first. */
+   first, then cut into lane groups (above). */
 static void rg__prepare_order(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, l, count = (int)stbds_arrlen(s->pair_level), levels = s->level_count;
@@ -11319,6 +11392,7 @@ static void rg__prepare_order(rg_world *w) {
             s->order[j] = t;
         }
     }
+    rg__prepare_lane_groups(w);
 }
 
 /* The solver's state for a step, before the collisions: bodies, points with their masses,
@@ -12488,12 +12562,473 @@ static rg_real rg__contact_visit_manifold(rg__solver *s, rg__solver_manifold *m,
     return worst;
 }
 
+/* ---- lanes: RG__LANES reals solved by the same operations at once ----
+   With SSE2 a lane vector is four floats in a register; elsewhere (RIGID_DOUBLE, compilers
+   without SSE2 such as tcc, or RIGID_NO_SIMD) an array of reals, each operation a loop over it.
+   Both do in every lane exactly the IEEE operation the scalar code does (add, subtract,
+   multiply, divide, square root; no fused multiply-add, nothing reassociated), so a lane's
+   result is bit for bit the scalar one on every build. A mask holds each lane's truth. */
+#if RG__LANES != 4
+#error "rigid.h: the lanes kernel is written for RG__LANES 4"
+#endif
+#if defined(__SSE2__) && !defined(RIGID_DOUBLE) && !defined(RIGID_NO_SIMD)
+#include <emmintrin.h>
+typedef __m128 rg__lane;
+typedef __m128 rg__lane_mask;
+static inline rg__lane rg__lane_set(rg_real a, rg_real b, rg_real c, rg_real d) { return _mm_setr_ps(a, b, c, d); }
+static inline rg__lane rg__lane_all(rg_real a) { return _mm_set1_ps(a); }
+static inline void rg__lane_get(rg__lane a, rg_real *out) { _mm_storeu_ps(out, a); }
+static inline rg__lane rg__lane_add(rg__lane a, rg__lane b) { return _mm_add_ps(a, b); }
+static inline rg__lane rg__lane_sub(rg__lane a, rg__lane b) { return _mm_sub_ps(a, b); }
+static inline rg__lane rg__lane_mul(rg__lane a, rg__lane b) { return _mm_mul_ps(a, b); }
+static inline rg__lane rg__lane_div(rg__lane a, rg__lane b) { return _mm_div_ps(a, b); }
+static inline rg__lane rg__lane_sqrt(rg__lane a) { return _mm_sqrt_ps(a); }
+static inline rg__lane rg__lane_neg(rg__lane a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
+static inline rg__lane rg__lane_abs(rg__lane a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+static inline rg__lane_mask rg__lane_gt(rg__lane a, rg__lane b) { return _mm_cmpgt_ps(a, b); }
+static inline rg__lane_mask rg__lane_ge(rg__lane a, rg__lane b) { return _mm_cmpge_ps(a, b); }
+static inline rg__lane_mask rg__lane_le(rg__lane a, rg__lane b) { return _mm_cmple_ps(a, b); }
+static inline rg__lane_mask rg__lane_eq(rg__lane a, rg__lane b) { return _mm_cmpeq_ps(a, b); }
+static inline rg__lane_mask rg__lane_and(rg__lane_mask a, rg__lane_mask b) { return _mm_and_ps(a, b); }
+static inline rg__lane_mask rg__lane_or(rg__lane_mask a, rg__lane_mask b) { return _mm_or_ps(a, b); }
+static inline int rg__lane_bits(rg__lane_mask a) { return _mm_movemask_ps(a); }
+static inline rg__lane rg__lane_select(rg__lane_mask mask, rg__lane a, rg__lane b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+/* The reals at `offsets` (count of them, consecutive here: rg__lane_offsets) in each of the
+   records, as lanes: four at a time, one unaligned load per record and a 4x4 transpose. Reads up
+   to three reals past the last, which the records hold (rg__lane_offsets). */
+static inline void rg__lane_gather(const void *const *records, const size_t *offsets, int count, rg__lane *out) {
+    const float *r0 = (const float *)((const char *)records[0] + offsets[0]);
+    const float *r1 = (const float *)((const char *)records[1] + offsets[0]);
+    const float *r2 = (const float *)((const char *)records[2] + offsets[0]);
+    const float *r3 = (const float *)((const char *)records[3] + offsets[0]);
+    int i;
+    for (i = 0; i < count; i += 4) {
+        __m128 a = _mm_loadu_ps(r0 + i), b = _mm_loadu_ps(r1 + i), c = _mm_loadu_ps(r2 + i), d = _mm_loadu_ps(r3 + i);
+        __m128 ab_lo = _mm_unpacklo_ps(a, b), ab_hi = _mm_unpackhi_ps(a, b);
+        __m128 cd_lo = _mm_unpacklo_ps(c, d), cd_hi = _mm_unpackhi_ps(c, d);
+        out[i] = _mm_movelh_ps(ab_lo, cd_lo);
+        out[i + 1] = _mm_movehl_ps(cd_lo, ab_lo);
+        out[i + 2] = _mm_movelh_ps(ab_hi, cd_hi);
+        out[i + 3] = _mm_movehl_ps(cd_hi, ab_hi);
+    }
+}
+#define RG__LANE_CONSECUTIVE 1
+#define RG__LANE_SIMD 1
+#else
+typedef struct rg__lane {
+    rg_real v[RG__LANES];
+} rg__lane;
+typedef struct rg__lane_mask {
+    int v[RG__LANES];
+} rg__lane_mask;
+static inline rg__lane rg__lane_set(rg_real a, rg_real b, rg_real c, rg_real d) {
+    rg__lane r;
+    r.v[0] = a;
+    r.v[1] = b;
+    r.v[2] = c;
+    r.v[3] = d;
+    return r;
+}
+static inline rg__lane rg__lane_all(rg_real a) { return rg__lane_set(a, a, a, a); }
+static inline void rg__lane_get(rg__lane a, rg_real *out) {
+    int k;
+    for (k = 0; k < RG__LANES; ++k) out[k] = a.v[k];
+}
+#define RG__LANE_MAP(type, expression)                      \
+    type r;                                                 \
+    int k;                                                  \
+    for (k = 0; k < RG__LANES; ++k) r.v[k] = (expression);  \
+    return r
+static inline rg__lane rg__lane_add(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane, a.v[k] + b.v[k]); }
+static inline rg__lane rg__lane_sub(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane, a.v[k] - b.v[k]); }
+static inline rg__lane rg__lane_mul(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane, a.v[k] * b.v[k]); }
+static inline rg__lane rg__lane_div(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane, a.v[k] / b.v[k]); }
+static inline rg__lane rg__lane_sqrt(rg__lane a) { RG__LANE_MAP(rg__lane, rg__sqrt(a.v[k])); }
+static inline rg__lane rg__lane_neg(rg__lane a) { RG__LANE_MAP(rg__lane, -a.v[k]); }
+static inline rg__lane rg__lane_abs(rg__lane a) { RG__LANE_MAP(rg__lane, rg__fabs(a.v[k])); }
+static inline rg__lane_mask rg__lane_gt(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane_mask, a.v[k] > b.v[k]); }
+static inline rg__lane_mask rg__lane_ge(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane_mask, a.v[k] >= b.v[k]); }
+static inline rg__lane_mask rg__lane_le(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane_mask, a.v[k] <= b.v[k]); }
+static inline rg__lane_mask rg__lane_eq(rg__lane a, rg__lane b) { RG__LANE_MAP(rg__lane_mask, a.v[k] == b.v[k]); }
+static inline rg__lane_mask rg__lane_and(rg__lane_mask a, rg__lane_mask b) { RG__LANE_MAP(rg__lane_mask, a.v[k] & b.v[k]); }
+static inline rg__lane_mask rg__lane_or(rg__lane_mask a, rg__lane_mask b) { RG__LANE_MAP(rg__lane_mask, a.v[k] | b.v[k]); }
+static inline int rg__lane_bits(rg__lane_mask a) {
+    int k, bits = 0;
+    for (k = 0; k < RG__LANES; ++k) bits |= (a.v[k] ? 1 : 0) << k;
+    return bits;
+}
+static inline rg__lane rg__lane_select(rg__lane_mask mask, rg__lane a, rg__lane b) {
+    RG__LANE_MAP(rg__lane, mask.v[k] ? a.v[k] : b.v[k]);
+}
+#undef RG__LANE_MAP
+/* The reals at `offsets` (count of them) in each of the records, as lanes. */
+static inline void rg__lane_gather(const void *const *records, const size_t *offsets, int count, rg__lane *out) {
+    int i, k;
+    for (i = 0; i < count; ++i)
+        for (k = 0; k < RG__LANES; ++k) out[i].v[k] = *(const rg_real *)((const char *)records[k] + offsets[i]);
+}
+#define RG__LANE_CONSECUTIVE 0
+#define RG__LANE_SIMD 0
+#endif
+
+/* Whether the sweeps call the lanes kernel (rg__contact_lanes_stuck): with SSE2, where it pays.
+   The plain path gives the same bits as the scalar visits, more slowly (pyramid in double: the
+   sweeps take 54% more instructions with it), so other builds visit a group's manifolds one by
+   one, unless RIGID_NO_SIMD asks for the plain kernel (which checks that its bits are the
+   same). */
+#ifndef RG__LANES_KERNEL
+#if RG__LANE_SIMD || defined(RIGID_NO_SIMD)
+#define RG__LANES_KERNEL 1
+#else
+#define RG__LANES_KERNEL 0
+#endif
+#endif
+
+/* rg__max_real in every lane: a > b ? a : b */
+static inline rg__lane rg__lane_max(rg__lane a, rg__lane b) { return rg__lane_select(rg__lane_gt(a, b), a, b); }
+
+/* rg_vec3 and rg_mat3 in lanes, with >>math's operations in >>math's order. */
+typedef struct rg__lane3 {
+    rg__lane x, y, z;
+} rg__lane3;
+
+typedef struct rg__lane33 {
+    rg__lane3 row[3];
+} rg__lane33;
+
+static inline rg__lane3 rg__lane3_add(rg__lane3 a, rg__lane3 b) {
+    rg__lane3 r;
+    r.x = rg__lane_add(a.x, b.x);
+    r.y = rg__lane_add(a.y, b.y);
+    r.z = rg__lane_add(a.z, b.z);
+    return r;
+}
+
+static inline rg__lane3 rg__lane3_sub(rg__lane3 a, rg__lane3 b) {
+    rg__lane3 r;
+    r.x = rg__lane_sub(a.x, b.x);
+    r.y = rg__lane_sub(a.y, b.y);
+    r.z = rg__lane_sub(a.z, b.z);
+    return r;
+}
+
+static inline rg__lane3 rg__lane3_scale(rg__lane3 a, rg__lane s) {
+    rg__lane3 r;
+    r.x = rg__lane_mul(a.x, s);
+    r.y = rg__lane_mul(a.y, s);
+    r.z = rg__lane_mul(a.z, s);
+    return r;
+}
+
+static inline rg__lane rg__lane3_dot(rg__lane3 a, rg__lane3 b) {
+    return rg__lane_add(rg__lane_add(rg__lane_mul(a.x, b.x), rg__lane_mul(a.y, b.y)), rg__lane_mul(a.z, b.z));
+}
+
+static inline rg__lane3 rg__lane33_mul(const rg__lane33 *m, rg__lane3 v) {
+    rg__lane3 r;
+    r.x = rg__lane3_dot(m->row[0], v);
+    r.y = rg__lane3_dot(m->row[1], v);
+    r.z = rg__lane3_dot(m->row[2], v);
+    return r;
+}
+
+
+/* The fields the kernel reads, as blocks of consecutive reals in the records (rg__lane_gather):
+   a manifold's frame and friction, its patch's arms and turns, the patch's moments and rate fit,
+   its masses and friction's turns, the coupled solve's matrices; a point's impulses and places;
+   a body's velocities and inverse mass. */
+#define RG__LANE_OFF3(type, f) offsetof(type, f.x), offsetof(type, f.y), offsetof(type, f.z)
+#define RG__LANE_OFF33(type, f)                                                                          \
+    offsetof(type, f.m[0][0]), offsetof(type, f.m[0][1]), offsetof(type, f.m[0][2]), offsetof(type, f.m[1][0]), \
+        offsetof(type, f.m[1][1]), offsetof(type, f.m[1][2]), offsetof(type, f.m[2][0]), offsetof(type, f.m[2][1]), \
+        offsetof(type, f.m[2][2])
+static const size_t rg__lane_frame[12] = {RG__LANE_OFF3(rg__solver_manifold, n), RG__LANE_OFF3(rg__solver_manifold, t1),
+                                          RG__LANE_OFF3(rg__solver_manifold, t2), offsetof(rg__solver_manifold, restitution),
+                                          offsetof(rg__solver_manifold, static_friction),
+                                          offsetof(rg__solver_manifold, dynamic_friction)};
+static const size_t rg__lane_arms[36] = {
+    RG__LANE_OFF3(rg__solver_manifold, patch_ran),   RG__LANE_OFF3(rg__solver_manifold, patch_rbn),
+    RG__LANE_OFF3(rg__solver_manifold, patch_ra1),   RG__LANE_OFF3(rg__solver_manifold, patch_rb1),
+    RG__LANE_OFF3(rg__solver_manifold, patch_ra2),   RG__LANE_OFF3(rg__solver_manifold, patch_rb2),
+    RG__LANE_OFF3(rg__solver_manifold, patch_wa[0]), RG__LANE_OFF3(rg__solver_manifold, patch_wa[1]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_wa[2]), RG__LANE_OFF3(rg__solver_manifold, patch_wb[0]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_wb[1]), RG__LANE_OFF3(rg__solver_manifold, patch_wb[2])};
+static const size_t rg__lane_moments[8] = {offsetof(rg__solver_manifold, patch_sxx), offsetof(rg__solver_manifold, patch_sxz),
+                                           offsetof(rg__solver_manifold, patch_szz), offsetof(rg__solver_manifold, patch_r2),
+                                           offsetof(rg__solver_manifold, patch_radius),
+                                           RG__LANE_OFF3(rg__solver_manifold, rate_fit)};
+static const size_t rg__lane_masses[27] = {
+    RG__LANE_OFF33(rg__solver_manifold, patch_mass), RG__LANE_OFF3(rg__solver_manifold, patch_fa[0]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_fa[1]), RG__LANE_OFF3(rg__solver_manifold, patch_fa[2]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_fb[0]), RG__LANE_OFF3(rg__solver_manifold, patch_fb[1]),
+    RG__LANE_OFF3(rg__solver_manifold, patch_fb[2])};
+static const size_t rg__lane_coupled[27] = {RG__LANE_OFF33(rg__solver_manifold, patch_coupling_t),
+                                            RG__LANE_OFF33(rg__solver_manifold, patch_shifted),
+                                            RG__LANE_OFF33(rg__solver_manifold, patch_schur_inverse)};
+static const size_t rg__lane_point[11] = {
+    offsetof(rg__solver_point, pn),      offsetof(rg__solver_point, pt1),         offsetof(rg__solver_point, pt2),
+    offsetof(rg__solver_point, normal_mass), offsetof(rg__solver_point, rest_rate), offsetof(rg__solver_point, drift_1),
+    offsetof(rg__solver_point, drift_2), offsetof(rg__solver_point, patch_x),     offsetof(rg__solver_point, patch_z),
+    offsetof(rg__solver_point, patch_an), offsetof(rg__solver_point, patch_bn)};
+static const size_t rg__lane_body[7] = {RG__LANE_OFF3(rg__solver_body, v), RG__LANE_OFF3(rg__solver_body, w),
+                                        offsetof(rg__solver_body, inv_mass)};
+#undef RG__LANE_OFF3
+#undef RG__LANE_OFF33
+#if RG__LANE_CONSECUTIVE
+/* The SSE2 gather loads the blocks whole, four reals at a time: each block must lie consecutive
+   in its record, with the record holding the reals up to the next multiple of four. */
+#define RG__LANE_BLOCK(type, first, last, count)                                                  \
+    (offsetof(type, last) - offsetof(type, first) == ((count)-1) * sizeof(rg_real) &&            \
+     offsetof(type, first) + ((count) + 3) / 4 * 4 * sizeof(rg_real) <= sizeof(type))
+typedef char rg__lane_layout_holds[RG__LANE_BLOCK(rg__solver_manifold, n, dynamic_friction, 12) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_ran, patch_wb[2].z, 36) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_sxx, rate_fit.z, 8) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_mass, patch_fb[2].z, 27) &&
+                                           RG__LANE_BLOCK(rg__solver_manifold, patch_coupling_t, patch_schur_inverse.m[2][2], 27) &&
+                                           RG__LANE_BLOCK(rg__solver_point, pn, patch_bn, 11) &&
+                                           RG__LANE_BLOCK(rg__solver_body, v, inv_mass, 7)
+                                       ? 1
+                                       : -1];
+#undef RG__LANE_BLOCK
+#endif
+
+static inline rg__lane3 rg__lane3_at(const rg__lane *a) {
+    rg__lane3 r;
+    r.x = a[0];
+    r.y = a[1];
+    r.z = a[2];
+    return r;
+}
+
+/* rg__impulse_resultant_turn: turns[0] change.x + (turns[1] change.y + turns[2] change.z), the
+   three turns as nine lanes. */
+static inline rg__lane3 rg__lane3_turn(const rg__lane *turns, rg__lane3 change) {
+    return rg__lane3_add(rg__lane3_scale(rg__lane3_at(turns), change.x),
+                         rg__lane3_add(rg__lane3_scale(rg__lane3_at(turns + 3), change.y), rg__lane3_scale(rg__lane3_at(turns + 6), change.z)));
+}
+
+static inline rg__lane33 rg__lane33_at(const rg__lane *a) {
+    rg__lane33 r;
+    r.row[0] = rg__lane3_at(a);
+    r.row[1] = rg__lane3_at(a + 3);
+    r.row[2] = rg__lane3_at(a + 6);
+    return r;
+}
+
+/* The points of a patch the lanes kernel takes (a face on a face clipped to a quadrilateral). */
+#define RG__LANE_POINTS 4
+
+/* Whether a visit of m would take the coupled path of a sticking patch (rg__contact_visit_manifold:
+   a patch whose rates are affine, with friction, every point marked, a pair that does not turn)
+   and the kernel below can do it: four points, no rolling or spinning friction (rg__impulse_rolling
+   then does nothing), no linear locks. The kernel checks the rest. */
+static int rg__contact_lane_fits(const rg__solver *s, const rg__solver_manifold *m, rg_real h) {
+    const rg__solver_point *p = &s->points[m->first];
+    if (!m->patch || m->count != RG__LANE_POINTS || !m->rate_fits || !rg__impulse_has_friction(m)) return 0;
+    if (m->rolling_friction > 0 || m->spinning_friction > 0 || !(m->patch_radius > 0)) return 0;
+    if (s->bodies[m->a].locked || s->bodies[m->b].locked) return 0;
+    if (!p[0].stick || !p[1].stick || !p[2].stick || !p[3].stick) return 0;
+    return !rg__predict_turns(s, m, h);
+}
+
+/* The visits of four sticking patches at once (rg__contact_lane_fits: ms[k] for the lanes set in
+   `lanes`, the others hold a copy of one of those and are not written): per lane the operations
+   of rg__contact_patch_normal_of, rg__contact_patch_drift_of and rg__contact_visit_patch_stuck,
+   in their order. A lane whose checks fail there (no load, a point pulling, friction beyond the
+   static surface, a load too narrow to twist) changes nothing. The patches share no body that
+   moves, so solving them together is visiting them one after another. Returns the lanes done,
+   each one's error (the visit's return value) in worst[k]. */
+static int rg__contact_lanes_stuck(rg__solver *s, rg__solver_manifold *const *ms, int lanes, rg_real h, rg_real *worst) {
+    const void *A[RG__LANES], *B[RG__LANES], *points[RG__LANE_POINTS][RG__LANES];
+    rg__lane frame[12], arms[36], moments[8], masses[28], coupled[28], point[RG__LANE_POINTS][12], body_a[8], body_b[8];
+    rg__lane3 Av, Aw, Bv, Bw, v, n, t1, t2, fit, drift, old, a, df, dn, P, force;
+    rg__lane33 mat;
+    rg__lane un, a1, a2, b1, b2, u1, u2, spin, N, Mx, Mz, E1, E2, Et, largest, e, bx, bz, Nn, size, twist, sum, px, pz, r2, tau;
+    rg__lane zero = rg__lane_all(0), count = rg__lane_all((rg_real)RG__LANE_POINTS), lh = rg__lane_all(h), error, inv_a, inv_b;
+    rg__lane load[RG__LANE_POINTS], share[RG__LANE_POINTS], f1[RG__LANE_POINTS], f2[RG__LANE_POINTS];
+    rg__lane_mask ok, wide;
+    rg_real out[12][RG__LANES];
+    int j, k, done;
+    for (k = 0; k < RG__LANES; ++k) {
+        A[k] = &s->bodies[ms[k]->a];
+        B[k] = &s->bodies[ms[k]->b];
+        for (j = 0; j < RG__LANE_POINTS; ++j) points[j][k] = &s->points[ms[k]->first + j];
+    }
+    rg__lane_gather(A, rg__lane_body, 7, body_a);
+    rg__lane_gather(B, rg__lane_body, 7, body_b);
+    rg__lane_gather((const void *const *)ms, rg__lane_frame, 12, frame);
+    rg__lane_gather((const void *const *)ms, rg__lane_arms, 36, arms);
+    rg__lane_gather((const void *const *)ms, rg__lane_moments, 8, moments);
+    for (j = 0; j < RG__LANE_POINTS; ++j) rg__lane_gather(points[j], rg__lane_point, 11, point[j]);
+    Av = rg__lane3_at(body_a);
+    Aw = rg__lane3_at(body_a + 3);
+    Bv = rg__lane3_at(body_b);
+    Bw = rg__lane3_at(body_b + 3);
+    n = rg__lane3_at(frame);
+    t1 = rg__lane3_at(frame + 3);
+    t2 = rg__lane3_at(frame + 6);
+    /* rg__contact_patch_motion_of */
+    v = rg__lane3_sub(Av, Bv);
+    un = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, n), rg__lane3_dot(Aw, rg__lane3_at(arms))), rg__lane3_dot(Bw, rg__lane3_at(arms + 3)));
+    a1 = rg__lane3_dot(Aw, t1);
+    a2 = rg__lane3_dot(Aw, t2);
+    b1 = rg__lane3_dot(Bw, t1);
+    b2 = rg__lane3_dot(Bw, t2);
+    u1 = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, t1), rg__lane3_dot(Aw, rg__lane3_at(arms + 6))), rg__lane3_dot(Bw, rg__lane3_at(arms + 9)));
+    u2 = rg__lane_sub(rg__lane_add(rg__lane3_dot(v, t2), rg__lane3_dot(Aw, rg__lane3_at(arms + 12))),
+                      rg__lane3_dot(Bw, rg__lane3_at(arms + 15)));
+    spin = rg__lane3_dot(rg__lane3_sub(Aw, Bw), n);
+    /* rg__contact_patch_normal_of */
+    fit.x = rg__lane_sub(moments[5], un);
+    fit.y = rg__lane_sub(moments[6], rg__lane_sub(b2, a2));
+    fit.z = rg__lane_sub(moments[7], rg__lane_sub(a1, b1));
+    N = Mx = Mz = E1 = E2 = Et = largest = zero;
+    old.x = old.y = old.z = zero;
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        /* and rg__contact_patch_drift_of; point[j]: pn, pt1, pt2, normal_mass, rest_rate, drift_1, drift_2, x, z, an, bn */
+        const rg__lane *q = point[j];
+        rg__lane e1, e2;
+        N = rg__lane_add(N, q[0]);
+        Mx = rg__lane_add(Mx, rg__lane_mul(q[0], q[7]));
+        Mz = rg__lane_add(Mz, rg__lane_mul(q[0], q[8]));
+        e1 = rg__lane_sub(rg__lane_add(rg__lane_sub(rg__lane_add(q[5], u1), rg__lane_mul(q[8], spin)), rg__lane_mul(q[9], a2)),
+                          rg__lane_mul(q[10], b2));
+        e2 = rg__lane_add(rg__lane_sub(rg__lane_add(rg__lane_add(q[6], u2), rg__lane_mul(q[7], spin)), rg__lane_mul(q[9], a1)),
+                          rg__lane_mul(q[10], b1));
+        E1 = rg__lane_add(E1, e1);
+        E2 = rg__lane_add(E2, e2);
+        Et = rg__lane_add(Et, rg__lane_sub(rg__lane_mul(q[7], e2), rg__lane_mul(q[8], e1)));
+        old.x = rg__lane_add(old.x, q[1]);
+        old.y = rg__lane_add(old.y, q[2]);
+        old.z = rg__lane_add(old.z, rg__lane_sub(rg__lane_mul(q[7], q[2]), rg__lane_mul(q[8], q[1])));
+        largest = rg__lane_max(largest, rg__lane_add(rg__lane_mul(e1, e1), rg__lane_mul(e2, e2)));
+    }
+    drift.x = rg__lane_neg(rg__lane_div(E1, count));
+    drift.y = rg__lane_neg(rg__lane_div(E2, count));
+    drift.z = rg__lane_neg(rg__lane_div(Et, moments[3]));
+    ok = rg__lane_gt(N, zero);
+    /* rg__impulse_patch_coupled */
+    rg__lane_gather((const void *const *)ms, rg__lane_masses, 27, masses);
+    rg__lane_gather((const void *const *)ms, rg__lane_coupled, 27, coupled);
+    mat = rg__lane33_at(masses);
+    a = rg__lane33_mul(&mat, fit);
+    mat = rg__lane33_at(coupled);
+    v = rg__lane3_sub(drift, rg__lane33_mul(&mat, a));
+    mat = rg__lane33_at(coupled + 18);
+    df = rg__lane33_mul(&mat, v);
+    mat = rg__lane33_at(coupled + 9);
+    dn = rg__lane3_sub(a, rg__lane33_mul(&mat, df));
+    /* rg__impulse_patch_loads */
+    Nn = rg__lane_add(N, dn.x);
+    Mx = rg__lane_add(Mx, dn.y);
+    Mz = rg__lane_add(Mz, dn.z);
+    bx = rg__lane_add(rg__lane_mul(moments[0], Mx), rg__lane_mul(moments[1], Mz));
+    bz = rg__lane_add(rg__lane_mul(moments[1], Mx), rg__lane_mul(moments[2], Mz));
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        load[j] = rg__lane_add(rg__lane_add(rg__lane_div(Nn, count), rg__lane_mul(bx, point[j][7])), rg__lane_mul(bz, point[j][8]));
+        ok = rg__lane_and(ok, rg__lane_ge(load[j], zero));
+    }
+    /* the static surface (rg__impulse_patch_friction_size) */
+    P = rg__lane3_add(old, df);
+    e = moments[4];
+    twist = rg__lane_div(P.z, e);
+    size = rg__lane_sqrt(rg__lane_add(rg__lane_add(rg__lane_mul(P.x, P.x), rg__lane_mul(P.y, P.y)), rg__lane_mul(twist, twist)));
+    ok = rg__lane_and(ok, rg__lane_le(size, rg__lane_mul(frame[10], Nn)));
+    /* rg__impulse_spread_friction */
+    sum = zero;
+    for (j = 0; j < RG__LANE_POINTS; ++j) sum = rg__lane_add(sum, load[j]);
+    ok = rg__lane_and(ok, rg__lane_gt(sum, zero));
+    px = pz = r2 = zero;
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        share[j] = rg__lane_div(load[j], sum);
+        px = rg__lane_add(px, rg__lane_mul(share[j], point[j][7]));
+        pz = rg__lane_add(pz, rg__lane_mul(share[j], point[j][8]));
+    }
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        rg__lane sx = rg__lane_sub(point[j][7], px), sz = rg__lane_sub(point[j][8], pz);
+        r2 = rg__lane_add(r2, rg__lane_mul(share[j], rg__lane_add(rg__lane_mul(sx, sx), rg__lane_mul(sz, sz))));
+    }
+    twist = rg__lane_sub(P.z, rg__lane_sub(rg__lane_mul(px, P.y), rg__lane_mul(pz, P.x)));
+    wide = rg__lane_gt(r2, rg__lane_all(s->narrow * s->narrow));
+    tau = rg__lane_select(wide, rg__lane_div(twist, r2), zero);
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        f1[j] = rg__lane_mul(share[j], rg__lane_sub(P.x, rg__lane_mul(tau, rg__lane_sub(point[j][8], pz))));
+        f2[j] = rg__lane_mul(share[j], rg__lane_add(P.y, rg__lane_mul(tau, rg__lane_sub(point[j][7], px))));
+    }
+    ok = rg__lane_and(ok, rg__lane_or(wide, rg__lane_eq(rg__lane_abs(twist), zero)));
+    done = rg__lane_bits(ok) & lanes;
+    if (!done) return 0;
+    /* rg__contact_patch_set_loads */
+    error = zero;
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        rg__lane mass = point[j][3];
+        rg__lane change = rg__lane_mul(rg__lane_div(rg__lane_abs(rg__lane_sub(load[j], point[j][0])), mass), lh);
+        error = rg__lane_select(rg__lane_gt(mass, zero), rg__lane_max(error, change), error);
+    }
+    /* rg__impulse_push_resultant of the normal change, then of friction's */
+    inv_a = body_a[6];
+    inv_b = rg__lane_neg(body_b[6]);
+    force = rg__lane3_scale(n, dn.x);
+    Av = rg__lane3_add(Av, rg__lane3_scale(force, inv_a));
+    Aw = rg__lane3_add(Aw, rg__lane3_turn(arms + 18, dn));
+    Bv = rg__lane3_add(Bv, rg__lane3_scale(force, inv_b));
+    Bw = rg__lane3_sub(Bw, rg__lane3_turn(arms + 27, dn));
+    error = rg__lane_max(error, rg__lane_mul(rg__lane_sqrt(largest), lh));
+    force = rg__lane3_add(rg__lane3_scale(t1, df.x), rg__lane3_scale(t2, df.y));
+    Av = rg__lane3_add(Av, rg__lane3_scale(force, inv_a));
+    Aw = rg__lane3_add(Aw, rg__lane3_turn(masses + 9, df));
+    Bv = rg__lane3_add(Bv, rg__lane3_scale(force, inv_b));
+    Bw = rg__lane3_sub(Bw, rg__lane3_turn(masses + 18, df));
+    /* the lanes done written back; a frozen body keeps its velocities (rg__impulse_push_resultant) */
+    rg__lane_get(Av.x, out[0]);
+    rg__lane_get(Av.y, out[1]);
+    rg__lane_get(Av.z, out[2]);
+    rg__lane_get(Aw.x, out[3]);
+    rg__lane_get(Aw.y, out[4]);
+    rg__lane_get(Aw.z, out[5]);
+    rg__lane_get(Bv.x, out[6]);
+    rg__lane_get(Bv.y, out[7]);
+    rg__lane_get(Bv.z, out[8]);
+    rg__lane_get(Bw.x, out[9]);
+    rg__lane_get(Bw.y, out[10]);
+    rg__lane_get(Bw.z, out[11]);
+    rg__lane_get(error, worst);
+    for (k = 0; k < RG__LANES; ++k) {
+        rg__solver_body *a_k = &s->bodies[ms[k]->a], *b_k = &s->bodies[ms[k]->b];
+        if (!(done >> k & 1)) continue;
+        if (!a_k->frozen) {
+            a_k->v = rg_v3(out[0][k], out[1][k], out[2][k]);
+            a_k->w = rg_v3(out[3][k], out[4][k], out[5][k]);
+        }
+        if (!b_k->frozen) {
+            b_k->v = rg_v3(out[6][k], out[7][k], out[8][k]);
+            b_k->w = rg_v3(out[9][k], out[10][k], out[11][k]);
+        }
+    }
+    for (j = 0; j < RG__LANE_POINTS; ++j) {
+        rg__lane_get(load[j], out[0]);
+        rg__lane_get(f1[j], out[1]);
+        rg__lane_get(f2[j], out[2]);
+        for (k = 0; k < RG__LANES; ++k) {
+            rg__solver_point *q = &s->points[ms[k]->first + j];
+            if (!(done >> k & 1)) continue;
+            q->pn = out[0][k];
+            q->pt1 = out[1][k];
+            q->pt2 = out[2][k];
+        }
+    }
+    return done;
+}
+
 /* Sweeps visit the manifolds in their shuffled order, so each visit's manifold, points and
    bodies are somewhere else in memory (a 100-row pyramid's solver data is 25 MB): the data of
    the visit RG__VISIT_AHEAD places ahead is fetched while this one computes, its manifold's
-   header twice as far ahead, since reading where its points and bodies lie needs it. */
+   header twice as far ahead, since reading where its points and bodies lie needs it. A lane
+   group is visited at once, so the distance is about a group. */
 #ifndef RG__VISIT_AHEAD
-#define RG__VISIT_AHEAD 2
+#define RG__VISIT_AHEAD 4
 #endif
 
 /* The bytes from `from` to `to` (past the end), one cache line at a time. */
@@ -12523,25 +13058,105 @@ static void rg__contact_prefetch_visit(const rg__solver *s, int order_index) {
     rg__contact_prefetch_range(b, b + offsetof(rg__solver_body, v0));
 }
 
-/* Visits order[i] with the data of the visits ahead on its way; `step` is +1 or -1 and
-   order[stop] the first index not to touch. */
-static rg_real rg__contact_visit_ordered(rg__solver *s, int i, int step, int stop, rg_real h) {
-    int near = i + step * RG__VISIT_AHEAD, far = i + 2 * step * RG__VISIT_AHEAD;
-    if (step > 0 ? far < stop : far > stop) rg__contact_prefetch_header(s, far);
-    if (step > 0 ? near < stop : near > stop) rg__contact_prefetch_visit(s, near);
-    return rg__contact_visit_manifold(s, &s->manifolds[s->order[i]], h);
+#ifdef RG__LANES_VERIFY
+/* Development check: the kernel's lanes against the scalar visits from the same state, bit for bit
+   (velocities, impulses, errors); aborts on a difference. */
+static int rg__contact_lanes_verify(rg__solver *s, rg__solver_manifold *const *ms, int lanes, rg_real h, rg_real *worst) {
+    rg__solver_body before[2 * RG__LANES], after[2 * RG__LANES];
+    rg__solver_point points_before[RG__LANES][RG__LANE_POINTS], points_after[RG__LANES][RG__LANE_POINTS];
+    int k, j, done;
+    for (k = 0; k < RG__LANES; ++k) {
+        before[2 * k] = s->bodies[ms[k]->a];
+        before[2 * k + 1] = s->bodies[ms[k]->b];
+        for (j = 0; j < RG__LANE_POINTS; ++j) points_before[k][j] = s->points[ms[k]->first + j];
+    }
+    done = rg__contact_lanes_stuck(s, ms, lanes, h, worst);
+    for (k = 0; k < RG__LANES; ++k) {
+        after[2 * k] = s->bodies[ms[k]->a];
+        after[2 * k + 1] = s->bodies[ms[k]->b];
+        for (j = 0; j < RG__LANE_POINTS; ++j) points_after[k][j] = s->points[ms[k]->first + j];
+    }
+    for (k = RG__LANES - 1; k >= 0; --k) {
+        s->bodies[ms[k]->a] = before[2 * k];
+        s->bodies[ms[k]->b] = before[2 * k + 1];
+        for (j = 0; j < RG__LANE_POINTS; ++j) s->points[ms[k]->first + j] = points_before[k][j];
+    }
+    for (k = 0; k < RG__LANES; ++k) {
+        rg_real error;
+        const rg__solver_body *a = &s->bodies[ms[k]->a], *b = &s->bodies[ms[k]->b];
+        int same = 1;
+        if (!(done >> k & 1)) continue;
+        error = rg__contact_visit_manifold(s, ms[k], h);
+        same &= memcmp(&error, &worst[k], sizeof error) == 0;
+        same &= memcmp(&a->v, &after[2 * k].v, sizeof a->v) == 0 && memcmp(&a->w, &after[2 * k].w, sizeof a->w) == 0;
+        same &= memcmp(&b->v, &after[2 * k + 1].v, sizeof b->v) == 0 && memcmp(&b->w, &after[2 * k + 1].w, sizeof b->w) == 0;
+        for (j = 0; j < RG__LANE_POINTS; ++j) {
+            const rg__solver_point *p = &s->points[ms[k]->first + j], *q = &points_after[k][j];
+            same &= memcmp(&p->pn, &q->pn, sizeof p->pn) == 0 && memcmp(&p->pt1, &q->pt1, sizeof p->pt1) == 0 &&
+                    memcmp(&p->pt2, &q->pt2, sizeof p->pt2) == 0 && p->stick == q->stick;
+        }
+        if (!same) {
+            fprintf(stderr, "rigid.h lanes: lane %d differs from the scalar visit\n", k);
+            abort();
+        }
+    }
+    return done;
+}
+#endif
+
+/* Visits the lane group order[begin, end) (rg__prepare_lane_groups) with the data of the visits
+   ahead on its way; `step` is +1 or -1, the sweep's direction, and order[stop] the first index
+   not to touch. Its sticking patches are solved together (rg__contact_lanes_stuck, in builds
+   that use it: RG__LANES_KERNEL) when two or more can be, the others one by one; the errors
+   join *worst in the sweep's order. */
+static void rg__contact_visit_group(rg__solver *s, int begin, int end, int step, int stop, rg_real h, rg_real *worst) {
+    rg__solver_manifold *ms[RG__LANES], *lane_ms[RG__LANES];
+    rg_real errors[RG__LANES];
+    int n = end - begin, k, lanes = 0, fits = 0, done = 0, first = -1;
+    for (k = 0; k < n; ++k) {
+        int i = begin + k, near = i + step * RG__VISIT_AHEAD, far = i + 2 * step * RG__VISIT_AHEAD;
+        if (step > 0 ? far < stop : far > stop) rg__contact_prefetch_header(s, far);
+        if (step > 0 ? near < stop : near > stop) rg__contact_prefetch_visit(s, near);
+    }
+    for (k = 0; k < n; ++k) {
+        ms[k] = &s->manifolds[s->order[begin + k]];
+        if (RG__LANES_KERNEL && rg__contact_lane_fits(s, ms[k], h)) {
+            lanes |= 1 << k;
+            ++fits;
+            if (first < 0) first = k;
+        }
+    }
+    if (fits >= 2) {
+        for (k = 0; k < RG__LANES; ++k) lane_ms[k] = lanes >> k & 1 ? ms[k] : ms[first];
+#ifdef RG__LANES_VERIFY
+        done = rg__contact_lanes_verify(s, lane_ms, lanes, h, errors);
+#else
+        done = rg__contact_lanes_stuck(s, lane_ms, lanes, h, errors);
+#endif
+    }
+    for (k = step > 0 ? 0 : n - 1; k >= 0 && k < n; k += step) {
+        if (!(done >> k & 1)) errors[k] = rg__contact_visit_manifold(s, ms[k], h);
+        *worst = rg__max_real(*worst, errors[k]);
+    }
 }
 
-/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down;
-   returns the largest error found. */
+/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down, a
+   lane group at a time; returns the largest error found. */
 static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
     rg_real worst = 0;
     int i;
     rg__predict_start_sweep(s);
-    if (downwards)
-        for (i = end - 1; i >= begin; --i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, -1, begin - 1, h));
-    else
-        for (i = begin; i < end; ++i) worst = rg__max_real(worst, rg__contact_visit_ordered(s, i, 1, end, h));
+    if (downwards) {
+        for (i = end; i > begin; i = s->group_begin[i - 1]) {
+            RIGID_ASSERT(s->group_begin[i - 1] >= begin);
+            rg__contact_visit_group(s, s->group_begin[i - 1], i, -1, begin - 1, h, &worst);
+        }
+    } else {
+        for (i = begin; i < end; i = s->group_end[i]) {
+            RIGID_ASSERT(s->group_end[i] <= end);
+            rg__contact_visit_group(s, i, s->group_end[i], 1, end, h, &worst);
+        }
+    }
     return worst;
 }
 
