@@ -308,6 +308,12 @@
       linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
+      0.4.0  (2026-11) threads lent by the program (rg_world_def.worker_count, enqueue_task,
+             finish_task): the per-body, per-pair and per-manifold stages split across them, the
+             same bits for any worker count; the solver's records stored in the order its sweeps
+             visit them; a sticking face's coupled visit solved for four faces at once with SSE2
+             (lane groups of faces sharing no moving body), the same bits as one by one; contact
+             sweeps stop once stalled from their third sweep
       0.3.0  (2026-11) queries: ray casts (closest and all), sphere casts and overlaps on a tree
              over the shapes' boxes, with filters; casts without a world; contact begin/end
              events with approach speed, per shape pair with hysteresis; sensor events; body
@@ -335,9 +341,9 @@
 #define RIGID_H_INCLUDED
 
 #define RIGID_VERSION_MAJOR 0
-#define RIGID_VERSION_MINOR 3
+#define RIGID_VERSION_MINOR 4
 #define RIGID_VERSION_PATCH 0
-#define RIGID_VERSION_STRING "0.3.0"
+#define RIGID_VERSION_STRING "0.4.0"
 
 #include <stdint.h>
 
