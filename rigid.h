@@ -13028,11 +13028,11 @@ static int rg__contact_lanes_stuck(rg__solver *s, rg__solver_manifold *const *ms
     return done;
 }
 
-/* Sweeps visit the manifolds in their shuffled order, so each visit's manifold, points and
-   bodies are somewhere else in memory (a 100-row pyramid's solver data is 25 MB): the data of
-   the visit RG__VISIT_AHEAD places ahead is fetched while this one computes, its manifold's
-   header twice as far ahead, since reading where its points and bodies lie needs it. A lane
-   group is visited at once, so the distance is about a group. */
+/* Sweeps read the manifolds and their points in sequence (rg__prepare_points stores them in
+   visit order), but a visit's bodies lie anywhere among the bodies (a 100-row pyramid's solver
+   data is 25 MB): the data of the visit RG__VISIT_AHEAD places ahead is fetched while this one
+   computes, its manifold's header twice as far ahead, since reading where its bodies lie needs
+   it. A lane group is visited at once, so the distance is about a group. */
 #ifndef RG__VISIT_AHEAD
 #define RG__VISIT_AHEAD 4
 #endif
