@@ -11115,7 +11115,7 @@ static void rg__prepare_manifold(rg_world *w, int i, rg_real threshold) {
 }
 
 /* The fewest manifolds a worker takes at once in the solver's parallel stages (>>task). */
-#define RG__SOLVER_RANGE 64
+#define RG__SOLVER_RANGE 256
 
 typedef struct rg__prepare_task {
     rg_world *w;
