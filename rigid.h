@@ -1743,16 +1743,17 @@ typedef struct rg__shock_composite {
 
 typedef struct rg__solver {
     rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
-    rg__solver_manifold *manifolds; /* stb_ds, in the narrow phase's order */
+    rg__solver_manifold *manifolds; /* stb_ds, in visit order (below) */
     rg__solver_point *points;     /* stb_ds */
     /* The manifolds and their points are stored in the order the sweeps visit them: sorted by
        level and shuffled within (rg__prepare_order), so that a sweep reads them in sequence
-       and a level's data lies together (100-row pyramid: 25 MB in all, 260 KB a level) */
-    int *order;                   /* manifold indices in that order; after rg__prepare_points, 0, 1, 2, ... */
-    int *level_start;             /* order[level_start[l] .. level_start[l + 1]) is level l */
+       and a level's data lies together (100-row pyramid: 25 MB in all, 260 KB a level):
+       solver manifold i is the i-th visited */
+    int *order;                   /* rg__prepare_order: the narrow phase's manifold visited i-th */
+    int *level_start;             /* manifolds [level_start[l], level_start[l + 1]) are level l */
     /* Within a level the order is cut into lane groups (rg__prepare_lane_groups): runs of at most
        RG__LANES manifolds no two of which share a dynamic body, visited together by the lanes
-       kernel (rg__contact_visit_group); by place in `order`: where its group begins and ends */
+       kernel (rg__contact_visit_group); by manifold: where its group begins and ends */
     int *group_begin, *group_end;
     int *group_items, *group_next; /* rg__prepare_lane_groups' copy of a level's order and its list of those not yet grouped */
     int *pair_level;              /* by narrow-phase manifold: its level (rg__prepare_levels) */
@@ -1785,14 +1786,13 @@ typedef struct rg__solver {
     int ready;                    /* solver bodies hold this step's data (positions use offsets) */
     rg_real narrow;               /* the world's contact_tolerance: a patch narrower is a point */
     unsigned sweep;               /* counts the sweeps of all loops (never 0 in one), for rg__predict_body_curvature */
-    /* first-order pass (rg__separate), by place in `order`: whether the manifold there can
-       have work, and its copy (made when it can); by manifold: its place, and its bodies that can
-       move (-1 for none), number of points and deep mark; each body's manifolds' places, body
-       i's being body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
+    /* first-order pass (rg__separate), by manifold: whether it can have work, and its copy
+       (made when it can); each body's manifolds, body i's being
+       body_pairs[body_pairs_start[i] .. body_pairs_start[i + 1]) */
     unsigned char *separation_active;
     rg__separation_pair *separation_pairs;
     rg__separation_point *separation_points;
-    int *separation_place, *body_pairs_start, *body_pairs;
+    int *body_pairs_start, *body_pairs;
     /* collisions: by manifold, whether a point approached fast enough to collide at the step's
        start (rg__prepare_points), and how many manifolds did */
     unsigned char *approaching;
@@ -9853,7 +9853,6 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->separation_active);
     stbds_arrfree(s->separation_pairs);
     stbds_arrfree(s->separation_points);
-    stbds_arrfree(s->separation_place);
     stbds_arrfree(s->body_pairs_start);
     stbds_arrfree(s->body_pairs);
     stbds_arrfree(s->approaching);
@@ -11156,10 +11155,7 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
     task.threshold = threshold;
     rg__task_run(w, rg__prepare_manifold_range, count, RG__SOLVER_RANGE, &task);
     s->approaching_count = 0;
-    for (i = 0; i < count; ++i) {
-        s->approaching_count += s->approaching[i];
-        s->order[i] = i;
-    }
+    for (i = 0; i < count; ++i) s->approaching_count += s->approaching[i];
 }
 
 /* xorshift64*: a fixed sequence from the world's seed (rg__prepare_order seeds it). */
@@ -11748,12 +11744,11 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
     stbds_arrsetlen(s->wave, 0);
     if (wave == 0 && s->approaching_count == 0) return 0;
     for (i = 0; i < count; ++i) {
-        int mi = s->order[i];
         rg__solver_manifold *m;
         rg__solver_body *A, *B;
         rg_real gravity_n;
-        if (wave == 0 && !s->approaching[mi]) continue;
-        m = &s->manifolds[mi];
+        if (wave == 0 && !s->approaching[i]) continue;
+        m = &s->manifolds[i];
         A = &s->bodies[m->a];
         B = &s->bodies[m->b];
         gravity_n = rg_v3_dot(w->def.gravity, m->n) * (rg_real)(A->dynamic - B->dynamic);
@@ -11772,7 +11767,7 @@ static rg_real rg__collision_gather_wave(rg_world *w, rg_real h, rg_real thresho
             p->stick = p->stuck_at_start;
             p->wave = wave;
             if (-un > fastest) fastest = -un;
-            stbds_arrput(s->wave, mi);
+            stbds_arrput(s->wave, i);
             stbds_arrput(s->wave, m->first + j);
         }
     }
@@ -13044,16 +13039,16 @@ static void rg__contact_prefetch_range(const char *from, const char *to) {
 }
 
 /* A visit reads a manifold's header up to the K shares (patch_share_a). */
-static void rg__contact_prefetch_header(const rg__solver *s, int order_index) {
-    const char *m = (const char *)&s->manifolds[s->order[order_index]];
+static void rg__contact_prefetch_header(const rg__solver *s, int i) {
+    const char *m = (const char *)&s->manifolds[i];
     rg__contact_prefetch_range(m, m + offsetof(rg__solver_manifold, patch_share_a));
 }
 
 /* A visit's points and bodies: a patch's points only up to ran (the rest serves the points'
    own visits), all of a point's otherwise, and the bodies up to their velocities at the start
    (v0). */
-static void rg__contact_prefetch_visit(const rg__solver *s, int order_index) {
-    const rg__solver_manifold *m = &s->manifolds[s->order[order_index]];
+static void rg__contact_prefetch_visit(const rg__solver *s, int i) {
+    const rg__solver_manifold *m = &s->manifolds[i];
     const char *a = (const char *)&s->bodies[m->a], *b = (const char *)&s->bodies[m->b];
     int k;
     for (k = 0; k < m->count; ++k) {
@@ -13110,8 +13105,8 @@ static int rg__contact_lanes_verify(rg__solver *s, rg__solver_manifold *const *m
 }
 #endif
 
-/* Visits the lane group order[begin, end) (rg__prepare_lane_groups) with the data of the visits
-   ahead on its way; `step` is +1 or -1, the sweep's direction, and order[stop] the first index
+/* Visits the lane group manifolds [begin, end) (rg__prepare_lane_groups) with the data of the visits
+   ahead on its way; `step` is +1 or -1, the sweep's direction, and manifold `stop` the first
    not to touch. Its sticking patches are solved together (rg__contact_lanes_stuck, in builds
    that use it: RG__LANES_KERNEL) when two or more can be, the others one by one; the errors
    join *worst in the sweep's order. */
@@ -13125,7 +13120,7 @@ static void rg__contact_visit_group(rg__solver *s, int begin, int end, int step,
         if (step > 0 ? near < stop : near > stop) rg__contact_prefetch_visit(s, near);
     }
     for (k = 0; k < n; ++k) {
-        ms[k] = &s->manifolds[s->order[begin + k]];
+        ms[k] = &s->manifolds[begin + k];
         if (RG__LANES_KERNEL && rg__contact_lane_fits(s, ms[k], h)) {
             lanes |= 1 << k;
             ++fits;
@@ -13146,7 +13141,7 @@ static void rg__contact_visit_group(rg__solver *s, int begin, int end, int step,
     }
 }
 
-/* One sweep over the manifolds order[begin, end), up the levels or (downwards) back down, a
+/* One sweep over the manifolds [begin, end), up the levels or (downwards) back down, a
    lane group at a time; returns the largest error found. */
 static rg_real rg__contact_sweep(rg__solver *s, int begin, int end, rg_real h, int downwards) {
     rg_real worst = 0;
@@ -13521,10 +13516,10 @@ static void rg__shock_manifold_arms(rg__solver *s, int manifold, int own) {
    touch one take their arms from its centre of mass. */
 static void rg__shock_composites_begin(rg_world *w, int begin, int end) {
     rg__solver *s = &w->solver;
-    int i, j, level = s->manifolds[s->order[begin]].level;
+    int i, j, level = s->manifolds[begin].level;
     stbds_arrsetlen(s->shock_composites, 0);
     for (i = begin; i < end; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+        const rg__solver_manifold *m = &s->manifolds[i];
         int bodies[2];
         bodies[0] = m->a;
         bodies[1] = m->b;
@@ -13544,8 +13539,8 @@ static void rg__shock_composites_begin(rg_world *w, int begin, int end) {
     }
     if (stbds_arrlen(s->shock_composites) == 0) return;
     for (i = begin; i < end; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[s->order[i]];
-        if (s->shock_root[m->a] >= 0 || s->shock_root[m->b] >= 0) rg__shock_manifold_arms(s, s->order[i], 0);
+        const rg__solver_manifold *m = &s->manifolds[i];
+        if (s->shock_root[m->a] >= 0 || s->shock_root[m->b] >= 0) rg__shock_manifold_arms(s, i, 0);
     }
 }
 
@@ -13585,8 +13580,8 @@ static void rg__shock_composites_end(rg_world *w, int begin, int end) {
         rg__shock_walk(s, c->body, rg__shock_move_member, &motion);
     }
     for (i = begin; i < end; ++i) {
-        const rg__solver_manifold *m = &s->manifolds[s->order[i]];
-        if (s->shock_root[m->a] >= 0 || s->shock_root[m->b] >= 0) rg__shock_manifold_arms(s, s->order[i], 1);
+        const rg__solver_manifold *m = &s->manifolds[i];
+        if (s->shock_root[m->a] >= 0 || s->shock_root[m->b] >= 0) rg__shock_manifold_arms(s, i, 1);
     }
     for (i = 0; i < count; ++i) s->shock_root[s->shock_composites[i].body] = -1;
 }
@@ -13613,11 +13608,11 @@ static int rg__shock_propagate(rg_world *w, rg_real h, rg_real tolerance) {
         RIGID_ASSERT(begin <= end);
         if (begin == end) continue;
         for (i = begin; i < end; ++i) {
-            const rg__solver_manifold *m = &s->manifolds[s->order[i]];
+            const rg__solver_manifold *m = &s->manifolds[i];
             if (s->bodies[m->a].level < level) rg__prepare_body_freeze(&s->bodies[m->a]);
             if (s->bodies[m->b].level < level) rg__prepare_body_freeze(&s->bodies[m->b]);
         }
-        for (i = begin; i < end; ++i) rg__impulse_manifold_jacobians(s, &s->manifolds[s->order[i]]);
+        for (i = begin; i < end; ++i) rg__impulse_manifold_jacobians(s, &s->manifolds[i]);
         rg__shock_composites_begin(w, begin, end);
         for (sweep = 0; sweep < w->def.shock_iterations * RG__SHOCK_INNER; ++sweep) {
             rg_real worst;
@@ -13723,21 +13718,17 @@ static inline void rg__separate_keep_locked(rg__solver_body *body) {
     if (locked & RG_LOCK_LINEAR_Z) body->pv.z = 0;
 }
 
-/* The first-order pass's bookkeeping: each manifold's place in `order`, where each place's
-   points go among the copies, and each dynamic body's list of its manifolds' places (a counting
-   sort on the bodies). */
+/* The first-order pass's bookkeeping: where each manifold's points go among the copies, and
+   each dynamic body's list of its manifolds (a counting sort on the bodies). */
 static void rg__separate_places(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->bodies), count = (int)stbds_arrlen(s->manifolds), total = 0;
     int *start;
     stbds_arrsetlen(s->separation_active, count);
-    stbds_arrsetlen(s->separation_place, count);
     stbds_arrsetlen(s->separation_pairs, count);
     for (i = 0; i < count; ++i) {
-        int mi = s->order[i];
-        s->separation_place[mi] = i;
         s->separation_pairs[i].first = total;
-        s->separation_pairs[i].count = s->manifolds[mi].count;
-        total += s->manifolds[mi].count;
+        s->separation_pairs[i].count = s->manifolds[i].count;
+        total += s->manifolds[i].count;
         s->separation_active[i] = 0;
     }
     stbds_arrsetlen(s->separation_points, total);
@@ -13754,20 +13745,20 @@ static void rg__separate_places(rg__solver *s) {
     /* start[x] runs through body x's list, ending where x + 1's begins */
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
-        if (s->bodies[m->a].dynamic) s->body_pairs[start[m->a]++] = s->separation_place[i];
-        if (s->bodies[m->b].dynamic) s->body_pairs[start[m->b]++] = s->separation_place[i];
+        if (s->bodies[m->a].dynamic) s->body_pairs[start[m->a]++] = i;
+        if (s->bodies[m->b].dynamic) s->body_pairs[start[m->b]++] = i;
     }
     for (i = n; i > 0; --i) start[i] = start[i - 1];
     start[0] = 0;
 }
 
-/* The manifold at `place` of `order` can have work from now on: its copy, with its points'
-   masses for the moving bodies. */
-static void rg__separate_activate(rg__solver *s, int place, rg_real slop) {
-    rg__solver_manifold *m = &s->manifolds[s->order[place]];
-    rg__separation_pair *pair = &s->separation_pairs[place];
+/* Manifold i can have work from now on: its copy, with its points' masses for the moving
+   bodies. */
+static void rg__separate_activate(rg__solver *s, int i, rg_real slop) {
+    rg__solver_manifold *m = &s->manifolds[i];
+    rg__separation_pair *pair = &s->separation_pairs[i];
     int j;
-    s->separation_active[place] = 1;
+    s->separation_active[i] = 1;
     rg__impulse_points_masses(s, m);
     pair->a = m->a;
     pair->b = m->b;
@@ -13835,10 +13826,10 @@ static void rg__separate(rg_world *w, rg_real h) {
         sb->frozen = 0;
     }
     /* a pair that is not too deep and whose bodies have not moved has nothing to do: none of its
-       points has an impulse yet, and none needs one. The sweeps visit the others, in `order`. */
+       points has an impulse yet, and none needs one. The sweeps visit the others, in order. */
     rg__separate_places(s);
     for (i = 0; i < count; ++i)
-        if (s->manifolds[i].deep) rg__separate_activate(s, s->separation_place[i], slop);
+        if (s->manifolds[i].deep) rg__separate_activate(s, i, slop);
     /* Gauss-Seidel carries a push one contact further per sweep, and columns of cubes pressed
        against a plate are longer chains than contact_iterations, hence RG__SEPARATION_SWEEPS
        times as many (funnel: 30 sweeps keep resting contacts under 2 mm). The sweeps stop once
