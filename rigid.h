@@ -83,11 +83,12 @@
       1. >>broadphase updates each body's box (the union of its shapes') in the sort-and-sweep
          lists (Baraff §7.2) and keeps the set of pairs whose boxes overlap.
       2. >>narrowphase expands each pair into the pairs of its bodies' shapes that the filters
-         let through, none for bodies a joint keeps apart (>>joint) (a mesh with each triangle its bounding volumes find near the other shape)
+         let through (a mesh with each triangle its bounding volumes find near the other shape)
          and gives each a contact manifold: kept from last step when the pair has hardly moved
          relative to itself, otherwise collided again by >>collide; points within
          contact_margin of touching are speculative (negative depth). >>event notes each
-         manifold's approach speed with the velocities of the step's start.
+         manifold's approach speed with the velocities of the step's start. Bodies that a joint
+         keeps apart (collide_connected 0, >>joint) give no shape pairs.
       3. >>prepare builds the solver's bodies and points, the contact graph's levels from the
          ground up and a seeded shuffle; >>collision resolves the collisions with the
          velocities of the step's start, with restitution (Bender & Schmitt §3.1), a face's or
@@ -9246,8 +9247,8 @@ static void rg__narrowphase_update(rg_world *w) {
    the solver keeps a resting or rolling contact within a tolerance of zero, so it crosses
    neither. A mesh's triangles pool into one (shape, mesh) pair: its deepest point over all of
    them. A touching pair without a manifold ends at once when its bodies leave the broad phase's
-   pairs, its shapes' boxes part, its filter, its bodies' types or a joint between them no
-   longer let it collide; otherwise only after RG__EVENT_MISSED_STEPS steps in a row without one. Separating pairs
+   pairs, its shapes' boxes part, its filter, its bodies' types or a joint no longer let it collide;
+   otherwise only after RG__EVENT_MISSED_STEPS steps in a row without one. Separating pairs
    pass through the speculative margin, which grows with their speed, and end there; a pair
    close by loses its manifold only where the collision finds no point (mesh-rain: a cube
    resting 1 mm from a wall's top edge, corner to edge, got none in 3 steps of 4 and flickered
