@@ -15412,12 +15412,9 @@ static rg_result rg__joint_bodies_check(const rg_world *w, const rg_joint_def *d
     return RG_OK;
 }
 
-/* A world point in a body's frame, and back: origin = com - R local_com (rg_body_position). */
+/* A world point in a body's frame: origin = com - R local_com (rg_body_position). */
 static rg_vec3 rg__joint_to_body(const rg__body *body, rg_vec3 p) {
     return rg_v3_add(rg_quat_rotate_inverse(body->orientation, rg_v3_sub(p, body->com)), body->local_com);
-}
-static rg_vec3 rg__joint_arm(const rg__body *body, rg_vec3 local) {
-    return rg__quat_rotate(body->orientation, rg_v3_sub(local, body->local_com));
 }
 
 /* The joint a checked def describes, built aside. */
@@ -15583,26 +15580,32 @@ static int rg__joint_blocks_pair(const rg_world *w, int a, int b) {
     return 0;
 }
 
-/* The joint at its bodies' current poses. */
-static void rg__joint_frame_of(const rg_world *w, const rg__joint *j, rg__joint_frame *f) {
-    const rg__body *a = &w->bodies[j->a];
-    rg_quat qb = rg_quat_identity(), turn;
-    f->arm_a = rg__joint_arm(a, j->local_anchor_a);
-    f->anchor_a = rg_v3_add(a->com, f->arm_a);
-    f->axis_a = rg__quat_rotate(a->orientation, j->local_axis_a);
+/* The joint with its bodies' centres of mass at com_a, com_b and their orientations (unit)
+   q_a, q_b (b's ignored for the world): the solver's predicted poses, or the current ones. */
+static void rg__joint_frame_at(const rg_world *w, const rg__joint *j, rg_vec3 com_a, rg_quat q_a, rg_vec3 com_b,
+                               rg_quat q_b, rg__joint_frame *f) {
+    rg_quat turn;
+    f->arm_a = rg__quat_rotate(q_a, rg_v3_sub(j->local_anchor_a, w->bodies[j->a].local_com));
+    f->anchor_a = rg_v3_add(com_a, f->arm_a);
+    f->axis_a = rg__quat_rotate(q_a, j->local_axis_a);
     if (j->b >= 0) {
-        const rg__body *b = &w->bodies[j->b];
-        qb = b->orientation;
-        f->arm_b = rg__joint_arm(b, j->local_anchor_b);
-        f->anchor_b = rg_v3_add(b->com, f->arm_b);
+        f->arm_b = rg__quat_rotate(q_b, rg_v3_sub(j->local_anchor_b, w->bodies[j->b].local_com));
+        f->anchor_b = rg_v3_add(com_b, f->arm_b);
     } else {
+        q_b = rg_quat_identity();
         f->arm_b = rg_v3(0, 0, 0);
         f->anchor_b = j->local_anchor_b;
     }
-    f->axis_b = rg__quat_rotate(qb, j->local_axis_b);
-    turn = rg__quat_mul(rg__quat_mul(rg_quat_conjugate(qb), a->orientation), rg_quat_conjugate(j->reference));
+    f->axis_b = rg__quat_rotate(q_b, j->local_axis_b);
+    turn = rg__quat_mul(rg__quat_mul(rg_quat_conjugate(q_b), q_a), rg_quat_conjugate(j->reference));
     if (turn.w < 0) turn = rg__quat(-turn.x, -turn.y, -turn.z, -turn.w);
     f->turn = turn;
+}
+
+/* The joint at its bodies' current poses. */
+static void rg__joint_frame_of(const rg_world *w, const rg__joint *j, rg__joint_frame *f) {
+    const rg__body *a = &w->bodies[j->a], *b = j->b >= 0 ? &w->bodies[j->b] : a;
+    rg__joint_frame_at(w, j, a->com, a->orientation, b->com, b->orientation, f);
 }
 
 /* The twist of the turn about b's axis (swing-twist decomposition), in [-pi, pi] as turn.w >= 0. */
