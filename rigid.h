@@ -32,7 +32,7 @@
    TABLE OF CONTENTS
       Declarations (search for the title): Types, Math, Convex hulls, Narrow phase without a
       world, Casts without a world, World and bodies, Body controls, Shapes, Triangle meshes,
-      Queries, Events, Inspection, Debug draw. The implementation, one grep-able marker a
+      Queries, Events, Joints, Inspection, Debug draw. The implementation, one grep-able marker a
       stage, in the order of the step; the private names of a stage carry its prefix:
          marker         prefix             what
          >>types        rg__<module>_...   internal data of every module
@@ -65,10 +65,12 @@
          >>body         rg__body_          bodies by id: creation, state, forces, impulses;
                                            controls (type, mass, damping, gravity scale, locks)
          >>shape        rg__shape_         shapes on bodies: mass properties, filters, by id
+         >>joint        rg__joint_         joints by id: anchors in the bodies' frames, the bodies'
+                                           joint lists, the pairs they keep apart, positions
          >>query        rg__query_         ray casts, sphere casts, overlaps: a tree over the
                                            shapes' boxes
-         >>draw         rg__draw_          debug draw: shapes as triangles, contacts, impulses,
-                                           boxes
+         >>draw         rg__draw_          debug draw: shapes as triangles, joints, contacts,
+                                           impulses, boxes
       The long modules are cut further, by sub-markers >>module.unit that keep the module's
       prefix: >>quickhull.geometry, .build, .polygons; >>collide.frames, .axes, .manifold,
       .search, .round, .triangle; >>mesh.input, .edges, .hierarchy, .create, .query;
@@ -85,7 +87,8 @@
          and gives each a contact manifold: kept from last step when the pair has hardly moved
          relative to itself, otherwise collided again by >>collide; points within
          contact_margin of touching are speculative (negative depth). >>event notes each
-         manifold's approach speed with the velocities of the step's start.
+         manifold's approach speed with the velocities of the step's start. Bodies that a joint
+         keeps apart (collide_connected 0, >>joint) give no shape pairs.
       3. >>prepare builds the solver's bodies and points, the contact graph's levels from the
          ground up and a seeded shuffle; >>collision resolves the collisions with the
          velocities of the step's start, with restitution (Bender & Schmitt §3.1), a face's or
@@ -965,6 +968,100 @@ typedef struct rg_sensor_events {
 RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
 
 /* ---------------------------------------------------------------------------------------------
+   Joints
+   A joint holds body a to body b, or to the world when body_b is null, solved by impulses in
+   the same loops as the contacts. Its anchors and axis are given in world space at creation and
+   kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as they
+   were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion
+   of body a relative to body b: the hinge angle right-handed about the axis carried by b,
+   continuous (it counts whole turns, no wrap at pi: it is unwrapped at the end of every step,
+   so a hinge must turn less than half a turn between two steps); the slider's translation of
+   a's anchor from b's along the axis carried by b; the distance joint's length between its
+   anchors. Ball and fixed joints have position 0. A ball joint's cone angle is the angle between
+   the axis carried by a and the axis carried by b (equal at creation).
+   Either body may be static or kinematic; at least one of them is dynamic at creation. A joint
+   is destroyed with either of its bodies. With collide_connected 0 the two bodies' shapes make
+   no contacts from the joint's creation (sensors still see them); when the joint is destroyed,
+   their contacts come back at the next step.
+   ------------------------------------------------------------------------------------------- */
+
+typedef struct rg_joint_id { uint32_t index, generation; } rg_joint_id;  /* generation 0 = null */
+typedef enum rg_joint_type {
+    RG_JOINT_BALL,      /* a point of a and a point of b stay together (Ermolin & Kazakov's point-point) */
+    RG_JOINT_HINGE,     /* ball + rotation only about the axis */
+    RG_JOINT_SLIDER,    /* translation only along the axis, no rotation */
+    RG_JOINT_FIXED,     /* no relative motion (weld) */
+    RG_JOINT_DISTANCE   /* the distance between anchor_a and anchor_b within [lower, upper] (rope, rod) */
+} rg_joint_type;
+
+typedef struct rg_joint_def {
+    rg_joint_type type;           /* default RG_JOINT_BALL */
+    rg_body_id body_a, body_b;    /* body_b null: joined to the world */
+    rg_vec3  anchor_a;            /* world point at creation where the joint holds (on a, for distance) */
+    rg_vec3  anchor_b;            /* distance joints: the point on b, world, at creation */
+    rg_vec3  axis;                /* world direction at creation: hinge and slider axis, ball's cone
+                                     axis; default (0, 0, 1); need not be unit */
+    int      enable_limit;        /* default 0 */
+    rg_real  lower, upper;        /* hinge: angles (rad) from the pose at creation; slider: metres;
+                                     ball: upper is the cone's half angle; distance: lengths, always
+                                     in force (enable_limit is not used), a negative value meaning
+                                     the length at creation (the default def sets both to -1) */
+    int      enable_motor;        /* default 0; hinge and slider */
+    rg_real  motor_speed;         /* rad/s or m/s */
+    rg_real  max_motor_force;     /* N m or N, >= 0 */
+    int      collide_connected;   /* default 0: the joined bodies' shapes make no contacts */
+    void    *user_data;
+    int      cookie;              /* set by rg_joint_default_def */
+} rg_joint_def;
+RIGID_API rg_joint_def rg_joint_default_def(void);
+
+/* Null id and RG_ERR_INVALID_ARGUMENT, nothing created, for: a NULL world or def, a def not from
+   rg_joint_default_def, an unknown type, NaN, infinite or absurd (beyond 1e15) anchors, axis,
+   limits, motor speed or force; a zero axis where the type reads it (hinge, slider, ball with
+   enable_limit); a null body_a (both bodies null included), the same body twice, no dynamic
+   body; enable_limit with lower > upper (ball: upper < 0; distance, always: the lengths with
+   negatives replaced by the length at creation); a negative max_motor_force; enable_limit on a
+   fixed joint or enable_motor on a ball, fixed or distance joint. RG_ERR_STALE_ID for a
+   destroyed body in the def. */
+RIGID_API rg_joint_id rg_joint_create(rg_world *w, const rg_joint_def *def, rg_result *result);
+/* Also done when a joined body is destroyed. RG_ERR_INVALID_ARGUMENT for a NULL world,
+   RG_ERR_STALE_ID for a null or stale id. */
+RIGID_API rg_result   rg_joint_destroy(rg_world *w, rg_joint_id id);
+RIGID_API int         rg_joint_is_valid(const rg_world *w, rg_joint_id id);   /* 0 for null, destroyed or stale ids */
+
+/* Getters: all-zero values for a NULL world or a null, destroyed or stale id. */
+RIGID_API rg_joint_type rg_joint_get_type(const rg_world *w, rg_joint_id id);
+RIGID_API rg_body_id  rg_joint_body_a(const rg_world *w, rg_joint_id id);
+RIGID_API rg_body_id  rg_joint_body_b(const rg_world *w, rg_joint_id id);      /* null: the world */
+RIGID_API rg_vec3     rg_joint_anchor_a(const rg_world *w, rg_joint_id id);    /* world, carried by a now */
+RIGID_API rg_vec3     rg_joint_anchor_b(const rg_world *w, rg_joint_id id);    /* world, carried by b now */
+RIGID_API rg_vec3     rg_joint_axis(const rg_world *w, rg_joint_id id);        /* unit, world, carried by b now; zero if none was given */
+RIGID_API rg_vec3     rg_joint_reaction_force(const rg_world *w, rg_joint_id id);   /* on body a in the last step, N */
+RIGID_API rg_vec3     rg_joint_reaction_torque(const rg_world *w, rg_joint_id id);  /* on body a about its anchor, N m */
+RIGID_API rg_real     rg_joint_position(const rg_world *w, rg_joint_id id);        /* hinge angle, slider translation, distance length */
+/* Writes the limits (distance: the lengths in force) to lower and upper (either may be NULL);
+   returns enable_limit (1 for distance joints, 0 for fixed ones). */
+RIGID_API int         rg_joint_limits(const rg_world *w, rg_joint_id id, rg_real *lower, rg_real *upper);
+/* Writes the motor's speed and largest force (either may be NULL); returns enable_motor. */
+RIGID_API int         rg_joint_motor(const rg_world *w, rg_joint_id id, rg_real *speed, rg_real *max_force);
+RIGID_API int         rg_joint_collide_connected(const rg_world *w, rg_joint_id id);
+RIGID_API void       *rg_joint_user_data(const rg_world *w, rg_joint_id id);
+/* Setters: RG_ERR_INVALID_ARGUMENT for a NULL world, RG_ERR_STALE_ID for a null or stale id,
+   RG_ERR_INVALID_ARGUMENT for values as rg_joint_create refuses them (NaN, infinities, beyond
+   1e15, enable with lower > upper, ball: enable with upper < 0 or a joint made without an axis,
+   distance: lower > upper once negatives are the length at creation, enable is not used; a
+   negative max_force) and for limits on a fixed joint or a motor on a ball, fixed or distance
+   joint; nothing changes on failure. They take effect at the next step. */
+RIGID_API rg_result   rg_joint_set_limits(rg_world *w, rg_joint_id id, int enable, rg_real lower, rg_real upper);
+RIGID_API rg_result   rg_joint_set_motor(rg_world *w, rg_joint_id id, int enable, rg_real speed, rg_real max_force);
+RIGID_API rg_result   rg_joint_set_user_data(rg_world *w, rg_joint_id id, void *user_data);
+/* The body's joints (as a or as b), in ascending index: writes at most capacity, returns the
+   total (0 for a stale body; out NULL or capacity <= 0 only counts). */
+RIGID_API int         rg_body_joints(const rg_world *w, rg_body_id body, rg_joint_id *out, int capacity);
+/* Every live joint, in ascending index, as rg_world_bodies. */
+RIGID_API int         rg_world_joints(const rg_world *w, rg_joint_id *out, int capacity);
+
+/* ---------------------------------------------------------------------------------------------
    Inspection
    ------------------------------------------------------------------------------------------- */
 
@@ -1014,11 +1111,11 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 /* ---------------------------------------------------------------------------------------------
    Debug draw
    rg_world_draw hands the world to the program's own renderer: every shape's surface as
-   triangles, contacts as points and lines, boxes as lines, through three callbacks. A NULL
-   callback is skipped (no triangle callback: no shapes). Order: the shapes (bodies by index,
-   each body's shapes in the order added), then each contact's point, normal and impulse in
-   rg_world_contacts's order, then the boxes (bodies by index). The same world draws the same
-   calls, bit for bit.
+   triangles, joints, contacts as points and lines, boxes as lines, through three callbacks. A
+   NULL callback is skipped (no triangle callback: no shapes). Order: the shapes (bodies by
+   index, each body's shapes in the order added), then the joints (by index), then each
+   contact's point, normal and impulse in rg_world_contacts's order, then the boxes (bodies by
+   index). The same world draws the same calls, bit for bit.
       Shapes  hulls: each face as a fan of triangles from its first vertex. Spheres and
               capsules: 24 segments around the axis and 6 rings per half sphere, vertices on the
               surface (an inscribed polyhedron: the area is 1.4% below the true one, the volume
@@ -1033,7 +1130,11 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
               applied in the last step; 0.01 by default: 0.41 m for each of the four corners of a
               1 m cube of 1000 kg at rest, at 60 Hz. Contacts without impulse draw no line.
       Boxes (draw_aabbs): the 12 edges of each body's rg_body_aabb.
-      Joints (draw_joints): rigid.h has no joints; nothing is drawn for them.
+      Joints (draw_joints): a point of size point_size at each anchor (rg_joint_anchor_a, _b),
+              and lines from body a's centre of mass to its anchor, from there to the anchor
+              on b (a distance joint's rope or rod; for the others, how far the joint has
+              drifted apart), and from there to body b's centre of mass (none for the world),
+              in RG_DEBUG_COLOR_JOINT.
    ------------------------------------------------------------------------------------------- */
 
 #define RG_DEBUG_COLOR_STATIC    0x8C8C8Cu  /* grey */
@@ -1043,14 +1144,15 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
 #define RG_DEBUG_COLOR_NORMAL    0xF0E646u  /* yellow: contact normals */
 #define RG_DEBUG_COLOR_IMPULSE   0x46E65Au  /* green: normal impulses */
 #define RG_DEBUG_COLOR_AABB      0x46D2E6u  /* cyan: bodies' boxes */
+#define RG_DEBUG_COLOR_JOINT     0xC864F0u  /* violet: joints' anchors and arms */
 
 typedef struct rg_debug_draw {
     void (*triangle)(rg_vec3 a, rg_vec3 b, rg_vec3 c, uint32_t rgb, void *context); /* shape surfaces, counter-clockwise from outside */
     void (*line)(rg_vec3 a, rg_vec3 b, uint32_t rgb, void *context);                 /* joints, normals, impulses, boxes */
-    void (*point)(rg_vec3 p, rg_real size, uint32_t rgb, void *context);             /* contact points */
+    void (*point)(rg_vec3 p, rg_real size, uint32_t rgb, void *context);             /* contact points, joint anchors */
     int draw_shapes, draw_joints, draw_contacts, draw_impulses, draw_aabbs;          /* default 1, 1, 0, 0, 0 */
     void *context;                /* handed to every callback; default NULL */
-    rg_real point_size;           /* default 0.05: the size handed to point for a contact */
+    rg_real point_size;           /* default 0.05: the size handed to point for a contact or an anchor */
     rg_real normal_length;        /* default 0.25: the length of a contact normal's line */
     rg_real impulse_scale;        /* default 0.01: line length per unit of normal impulse */
 } rg_debug_draw;   /* a plain struct (no cookie) */
@@ -1291,6 +1393,9 @@ typedef struct rg__body {
     rg_real linear_damping, angular_damping; /* per second: v *= 1 / (1 + h c) each step */
     rg_real gravity_scale;
     uint32_t locks;               /* RG_LOCK_* */
+    int joint_list;               /* the body's joints (>>joint): the key 2 joint + side of the first,
+                                     in ascending joint index, linked by rg__joint.link; -1 none */
+    int joint_count;
 } rg__body;
 
 /* ---- shapes ---- */
@@ -1318,6 +1423,51 @@ typedef struct rg__shape {
     rg_real extent;               /* the farthest point of the shape from its centroid */
     rg_vec3 aabb_min, aabb_max;   /* world box of the last step */
 } rg__shape;
+
+/* ---- joints ---- */
+/* A joint's place in one of its bodies' lists (rg__body.joint_list): the keys (2 joint + side,
+   side 0 in a's list, 1 in b's) of its neighbours there, -1 at the ends. */
+typedef struct rg__joint_link { int prev, next; } rg__joint_link;
+
+typedef struct rg__joint {
+    uint32_t generation;          /* odd: alive; even: free slot. 0 is never handed out */
+    int next_free;                /* free list, -1 ends it */
+    rg_joint_type type;
+    int a, b;                     /* body indices; b = -1: the world */
+    rg__joint_link link[2];       /* in a's list and in b's */
+    /* the def's geometry in each body's frame (the frame of its shapes, whose origin is
+       rg_body_position, so that shapes added later move nothing), b's in the world's for the world */
+    rg_vec3 local_anchor_a;       /* def.anchor_a on a */
+    rg_vec3 local_anchor_b;       /* def.anchor_a on b (distance joints: def.anchor_b) */
+    rg_vec3 local_axis_a, local_axis_b; /* def.axis made unit, carried by a and by b; zero if none */
+    rg_quat reference;            /* a's orientation relative to b's at creation, conj(q_b) q_a */
+    rg_real length;               /* the anchors' distance at creation (a distance joint's negative limits) */
+    int enable_limit;             /* 1 for distance joints: their lengths are always in force */
+    int enable_motor, collide_connected;
+    rg_real lower, upper;         /* as set; distance joints: negatives already the length at creation */
+    rg_real motor_speed, max_motor_force;
+    void *user_data;
+    rg_real angle;                /* hinge: the continuous angle at the end of the last step (rg__joint_step_end) */
+    /* The solver's, zero until it runs: impulses on a accumulated by its loops (b takes the
+       opposite), carried from step to step for warm starting, and the whole constraint's
+       impulse of the last step divided by the step, which the getters report. */
+    rg_vec3 linear_impulse;       /* the point rows (ball, hinge, fixed; the slider's across its axis) */
+    rg_vec3 angular_impulse;      /* the angular rows (hinge across its axis; slider and fixed all three) */
+    rg_real axial_impulse;        /* a distance joint's length row */
+    rg_real limit_impulse;        /* the active limit's (hinge, slider, the ball's cone, the rope's slack side) */
+    rg_real motor_impulse;        /* hinge and slider */
+    rg_vec3 reaction_force;       /* on a in the last step, N: rg_joint_reaction_force */
+    rg_vec3 reaction_torque;      /* on a about its anchor in the last step, N m: rg_joint_reaction_torque */
+} rg__joint;
+
+/* A joint posed at its bodies' current poses (rg__joint_frame_of), for positions, drawing and the solver. */
+typedef struct rg__joint_frame {
+    rg_vec3 anchor_a, anchor_b;   /* world: the anchors carried by a and by b */
+    rg_vec3 arm_a, arm_b;         /* from each body's centre of mass to its anchor (b's zero for the world) */
+    rg_vec3 axis_a, axis_b;       /* the axis carried by a and by b, world, unit (zero if none) */
+    rg_quat turn;                 /* a's rotation relative to b since creation, in b's frame:
+                                     conj(q_b) q_a conj(reference), w >= 0 */
+} rg__joint_frame;
 
 /* What a body's shapes add up to (rg__shape_sum_mass). */
 typedef struct rg__mass_properties {
@@ -1852,6 +2002,11 @@ static void rg__query_remove_shape(rg_world *w, int shape);
 static void rg__query_step(rg_world *w);
 static void rg__query_destroy(rg_world *w);
 
+/* The hooks of the shared functions into >>joint (below). */
+static int rg__joint_blocks_pair(const rg_world *w, int a, int b);
+static void rg__joint_release(rg_world *w, int index);
+static void rg__joint_step_end(rg_world *w);
+
 /* ---- world ---- */
 struct rg_world {
     rg_world_def def;
@@ -1860,6 +2015,9 @@ struct rg_world {
     int body_count;
     rg__shape *shapes;            /* stb_ds array, indexed by rg_shape_id.index */
     int shape_free_list;
+    rg__joint *joints;            /* stb_ds array, indexed by rg_joint_id.index */
+    int joint_free_list;
+    int joint_count;
     rg__broadphase broadphase;
     rg__narrowphase narrowphase;
     rg__query query;
@@ -8935,6 +9093,7 @@ static void rg__narrowphase_list_jobs(rg_world *w) {
         rg_real margin, taken;
         int c, entry;
         if (body_a->first_shape < 0 || body_b->first_shape < 0) continue;
+        if (rg__joint_blocks_pair(w, pair.a, pair.b)) continue; /* joined, collide_connected 0 */
         cache = rg__narrowphase_cache_entry(np, rg__broadphase_pair_key(pair.a, pair.b), &cursor);
         entry = np->next_hints[stbds_arrlen(np->next_hints) - 1].entry;
         cache->stamp = np->step;
@@ -9110,7 +9269,7 @@ static void rg__narrowphase_update(rg_world *w) {
    the solver keeps a resting or rolling contact within a tolerance of zero, so it crosses
    neither. A mesh's triangles pool into one (shape, mesh) pair: its deepest point over all of
    them. A touching pair without a manifold ends at once when its bodies leave the broad phase's
-   pairs, its shapes' boxes part, its filter or its bodies' types no longer let it collide;
+   pairs, its shapes' boxes part, its filter, its bodies' types or a joint no longer let it collide;
    otherwise only after RG__EVENT_MISSED_STEPS steps in a row without one. Separating pairs
    pass through the speculative margin, which grows with their speed, and end there; a pair
    close by loses its manifold only where the collision finds no point (mesh-rain: a cube
@@ -9425,13 +9584,14 @@ static void rg__event_publish_ends(rg__events *ev) {
 
 /* Is a touching pair that has no manifold this step still near: its bodies among the broad
    phase's pairs of the step (a binary search: they are in ascending order), one of them
-   dynamic, its shapes' boxes overlapping, its filter passing? */
+   dynamic, not kept apart by a joint, its shapes' boxes overlapping, its filter passing? */
 static int rg__event_still_near(const rg_world *w, const rg__event_pair *p) {
     const rg__shape *sa = &w->shapes[p->shape_a.index], *sb = &w->shapes[p->shape_b.index];
     const rg__body_pair *pairs = w->broadphase.pairs;
     int a = sa->body, b = sb->body, lo = 0, hi = (int)stbds_arrlen(pairs);
     uint64_t key = rg__broadphase_pair_key(a, b);
     if (w->bodies[a].type != RG_BODY_DYNAMIC && w->bodies[b].type != RG_BODY_DYNAMIC) return 0;
+    if (rg__joint_blocks_pair(w, a, b)) return 0;
     if (!rg__shape_filters_pass(sa, sb) || !rg__event_boxes_overlap(sa->aabb_min, sa->aabb_max, sb->aabb_min, sb->aabb_max))
         return 0;
     while (lo < hi) {
@@ -14180,6 +14340,7 @@ RIGID_API rg_world *rg_world_create(const rg_world_def *def, rg_result *result) 
     w->def = *def;
     w->free_list = -1;
     w->shape_free_list = -1;
+    w->joint_free_list = -1;
     rg__set_result(result, RG_OK);
     return w;
 }
@@ -14193,6 +14354,7 @@ RIGID_API void rg_world_destroy(rg_world *w) {
     rg__broadphase_destroy(w);
     stbds_arrfree(w->bodies);
     stbds_arrfree(w->shapes);
+    stbds_arrfree(w->joints);
     RIGID_FREE(w, w->def.allocator_context);
 }
 
@@ -14247,6 +14409,7 @@ RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
         w->bodies[i].force = rg_v3(0, 0, 0);
         w->bodies[i].torque = rg_v3(0, 0, 0);
     }
+    rg__joint_step_end(w); /* hinge angles unwrapped at the final poses */
     return RG_OK;
 }
 
@@ -14376,6 +14539,7 @@ static int rg__body_from_def(const rg_world *w, const rg_body_def *def, rg__body
     memset(body, 0, sizeof *body);
     body->next_free = -1;
     body->first_shape = -1;
+    body->joint_list = -1;
     body->type = def->type;
     body->hull = def->hull;
     body->fixed_mass = def->mass > 0 ? def->mass : 0;
@@ -14448,6 +14612,7 @@ RIGID_API rg_result rg_body_destroy(rg_world *w, rg_body_id id) {
     rg__event_forget(w, (int)id.index, -1);
     rg__narrowphase_remove_body(w, (int)id.index);
     rg__broadphase_remove_body(w, (int)id.index);
+    while (body->joint_list >= 0) rg__joint_release(w, body->joint_list >> 1);
     while (body->first_shape >= 0) rg__shape_release(w, body->first_shape);
     /* the slot becomes even (free); when the generation would wrap, the slot is retired so
        that an old id can never alias a new body */
@@ -15280,6 +15445,468 @@ RIGID_API int rg_body_shapes(const rg_world *w, rg_body_id body_id, rg_shape_id 
 static int rg__shape_filters_pass(const rg__shape *a, const rg__shape *b) {
     if (a->group != 0 && a->group == b->group) return a->group > 0;
     return (a->category_bits & b->mask_bits) != 0 && (b->category_bits & a->mask_bits) != 0;
+}
+
+/* =============================================================================================
+   >>joint: joints by id: anchors in the bodies' frames, the bodies' joint lists, the pairs they
+   keep apart, positions
+   =============================================================================================
+
+   A joint's def is read once: its world anchors and axis are carried into each body's frame
+   (the frame of its shapes; the world's for a null body_b), with a's orientation relative to
+   b's as the reference of the angular rows, so that the joint holds the bodies as they were
+   placed at creation. Each body lists its joints in ascending joint index, doubly linked
+   through rg__joint.link by keys 2 joint + side (side 0: the joint's body a, 1: its body b):
+   a body's destruction takes its joints with it, and the narrow phase asks of a pair whose
+   bodies both have joints whether one of those keeps them apart (rg__joint_blocks_pair) by
+   walking the shorter list. A hinge's angle is the twist about b's axis of a's turn relative to
+   b since creation, made continuous by unwrapping it at the end of every step from the angle of
+   the step before (rg__joint_step_end). */
+
+#define RG__JOINT_COOKIE 0x52474A31
+
+RIGID_API rg_joint_def rg_joint_default_def(void) {
+    rg_joint_def def;
+    memset(&def, 0, sizeof def);
+    def.type = RG_JOINT_BALL;
+    def.axis = rg_v3(0, 0, 1);
+    def.lower = def.upper = -1;
+    def.cookie = RG__JOINT_COOKIE;
+    return def;
+}
+
+static int rg__joint_type_is_valid(rg_joint_type type) {
+    return type == RG_JOINT_BALL || type == RG_JOINT_HINGE || type == RG_JOINT_SLIDER || type == RG_JOINT_FIXED ||
+           type == RG_JOINT_DISTANCE;
+}
+static int rg__joint_has_limits(rg_joint_type type) { return type != RG_JOINT_FIXED; }
+static int rg__joint_has_motor(rg_joint_type type) { return type == RG_JOINT_HINGE || type == RG_JOINT_SLIDER; }
+/* Hinges and sliders read the axis, ball joints for their cone limit. */
+static int rg__joint_reads_axis(rg_joint_type type, int enable_limit) {
+    return type == RG_JOINT_HINGE || type == RG_JOINT_SLIDER || (type == RG_JOINT_BALL && enable_limit);
+}
+static int rg__joint_motor_is_valid(rg_real speed, rg_real max_force) {
+    return rg__is_sane_real(speed) && rg__is_sane_real(max_force) && max_force >= 0;
+}
+
+/* Limits as the type takes them, into *out_lower, *out_upper; 0 when refused. A distance joint's
+   lengths are always in force, a negative one meaning `length` (the length at creation); a
+   ball joint reads upper only, its cone's half angle. */
+static int rg__joint_limits_resolve(rg_joint_type type, int enable, rg_real lower, rg_real upper, rg_real length,
+                                    rg_real *out_lower, rg_real *out_upper) {
+    if (!rg__is_sane_real(lower) || !rg__is_sane_real(upper)) return 0;
+    if (type == RG_JOINT_DISTANCE) {
+        if (lower < 0) lower = length;
+        if (upper < 0) upper = length;
+        if (lower > upper) return 0;
+    } else if (enable && (type == RG_JOINT_BALL ? upper < 0 : lower > upper)) {
+        return 0;
+    }
+    *out_lower = lower;
+    *out_upper = upper;
+    return 1;
+}
+
+/* Everything in a def that can be checked without the world. */
+static int rg__joint_def_is_valid(const rg_joint_def *def) {
+    rg_real lower, upper;
+    if (!def || def->cookie != RG__JOINT_COOKIE || !rg__joint_type_is_valid(def->type)) return 0;
+    if (!rg__v3_is_sane(def->anchor_a) || !rg__v3_is_sane(def->anchor_b) || !rg__v3_is_sane(def->axis)) return 0;
+    if (rg__joint_reads_axis(def->type, def->enable_limit) && rg_v3_length_squared(rg_v3_normalize(def->axis)) == 0)
+        return 0;
+    if ((def->enable_limit && !rg__joint_has_limits(def->type)) || (def->enable_motor && !rg__joint_has_motor(def->type)))
+        return 0;
+    return rg__joint_motor_is_valid(def->motor_speed, def->max_motor_force) &&
+           rg__joint_limits_resolve(def->type, def->enable_limit, def->lower, def->upper,
+                                    rg_v3_length(rg_v3_sub(def->anchor_b, def->anchor_a)), &lower, &upper);
+}
+
+/* The def's bodies: RG_ERR_INVALID_ARGUMENT for a null body_a, the same body twice or no
+   dynamic body; RG_ERR_STALE_ID for a destroyed one. */
+static rg_result rg__joint_bodies_check(const rg_world *w, const rg_joint_def *def) {
+    const rg__body *a, *b = NULL;
+    if (def->body_a.generation == 0) return RG_ERR_INVALID_ARGUMENT;
+    a = rg__world_body(w, def->body_a);
+    if (def->body_b.generation != 0 && !(b = rg__world_body(w, def->body_b))) return RG_ERR_STALE_ID;
+    if (!a) return RG_ERR_STALE_ID;
+    if (a == b) return RG_ERR_INVALID_ARGUMENT;
+    if (a->type != RG_BODY_DYNAMIC && (!b || b->type != RG_BODY_DYNAMIC)) return RG_ERR_INVALID_ARGUMENT;
+    return RG_OK;
+}
+
+/* A world point in a body's frame: origin = com - R local_com (rg_body_position). */
+static rg_vec3 rg__joint_to_body(const rg__body *body, rg_vec3 p) {
+    return rg_v3_add(rg_quat_rotate_inverse(body->orientation, rg_v3_sub(p, body->com)), body->local_com);
+}
+
+/* The joint a checked def describes, built aside. */
+static void rg__joint_from_def(const rg_world *w, const rg_joint_def *def, rg__joint *j) {
+    const rg__body *a = &w->bodies[def->body_a.index];
+    const rg__body *b = def->body_b.generation != 0 ? &w->bodies[def->body_b.index] : NULL;
+    rg_vec3 axis = rg_v3_normalize(def->axis);
+    rg_vec3 anchor_b = def->type == RG_JOINT_DISTANCE ? def->anchor_b : def->anchor_a;
+    rg_quat qb = b ? b->orientation : rg_quat_identity();
+    memset(j, 0, sizeof *j);
+    j->next_free = -1;
+    j->type = def->type;
+    j->a = (int)def->body_a.index;
+    j->b = b ? (int)def->body_b.index : -1;
+    j->link[0].prev = j->link[0].next = j->link[1].prev = j->link[1].next = -1;
+    j->local_anchor_a = rg__joint_to_body(a, def->anchor_a);
+    j->local_anchor_b = b ? rg__joint_to_body(b, anchor_b) : anchor_b;
+    j->local_axis_a = rg_quat_rotate_inverse(a->orientation, axis);
+    j->local_axis_b = rg_quat_rotate_inverse(qb, axis);
+    j->reference = rg_quat_normalize(rg__quat_mul(rg_quat_conjugate(qb), a->orientation));
+    j->length = rg_v3_length(rg_v3_sub(anchor_b, def->anchor_a));
+    j->enable_limit = def->type == RG_JOINT_DISTANCE || def->enable_limit != 0;
+    (void)rg__joint_limits_resolve(def->type, j->enable_limit, def->lower, def->upper, j->length, &j->lower, &j->upper);
+    j->enable_motor = def->enable_motor != 0;
+    j->motor_speed = def->motor_speed;
+    j->max_motor_force = def->max_motor_force;
+    j->collide_connected = def->collide_connected != 0;
+    j->user_data = def->user_data;
+}
+
+static rg__joint_link *rg__joint_link_at(rg_world *w, int key) { return &w->joints[key >> 1].link[key & 1]; }
+
+/* Links key (2 joint + side) into the body's list, in ascending joint index. */
+static void rg__joint_link_in(rg_world *w, int body_index, int key) {
+    rg__body *body = &w->bodies[body_index];
+    rg__joint_link *link = rg__joint_link_at(w, key);
+    int prev = -1, next = body->joint_list;
+    while (next >= 0 && (next >> 1) < (key >> 1)) {
+        prev = next;
+        next = rg__joint_link_at(w, next)->next;
+    }
+    link->prev = prev;
+    link->next = next;
+    if (prev >= 0) rg__joint_link_at(w, prev)->next = key;
+    else body->joint_list = key;
+    if (next >= 0) rg__joint_link_at(w, next)->prev = key;
+    ++body->joint_count;
+}
+
+static void rg__joint_link_out(rg_world *w, int body_index, int key) {
+    rg__body *body = &w->bodies[body_index];
+    rg__joint_link *link = rg__joint_link_at(w, key);
+    if (link->prev >= 0) rg__joint_link_at(w, link->prev)->next = link->next;
+    else body->joint_list = link->next;
+    if (link->next >= 0) rg__joint_link_at(w, link->next)->prev = link->prev;
+    link->prev = link->next = -1;
+    --body->joint_count;
+}
+
+/* A slot for a new joint (from the free list or appended), or -1 when out of memory. */
+static int rg__joint_allocate(rg_world *w) {
+    int index;
+    if (w->joint_free_list >= 0) {
+        index = w->joint_free_list;
+        w->joint_free_list = w->joints[index].next_free;
+        return index;
+    }
+    {
+        rg__joint blank;
+        memset(&blank, 0, sizeof blank);
+        index = (int)stbds_arrlen(w->joints);
+        stbds_arrput(w->joints, blank);
+        return (int)stbds_arrlen(w->joints) == index + 1 ? index : -1;
+    }
+}
+
+static rg_joint_id rg__joint_id_of(const rg_world *w, int index) {
+    rg_joint_id id;
+    id.index = (uint32_t)index;
+    id.generation = w->joints[index].generation;
+    return id;
+}
+
+RIGID_API rg_joint_id rg_joint_create(rg_world *w, const rg_joint_def *def, rg_result *result) {
+    rg_joint_id id = {0, 0};
+    rg__joint candidate;
+    rg_result r;
+    uint32_t generation;
+    int index;
+    if (!w || !rg__joint_def_is_valid(def)) {
+        rg__set_result(result, RG_ERR_INVALID_ARGUMENT);
+        return id;
+    }
+    r = rg__joint_bodies_check(w, def);
+    if (r != RG_OK) {
+        rg__set_result(result, r);
+        return id;
+    }
+    rg__joint_from_def(w, def, &candidate);
+    index = rg__joint_allocate(w);
+    if (index < 0) {
+        rg__set_result(result, RG_ERR_OUT_OF_MEMORY);
+        return id;
+    }
+    RIGID_ASSERT(!(w->joints[index].generation & 1));
+    generation = w->joints[index].generation + 1; /* free slots are even, so this is odd */
+    w->joints[index] = candidate;
+    w->joints[index].generation = generation;
+    rg__joint_link_in(w, candidate.a, 2 * index);
+    if (candidate.b >= 0) rg__joint_link_in(w, candidate.b, 2 * index + 1);
+    ++w->joint_count;
+    rg__set_result(result, RG_OK);
+    return rg__joint_id_of(w, index);
+}
+
+/* Unlinks joint `index` from its bodies' lists and frees its slot (a slot whose generation
+   would wrap is retired, so that an old id never aliases a new joint). */
+static void rg__joint_release(rg_world *w, int index) {
+    rg__joint *j = &w->joints[index];
+    rg__joint_link_out(w, j->a, 2 * index);
+    if (j->b >= 0) rg__joint_link_out(w, j->b, 2 * index + 1);
+    --w->joint_count;
+    if (j->generation + 1 == 0) {
+        j->generation = 0xfffffffeu;
+    } else {
+        j->generation += 1;
+        j->next_free = w->joint_free_list;
+        w->joint_free_list = index;
+    }
+}
+
+/* The joint an id names, or NULL for a stale id or one never handed out. */
+static rg__joint *rg__world_joint(const rg_world *w, rg_joint_id id) {
+    rg__joint *j;
+    if (!w || id.generation == 0 || id.index >= (uint32_t)stbds_arrlen(w->joints)) return NULL;
+    j = &w->joints[id.index];
+    return j->generation == id.generation && (id.generation & 1) ? j : NULL;
+}
+
+RIGID_API rg_result rg_joint_destroy(rg_world *w, rg_joint_id id) {
+    if (!w) return RG_ERR_INVALID_ARGUMENT;
+    if (!rg__world_joint(w, id)) return RG_ERR_STALE_ID;
+    rg__joint_release(w, (int)id.index);
+    return RG_OK;
+}
+
+RIGID_API int rg_joint_is_valid(const rg_world *w, rg_joint_id id) { return rg__world_joint(w, id) != NULL; }
+
+/* Are bodies a and b joined by a joint with collide_connected 0? Bodies without joints (most)
+   cost two loads; otherwise the shorter list is walked. */
+static int rg__joint_blocks_pair(const rg_world *w, int a, int b) {
+    int key;
+    if (w->bodies[a].joint_count == 0 || w->bodies[b].joint_count == 0) return 0;
+    if (w->bodies[b].joint_count < w->bodies[a].joint_count) {
+        int swap = a;
+        a = b;
+        b = swap;
+    }
+    for (key = w->bodies[a].joint_list; key >= 0; key = w->joints[key >> 1].link[key & 1].next) {
+        const rg__joint *j = &w->joints[key >> 1];
+        if ((key & 1 ? j->a : j->b) == b && !j->collide_connected) return 1;
+    }
+    return 0;
+}
+
+/* The joint with its bodies' centres of mass at com_a, com_b and their orientations (unit)
+   q_a, q_b (b's ignored for the world): the solver's predicted poses, or the current ones. */
+static void rg__joint_frame_at(const rg_world *w, const rg__joint *j, rg_vec3 com_a, rg_quat q_a, rg_vec3 com_b,
+                               rg_quat q_b, rg__joint_frame *f) {
+    rg_quat turn;
+    f->arm_a = rg__quat_rotate(q_a, rg_v3_sub(j->local_anchor_a, w->bodies[j->a].local_com));
+    f->anchor_a = rg_v3_add(com_a, f->arm_a);
+    f->axis_a = rg__quat_rotate(q_a, j->local_axis_a);
+    if (j->b >= 0) {
+        f->arm_b = rg__quat_rotate(q_b, rg_v3_sub(j->local_anchor_b, w->bodies[j->b].local_com));
+        f->anchor_b = rg_v3_add(com_b, f->arm_b);
+    } else {
+        q_b = rg_quat_identity();
+        f->arm_b = rg_v3(0, 0, 0);
+        f->anchor_b = j->local_anchor_b;
+    }
+    f->axis_b = rg__quat_rotate(q_b, j->local_axis_b);
+    turn = rg__quat_mul(rg__quat_mul(rg_quat_conjugate(q_b), q_a), rg_quat_conjugate(j->reference));
+    if (turn.w < 0) turn = rg__quat(-turn.x, -turn.y, -turn.z, -turn.w);
+    f->turn = turn;
+}
+
+/* The joint at its bodies' current poses. */
+static void rg__joint_frame_of(const rg_world *w, const rg__joint *j, rg__joint_frame *f) {
+    const rg__body *a = &w->bodies[j->a], *b = j->b >= 0 ? &w->bodies[j->b] : a;
+    rg__joint_frame_at(w, j, a->com, a->orientation, b->com, b->orientation, f);
+}
+
+/* The twist of the turn about b's axis (swing-twist decomposition), in [-pi, pi] as turn.w >= 0. */
+static rg_real rg__joint_hinge_angle(const rg__joint *j, const rg__joint_frame *f) {
+    return 2 * rg__atan2(rg_v3_dot(rg_v3(f->turn.x, f->turn.y, f->turn.z), j->local_axis_b), f->turn.w);
+}
+
+/* The angle that differs from `principal` by whole turns and lies within half a turn of
+   `previous`: principal plus previous - principal rounded to whole turns (fmod is exact). */
+static rg_real rg__joint_unwrap(rg_real previous, rg_real principal) {
+    rg_real turn = 2 * RG__PI, offset = previous - principal, part = rg__fmod(offset, turn), whole = offset - part;
+    if (part > RG__PI) whole += turn;
+    else if (part < -RG__PI) whole -= turn;
+    return principal + whole;
+}
+
+/* rg_joint_position: the hinge's angle unwrapped from the last step's, the slider's
+   translation along b's axis, the distance joint's length; 0 for the others. */
+static rg_real rg__joint_position_of(const rg_world *w, const rg__joint *j) {
+    rg__joint_frame f;
+    rg__joint_frame_of(w, j, &f);
+    switch (j->type) {
+    case RG_JOINT_HINGE: return rg__joint_unwrap(j->angle, rg__joint_hinge_angle(j, &f));
+    case RG_JOINT_SLIDER: return rg_v3_dot(rg_v3_sub(f.anchor_a, f.anchor_b), f.axis_b);
+    case RG_JOINT_DISTANCE: return rg_v3_length(rg_v3_sub(f.anchor_a, f.anchor_b));
+    default: return 0;
+    }
+}
+
+/* The end of rg_world_step: each hinge's angle at the final poses, within half a turn of the
+   last step's, so that it counts whole turns. */
+static void rg__joint_step_end(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->joints);
+    for (i = 0; i < n; ++i) {
+        rg__joint *j = &w->joints[i];
+        if ((j->generation & 1) && j->type == RG_JOINT_HINGE) j->angle = rg__joint_position_of(w, j);
+    }
+}
+
+RIGID_API rg_joint_type rg_joint_get_type(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return j ? j->type : RG_JOINT_BALL;
+}
+static rg_body_id rg__joint_body_id(const rg_world *w, int index) {
+    rg_body_id id = {0, 0};
+    if (index < 0) return id;
+    id.index = (uint32_t)index;
+    id.generation = w->bodies[index].generation;
+    return id;
+}
+RIGID_API rg_body_id rg_joint_body_a(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return rg__joint_body_id(w, j ? j->a : -1);
+}
+RIGID_API rg_body_id rg_joint_body_b(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return rg__joint_body_id(w, j ? j->b : -1);
+}
+RIGID_API rg_vec3 rg_joint_anchor_a(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    rg__joint_frame f;
+    if (!j) return rg_v3(0, 0, 0);
+    rg__joint_frame_of(w, j, &f);
+    return f.anchor_a;
+}
+RIGID_API rg_vec3 rg_joint_anchor_b(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    rg__joint_frame f;
+    if (!j) return rg_v3(0, 0, 0);
+    rg__joint_frame_of(w, j, &f);
+    return f.anchor_b;
+}
+RIGID_API rg_vec3 rg_joint_axis(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    rg__joint_frame f;
+    if (!j) return rg_v3(0, 0, 0);
+    rg__joint_frame_of(w, j, &f);
+    return f.axis_b;
+}
+RIGID_API rg_vec3 rg_joint_reaction_force(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return j ? j->reaction_force : rg_v3(0, 0, 0);
+}
+RIGID_API rg_vec3 rg_joint_reaction_torque(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return j ? j->reaction_torque : rg_v3(0, 0, 0);
+}
+RIGID_API rg_real rg_joint_position(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return j ? rg__joint_position_of(w, j) : 0;
+}
+RIGID_API int rg_joint_limits(const rg_world *w, rg_joint_id id, rg_real *lower, rg_real *upper) {
+    rg__joint *j = rg__world_joint(w, id);
+    if (lower) *lower = j ? j->lower : 0;
+    if (upper) *upper = j ? j->upper : 0;
+    return j ? j->enable_limit : 0;
+}
+RIGID_API int rg_joint_motor(const rg_world *w, rg_joint_id id, rg_real *speed, rg_real *max_force) {
+    rg__joint *j = rg__world_joint(w, id);
+    if (speed) *speed = j ? j->motor_speed : 0;
+    if (max_force) *max_force = j ? j->max_motor_force : 0;
+    return j ? j->enable_motor : 0;
+}
+RIGID_API int rg_joint_collide_connected(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return j ? j->collide_connected : 0;
+}
+RIGID_API void *rg_joint_user_data(const rg_world *w, rg_joint_id id) {
+    rg__joint *j = rg__world_joint(w, id);
+    return j ? j->user_data : NULL;
+}
+
+/* The setters share one check: world, then id. */
+static rg_result rg__joint_for_update(rg_world *w, rg_joint_id id, rg__joint **out) {
+    *out = NULL;
+    if (!w) return RG_ERR_INVALID_ARGUMENT;
+    *out = rg__world_joint(w, id);
+    return *out ? RG_OK : RG_ERR_STALE_ID;
+}
+
+/* New limits restart the limit's accumulated impulse. */
+RIGID_API rg_result rg_joint_set_limits(rg_world *w, rg_joint_id id, int enable, rg_real lower, rg_real upper) {
+    rg__joint *j;
+    rg_real lo, hi;
+    rg_result r = rg__joint_for_update(w, id, &j);
+    if (r != RG_OK) return r;
+    if (!rg__joint_has_limits(j->type)) return RG_ERR_INVALID_ARGUMENT;
+    enable = j->type == RG_JOINT_DISTANCE || enable != 0;
+    if (j->type == RG_JOINT_BALL && enable && rg_v3_length_squared(j->local_axis_a) == 0) return RG_ERR_INVALID_ARGUMENT;
+    if (!rg__joint_limits_resolve(j->type, enable, lower, upper, j->length, &lo, &hi)) return RG_ERR_INVALID_ARGUMENT;
+    j->enable_limit = enable;
+    j->lower = lo;
+    j->upper = hi;
+    j->limit_impulse = 0;
+    return RG_OK;
+}
+
+/* A motor turned off drops its accumulated impulse. */
+RIGID_API rg_result rg_joint_set_motor(rg_world *w, rg_joint_id id, int enable, rg_real speed, rg_real max_force) {
+    rg__joint *j;
+    rg_result r = rg__joint_for_update(w, id, &j);
+    if (r != RG_OK) return r;
+    if (!rg__joint_has_motor(j->type) || !rg__joint_motor_is_valid(speed, max_force)) return RG_ERR_INVALID_ARGUMENT;
+    j->enable_motor = enable != 0;
+    j->motor_speed = speed;
+    j->max_motor_force = max_force;
+    if (!j->enable_motor) j->motor_impulse = 0;
+    return RG_OK;
+}
+
+RIGID_API rg_result rg_joint_set_user_data(rg_world *w, rg_joint_id id, void *user_data) {
+    rg__joint *j;
+    rg_result r = rg__joint_for_update(w, id, &j);
+    if (r != RG_OK) return r;
+    j->user_data = user_data;
+    return RG_OK;
+}
+
+RIGID_API int rg_body_joints(const rg_world *w, rg_body_id body_id, rg_joint_id *out, int capacity) {
+    rg__body *body = rg__world_body(w, body_id);
+    int key, total = 0;
+    if (!body) return 0;
+    if (!out || capacity < 0) capacity = 0;
+    for (key = body->joint_list; key >= 0; key = w->joints[key >> 1].link[key & 1].next, ++total)
+        if (total < capacity) out[total] = rg__joint_id_of(w, key >> 1);
+    return total;
+}
+
+RIGID_API int rg_world_joints(const rg_world *w, rg_joint_id *out, int capacity) {
+    int i, n, total = 0;
+    if (!w) return 0;
+    if (!out || capacity < 0) capacity = 0;
+    n = (int)stbds_arrlen(w->joints);
+    for (i = 0; i < n; ++i) {
+        if (!(w->joints[i].generation & 1)) continue;
+        if (total < capacity) out[total] = rg__joint_id_of(w, i);
+        ++total;
+    }
+    return total;
 }
 
 /* =============================================================================================
@@ -16190,6 +16817,26 @@ static void rg__draw_shapes(const rg_world *w, const rg_debug_draw *d) {
     }
 }
 
+/* Each joint at its bodies' current poses: its anchors as points, and the lines from a's centre
+   of mass to its anchor, on to b's anchor and to b's centre of mass (not for the world). */
+static void rg__draw_joints(const rg_world *w, const rg_debug_draw *d) {
+    int i, n = (int)stbds_arrlen(w->joints);
+    for (i = 0; i < n; ++i) {
+        const rg__joint *j = &w->joints[i];
+        rg__joint_frame f;
+        if (!(j->generation & 1)) continue;
+        rg__joint_frame_of(w, j, &f);
+        if (d->point) {
+            d->point(f.anchor_a, d->point_size, RG_DEBUG_COLOR_JOINT, d->context);
+            d->point(f.anchor_b, d->point_size, RG_DEBUG_COLOR_JOINT, d->context);
+        }
+        if (!d->line) continue;
+        d->line(w->bodies[j->a].com, f.anchor_a, RG_DEBUG_COLOR_JOINT, d->context);
+        d->line(f.anchor_a, f.anchor_b, RG_DEBUG_COLOR_JOINT, d->context);
+        if (j->b >= 0) d->line(f.anchor_b, w->bodies[j->b].com, RG_DEBUG_COLOR_JOINT, d->context);
+    }
+}
+
 /* The last step's contacts (those rg_world_contacts reports): a point and its normal, and the
    normal impulse applied on a as a line along the normal. */
 static void rg__draw_contacts(const rg_world *w, const rg_debug_draw *d) {
@@ -16235,10 +16882,10 @@ RIGID_API rg_debug_draw rg_debug_draw_default(void) {
     return d;
 }
 
-/* draw_joints has nothing to draw: rigid.h has no joints. */
 RIGID_API void rg_world_draw(const rg_world *w, const rg_debug_draw *draw) {
     if (!w || !draw) return;
     if (draw->draw_shapes && draw->triangle) rg__draw_shapes(w, draw);
+    if (draw->draw_joints) rg__draw_joints(w, draw);
     if (draw->draw_contacts || draw->draw_impulses) rg__draw_contacts(w, draw);
     if (draw->draw_aabbs && draw->line) rg__draw_aabbs(w, draw);
 }

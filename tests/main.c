@@ -150,6 +150,7 @@ void rg_tests_query(void);
 void rg_tests_fidelity(void);
 void rg_tests_impact(void);
 void rg_tests_threads(void);
+void rg_tests_joints(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -179,6 +180,7 @@ int main(int argc, char **argv) {
     rg_tests_fidelity();
     rg_tests_impact();
     rg_tests_threads();
+    rg_tests_joints();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
