@@ -10823,23 +10823,17 @@ static inline rg_real rg__impulse_turn(const rg_real *x, const rg_real *z, int a
    beyond that its x changes sign twice a round. Returns 1 counter-clockwise, -1 clockwise, 0
    otherwise (collinear or repeated points among them). */
 static int rg__impulse_patch_convex(const rg_real *x, const rg_real *z, int n) {
-    rg_real ex[RG_MANIFOLD_MAX + 1], ez[RG_MANIFOLD_MAX + 1];
+    rg_real ex = x[0] - x[n - 1], ez = z[0] - z[n - 1]; /* the edge into point 0 */
     int i, left = 0, right = 0, changes = 0;
-    for (i = 0; i + 1 < n; ++i) {
-        ex[i] = x[i + 1] - x[i];
-        ez[i] = z[i + 1] - z[i];
-    }
-    ex[n - 1] = x[0] - x[n - 1];
-    ez[n - 1] = z[0] - z[n - 1];
-    ex[n] = ex[0];
-    ez[n] = ez[0];
     for (i = 0; i < n; ++i) {
-        rg_real turn = ex[i] * ez[i + 1] - ez[i] * ex[i + 1];
+        int j = i + 1 < n ? i + 1 : 0;
+        rg_real fx = x[j] - x[i], fz = z[j] - z[i], turn = ex * fz - ez * fx;
         left += turn > 0;
         right += turn < 0;
+        changes += (ex > 0) != (fx > 0);
+        ex = fx;
+        ez = fz;
     }
-    if (n > 4)
-        for (i = 0; i < n; ++i) changes += (ex[i] > 0) != (ex[i + 1] > 0);
     return n > 4 && changes != 2 ? 0 : left == n ? 1 : right == n ? -1 : 0;
 }
 
