@@ -11004,11 +11004,46 @@ static inline rg_real rg__impulse_turn(const rg_real *x, const rg_real *z, int a
     return (x[b] - x[a]) * (z[c] - z[a]) - (z[b] - z[a]) * (x[c] - x[a]);
 }
 
-/* The convex polygon, counter-clockwise in (x, z), of n points at (x, z) (Andrew's monotone chain
-   after a stable insertion sort by x, then z); its vertices to (px, pz), their number returned
-   (below 3: no area). */
+/* Whether n >= 3 points at (x, z) are already a convex polygon in their order (a clipped face's
+   are): every turn strictly the same way round, and the edges' direction going round once. It
+   turns by less than half a turn at each vertex, so n <= 4 vertices cannot go round twice, and
+   beyond that its x changes sign twice a round. Returns 1 counter-clockwise, -1 clockwise, 0
+   otherwise (collinear or repeated points among them). */
+static int rg__impulse_patch_convex(const rg_real *x, const rg_real *z, int n) {
+    rg_real ex = x[0] - x[n - 1], ez = z[0] - z[n - 1]; /* the edge into point 0 */
+    int i, left = 0, right = 0, changes = 0;
+    for (i = 0; i < n; ++i) {
+        int j = i + 1 < n ? i + 1 : 0;
+        rg_real fx = x[j] - x[i], fz = z[j] - z[i], turn = ex * fz - ez * fx;
+        left += turn > 0;
+        right += turn < 0;
+        changes += (ex > 0) != (fx > 0);
+        ex = fx;
+        ez = fz;
+    }
+    return n > 4 && changes != 2 ? 0 : left == n ? 1 : right == n ? -1 : 0;
+}
+
+/* The convex polygon, counter-clockwise in (x, z), of n points at (x, z): the points themselves
+   when they are one already, otherwise Andrew's monotone chain after a stable insertion sort by
+   x, then z; its vertices to (px, pz), their number returned (below 3: no area). */
 static int rg__impulse_patch_polygon(const rg_real *x, const rg_real *z, int n, rg_real *px, rg_real *pz) {
     int order[RG_MANIFOLD_MAX], hull[2 * RG_MANIFOLD_MAX], i, j, k = 0, lower;
+    int convex = n >= 3 ? rg__impulse_patch_convex(x, z, n) : 0;
+    if (convex > 0) {
+        for (i = 0; i < n; ++i) {
+            px[i] = x[i];
+            pz[i] = z[i];
+        }
+        return n;
+    }
+    if (convex < 0) {
+        for (i = 0; i < n; ++i) {
+            px[i] = x[n - 1 - i];
+            pz[i] = z[n - 1 - i];
+        }
+        return n;
+    }
     for (i = 0; i < n; ++i) {
         for (j = i; j > 0 && (x[order[j - 1]] > x[i] || (x[order[j - 1]] == x[i] && z[order[j - 1]] > z[i])); --j)
             order[j] = order[j - 1];
@@ -11029,30 +11064,51 @@ static int rg__impulse_patch_polygon(const rg_real *x, const rg_real *z, int n, 
     return k - 1;
 }
 
-/* Along the segment q(t) = a + t d, t in [0, 1]: integral |q| dt to *i0 and integral
-   (b . q) |q| dt to *i1, by four-point Gauss-Legendre on each side of the point nearest the
-   origin (|q| bends there; elsewhere it is smooth). */
-static void rg__impulse_segment_integrals(rg_real ax, rg_real az, rg_real dx, rg_real dz, rg_real bx, rg_real bz,
-                                          rg_real *i0, rg_real *i1) {
-    static const rg_real node[4] = {(rg_real)0.0694318442029737, (rg_real)0.3300094782075719,
-                                    (rg_real)0.6699905217924281, (rg_real)0.9305681557970263};
-    static const rg_real weight[4] = {(rg_real)0.1739274225687269, (rg_real)0.3260725774312731,
-                                      (rg_real)0.3260725774312731, (rg_real)0.1739274225687269};
-    rg_real dd = dx * dx + dz * dz, foot = dd > 0 ? -(ax * dx + az * dz) / dd : 0, cut[3];
-    int pieces = 0, i, k;
-    cut[pieces++] = 0;
-    if (foot > 0 && foot < 1) cut[pieces++] = foot;
-    cut[pieces] = 1;
+/* ln x for x > 0 in plain arithmetic (the same bits from every compiler and libm): x = 2^k m with
+   m in [1 / sqrt 2, sqrt 2], ln m = 2 atanh u, u = (m - 1) / (m + 1) within 0.1716, by its series
+   to u^11 (error below 2e-11). */
+static rg_real rg__impulse_log(rg_real x) {
+    rg_real k = 0, u, u2;
+    if (!(x > 0 && x <= RG__REAL_MAX)) return x > 0 ? x : 0;
+    for (; x > 65536; k += 16) x *= (rg_real)(1.0 / 65536.0);
+    for (; x > (rg_real)1.4142135623730951; k += 1) x *= (rg_real)0.5;
+    for (; x < (rg_real)(1.0 / 65536.0); k -= 16) x *= 65536;
+    for (; x < (rg_real)0.7071067811865476; k -= 1) x *= 2;
+    u = (x - 1) / (x + 1);
+    u2 = u * u;
+    return k * (rg_real)0.6931471805599453 +
+           2 * u * (1 + u2 * ((rg_real)(1.0 / 3) + u2 * ((rg_real)(1.0 / 5) + u2 * ((rg_real)(1.0 / 7) +
+                    u2 * ((rg_real)(1.0 / 9) + u2 * (rg_real)(1.0 / 11))))));
+}
+
+/* Along the segment q(t) = a + t (b - a), t in [0, 1], with ra = |a| and rb = |b|: integral |q| dt
+   to *i0 and integral (beta . q) |q| dt to *i1, in closed form. With d = b - a, L = |d|, s the
+   signed distance along d from the foot f of the origin on the line and h = |f| (s = a.d / L at
+   a, b.d / L at b), |q| = sqrt(s^2 + h^2) and dt = ds / L:
+     integral |q| dt = [s r + h^2 ln(s + r)] / (2 L),  integral s |q| dt = [r^3] / (3 L),
+   and beta . q = beta . f + s beta . d / L. ln(s + r) differs between the ends without
+   cancelling: s + r = h^2 / (r - s) where s < 0. Its term is dropped when h^2 is below 1e-12 of
+   ra^2 + rb^2 (the origin on the line: it weighs less than 1e-10 of the rest). */
+static void rg__impulse_segment_integrals(rg_real ax, rg_real az, rg_real bx, rg_real bz, rg_real ra, rg_real rb,
+                                          rg_real betax, rg_real betaz, rg_real *i0, rg_real *i1) {
+    rg_real dx = bx - ax, dz = bz - az, dd = dx * dx + dz * dz, ad = ax * dx + az * dz, bd = bx * dx + bz * dz;
+    rg_real cross = ax * bz - az * bx, inverse, h2, bdd, cube;
     *i0 = *i1 = 0;
-    for (i = 0; i < pieces; ++i) {
-        rg_real span = cut[i + 1] - cut[i];
-        for (k = 0; k < 4; ++k) {
-            rg_real t = cut[i] + span * node[k], qx = ax + t * dx, qz = az + t * dz;
-            rg_real r = rg__sqrt(qx * qx + qz * qz);
-            *i0 += span * weight[k] * r;
-            *i1 += span * weight[k] * (bx * qx + bz * qz) * r;
-        }
+    if (!(dd > 0)) return;
+    inverse = 1 / dd;
+    h2 = cross * cross * inverse;
+    *i0 = (bd * rb - ad * ra) * inverse / 2;
+    if (h2 > (rg_real)1e-12 * (ra * ra + rb * rb)) {
+        rg_real over = 1 / rg__sqrt(dd), sa = ad * over, sb = bd * over, ratio;
+        if (sa >= 0) ratio = (sb + rb) / (sa + ra);
+        else if (sb <= 0) ratio = (ra - sa) / (rb - sb);
+        else ratio = (sb + rb) * (ra - sa) / h2;
+        *i0 += h2 * rg__impulse_log(ratio) * over / 2;
     }
+    /* rb^3 - ra^3 with rb - ra = (b.b - a.a) / (ra + rb) = (a.d + b.d) / (ra + rb) */
+    cube = (ad + bd) / (ra + rb) * (ra * ra + ra * rb + rb * rb);
+    bdd = (betax * dx + betaz * dz) * inverse;
+    *i1 = (betax * ax + betaz * az - ad * bdd) * *i0 + bdd * cube / 3;
 }
 
 /* A patch's effective radius e (above) for n points at (x, z) carrying the normal impulses
@@ -11066,12 +11122,12 @@ static void rg__impulse_segment_integrals(rg_real ax, rg_real az, rg_real dx, rg
    dA = s (q x q') ds dt, a triangle gives (v_i - o) x (v_i+1 - o) times
    (p(o) / 3 integral |q| dt + 1 / 4 integral (beta . q) |q| dt). Returns 0 for no area. */
 static rg_real rg__impulse_patch_radius(const rg_real *x, const rg_real *z, const rg_real *load, int n) {
-    rg_real px[RG_MANIFOLD_MAX], pz[RG_MANIFOLD_MAX], area = 0, gx = 0, gz = 0, ixx = 0, ixz = 0, izz = 0;
-    rg_real N = 0, mx = 0, mz = 0, bx = 0, bz = 0, det, alpha, ox, oz, po, e = 0;
+    rg_real px[RG_MANIFOLD_MAX], pz[RG_MANIFOLD_MAX], r[RG_MANIFOLD_MAX], area = 0, gx = 0, gz = 0;
+    rg_real ixx = 0, ixz = 0, izz = 0, N = 0, mx = 0, mz = 0, bx = 0, bz = 0, det, alpha, ox, oz, po, e = 0;
     int count = rg__impulse_patch_polygon(x, z, n, px, pz), i;
     if (count < 3) return 0;
     for (i = 0; i < count; ++i) {
-        int j = (i + 1) % count;
+        int j = i + 1 < count ? i + 1 : 0;
         rg_real c = px[i] * pz[j] - px[j] * pz[i];
         area += c;
         gx += (px[i] + px[j]) * c;
@@ -11108,10 +11164,15 @@ static rg_real rg__impulse_patch_radius(const rg_real *x, const rg_real *z, cons
     oz = gz + ixz * bx + izz * bz;
     po = alpha + bx * (ox - gx) + bz * (oz - gz);
     for (i = 0; i < count; ++i) {
-        int j = (i + 1) % count;
-        rg_real ax = px[i] - ox, az = pz[i] - oz, i0, i1;
-        rg__impulse_segment_integrals(ax, az, px[j] - px[i], pz[j] - pz[i], bx, bz, &i0, &i1);
-        e += (ax * (pz[j] - oz) - az * (px[j] - ox)) * (po * i0 / 3 + i1 / 4);
+        px[i] -= ox;
+        pz[i] -= oz;
+        r[i] = rg__sqrt(px[i] * px[i] + pz[i] * pz[i]);
+    }
+    for (i = 0; i < count; ++i) {
+        int j = i + 1 < count ? i + 1 : 0;
+        rg_real i0, i1;
+        rg__impulse_segment_integrals(px[i], pz[i], px[j], pz[j], r[i], r[j], bx, bz, &i0, &i1);
+        e += (px[i] * pz[j] - pz[i] * px[j]) * (po * i0 / 3 + i1 / 4);
     }
     return e;
 }
@@ -13458,7 +13519,7 @@ static void rg__contact_patch_radius(const rg__solver *s, rg__solver_manifold *m
     const rg__solver_point *points = &s->points[m->first];
     rg_real x[RG_MANIFOLD_MAX], z[RG_MANIFOLD_MAX], load[RG_MANIFOLD_MAX];
     int j;
-    if (!m->patch) return;
+    if (!m->patch || !rg__impulse_has_friction(m)) return; /* the lever serves only friction */
     for (j = 0; j < m->count; ++j) {
         x[j] = points[j].patch_x;
         z[j] = points[j].patch_z;

@@ -148,6 +148,7 @@ void rg_tests_controls(void);
 void rg_tests_events(void);
 void rg_tests_query(void);
 void rg_tests_fidelity(void);
+void rg_tests_patch_radius(void);
 void rg_tests_impact(void);
 void rg_tests_threads(void);
 void rg_tests_joints(void);
@@ -178,6 +179,7 @@ int main(int argc, char **argv) {
     rg_tests_events();
     rg_tests_query();
     rg_tests_fidelity();
+    rg_tests_patch_radius();
     rg_tests_impact();
     rg_tests_threads();
     rg_tests_joints();
