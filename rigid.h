@@ -164,8 +164,6 @@
                                               hull's radius (>>broadphase)
          RG__REUSE_FRACTION            0.25   a pair that moved less than this relative to itself
                                               keeps its manifold (>>narrowphase)
-         RG__KEEP_TURN                 1e-5   a kept manifold keeps its solver setup while its
-                                              bodies' orientations change less than this (>>prepare)
          RG__ON_BODY_REACH             2      hull radii from a body's centre of mass within
                                               which a manifold's points must lie
          RG__CONTACT_SWEEPS_EXIT       0.05   contact sweeps stop below this error
@@ -1629,7 +1627,6 @@ typedef struct rg__pair_manifold {
     rg_vec3 normal;
     int count;
     int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
-    int carried;                  /* the manifold was carried over from the last step, not collided again */
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
@@ -1769,16 +1766,6 @@ typedef struct rg__turn {
     rg_real a, b;                 /* sin t / t and (1 - cos t) / t^2 */
     rg_real a_less_1;             /* sin t / t - 1, without the cancellation for small t */
 } rg__turn;
-
-/* What a body's setup depends on (rg__prepare_keep_*): a manifold's Jacobians and masses made
-   for these stay valid while its bodies keep them (the orientation within RG__KEEP_TURN). */
-typedef struct rg__setup_side {
-    rg_quat orientation;
-    rg_mat3 inv_inertia_local;
-    rg_real inv_mass;
-    uint32_t locks;
-    int dynamic;
-} rg__setup_side;
 
 /* A body as the solver sees it: working velocities, the inverse mass it has in the current
    pass (zero for static, kinematic and, during shock propagation, finished levels), and the
@@ -1960,14 +1947,6 @@ typedef struct rg__solver {
        start (rg__prepare_points), and how many manifolds did */
     unsigned char *approaching;
     int approaching_count;
-    /* setup kept for manifolds that persist (rg__prepare_keep_*): by the narrow phase's manifold,
-       this step's and last step's copies of the solver manifold (its `first` then places its
-       points in kept_points) and points as rg__prepare_manifold made them, and the state of the
-       two bodies they were made for (two sides a manifold); kept_now is this step's */
-    rg__solver_manifold *kept_manifolds[2];
-    rg__solver_point *kept_points[2];
-    rg__setup_side *kept_sides[2];
-    int kept_now;
 } rg__solver;
 
 /* ---- queries ---- */
@@ -9172,7 +9151,6 @@ static void rg__narrowphase_run_job(rg_world *w, int j, rg_real reach, rg__colli
     }
     rg__narrowphase_warm_start(m, previous);
     m->previous = previous ? (int)(previous - np->previous) : -1; /* for the solver */
-    m->carried = job->outcome == RG__NARROWPHASE_REUSED;
 }
 
 typedef struct rg__narrowphase_jobs_task {
@@ -9987,7 +9965,6 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w) {
 /* Frees the solver's arrays. */
 static void rg__solver_destroy(rg_world *w) {
     rg__solver *s = &w->solver;
-    int i;
     stbds_arrfree(s->bodies);
     stbds_arrfree(s->manifolds);
     stbds_arrfree(s->points);
@@ -10039,11 +10016,6 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->body_pairs_start);
     stbds_arrfree(s->body_pairs);
     stbds_arrfree(s->approaching);
-    for (i = 0; i < 2; ++i) {
-        stbds_arrfree(s->kept_manifolds[i]);
-        stbds_arrfree(s->kept_points[i]);
-        stbds_arrfree(s->kept_sides[i]);
-    }
 }
 
 /* =============================================================================================
@@ -11305,152 +11277,50 @@ static void rg__prepare_mix_materials(rg__solver_manifold *m, const rg__shape *a
     m->spinning_friction = rg__max_real(a->spinning_friction, b->spinning_friction) * lever;
 }
 
-/* A kept setup's bodies may have turned by this much in each component of their orientation
-   quaternions since it was made (about 2e-5 rad; the arms then are off by 2e-5 of their length). */
-#ifndef RG__KEEP_TURN
-#define RG__KEEP_TURN ((rg_real)1e-5)
-#endif
-
-/* The state of a body that its manifolds' setup depends on (rg__setup_side). */
-static rg__setup_side rg__prepare_setup_side(const rg__body *body, const rg__solver_body *sb) {
-    rg__setup_side side;
-    side.orientation = body->orientation;
-    side.inv_mass = sb->inv_mass;
-    side.inv_inertia_local = body->inv_inertia_local;
-    side.locks = body->locks;
-    side.dynamic = sb->dynamic;
-    return side;
-}
-
-/* Whether setup made for `kept` holds for the body now: the same masses, locks and type, turned
-   by less than RG__KEEP_TURN in each component of its orientation (about 2 RG__KEEP_TURN rad). */
-static int rg__prepare_side_holds(const rg__setup_side *kept, const rg__setup_side *now) {
-    rg_quat a = kept->orientation, b = now->orientation;
-    rg_real turn = rg__max_real(rg__max_real(rg__fabs(a.x - b.x), rg__fabs(a.y - b.y)),
-                                rg__max_real(rg__fabs(a.z - b.z), rg__fabs(a.w - b.w)));
-    return turn <= RG__KEEP_TURN && kept->inv_mass == now->inv_mass && kept->locks == now->locks &&
-           kept->dynamic == now->dynamic && memcmp(&kept->inv_inertia_local, &now->inv_inertia_local, sizeof(rg_mat3)) == 0;
-}
-
-/* Last step's setup of the narrow phase's manifold pm, if it still holds: the manifold was
-   carried over (its points are the same points of the bodies) and both bodies are as they were
-   (rg__prepare_side_holds); NULL otherwise. `sides` are the bodies' states now. */
-static const rg__solver_manifold *rg__prepare_kept_setup(const rg__solver *s, const rg__pair_manifold *pm,
-                                                        const rg__setup_side *sides) {
-    int old = s->kept_now ^ 1;
-    const rg__solver_manifold *kept;
-    if (!pm->carried || pm->previous < 0 || pm->previous >= (int)stbds_arrlen(s->kept_manifolds[old])) return NULL;
-    kept = &s->kept_manifolds[old][pm->previous];
-    if (kept->a != pm->a || kept->b != pm->b || kept->count != pm->count) return NULL;
-    if (!rg__prepare_side_holds(&s->kept_sides[old][2 * pm->previous], &sides[0]) ||
-        !rg__prepare_side_holds(&s->kept_sides[old][2 * pm->previous + 1], &sides[1]))
-        return NULL;
-    return kept;
-}
-
-/* Manifold i's setup, as rg__prepare_manifold made it, kept for the next step under its
-   narrow-phase index, with the bodies' states it was made for. */
-static void rg__prepare_keep_setup(rg__solver *s, const rg__solver_manifold *m, const rg__setup_side *sides) {
-    int now = s->kept_now;
-    rg__solver_manifold *kept = &s->kept_manifolds[now][m->pair];
-    *kept = *m;
-    kept->first = s->pair_first[m->pair];
-    s->kept_sides[now][2 * m->pair] = sides[0];
-    s->kept_sides[now][2 * m->pair + 1] = sides[1];
-    if (m->count > 0)
-        memcpy(&s->kept_points[now][kept->first], &s->points[m->first], sizeof *s->points * (size_t)m->count);
-}
-
-/* Solver manifold i from its kept setup: the Jacobians, masses and patch of last step's (or
-   older) for the same points, the step's own places, materials and depths; each point's arms
-   from where it is now. */
-static void rg__prepare_from_kept(rg__solver *s, rg__solver_manifold *m, const rg__solver_manifold *kept,
-                                  const rg__pair_manifold *pm, const rg__body *a, const rg__body *b) {
-    const rg__solver_point *from = &s->kept_points[s->kept_now ^ 1][kept->first];
-    rg__solver_manifold fresh = *m;
-    int k;
-    *m = *kept;
-    m->pair = fresh.pair;
-    m->previous = fresh.previous;
-    m->first = fresh.first;
-    m->level = fresh.level;
-    m->restitution = fresh.restitution;
-    m->static_friction = fresh.static_friction;
-    m->dynamic_friction = fresh.dynamic_friction;
-    m->rolling_friction = fresh.rolling_friction;
-    m->spinning_friction = fresh.spinning_friction;
-    for (k = 0; k < m->count; ++k) {
-        rg__solver_point *p = &s->points[m->first + k];
-        *p = from[k];
-        p->depth = pm->points[k].depth;
-        p->on_b = pm->points[k].point;
-        p->ra = rg_v3_sub(rg_v3_madd(p->on_b, m->n, -p->depth), a->com);
-        p->rb = rg_v3_sub(p->on_b, b->com);
-    }
-}
-
+/* The solver's manifolds and points from the narrow phase's: frames, materials, arms, masses,
+   patches, the static-friction marks, and which manifolds have a point approaching faster than
+   the collisions' `threshold` (rg__collision_gather_wave's first test, made here while the
+   points are at hand). */
 /* Solver manifold i (the narrow phase's order[i], rg__prepare_order) and its points, whose
-   places rg__prepare_points has set: frames, materials, arms, Jacobians, masses and the patch,
-   the static-friction marks, and approaching[i] if a point closes at `threshold` or faster
-   (rg__collision_gather_wave's first test, made here while the points are at hand). A manifold
-   the narrow phase carried over between bodies that hardly turned takes the setup kept from
-   when it was made (rg__prepare_kept_setup; large-pyramid: 91% of its manifolds by step 40,
-   pyramid all once at rest). Writes only manifold i, its points, approaching[i] and the kept
-   setup under its narrow-phase index. */
+   places rg__prepare_points has set: frames, materials, arms, Jacobians, masses and the patch;
+   approaching[i] if a point closes at `threshold` or faster. Writes only manifold i, its points
+   and approaching[i]. */
 static void rg__prepare_manifold(rg_world *w, int i, rg_real threshold) {
     rg__solver *s = &w->solver;
     rg__solver_manifold *m = &s->manifolds[i];
     const rg__pair_manifold *pm = &w->narrowphase.manifolds[m->pair];
     const rg__body *a = &w->bodies[pm->a], *b = &w->bodies[pm->b];
-    const rg__solver_manifold *kept;
-    rg__setup_side sides[2];
     rg_real still = RG__STILL_FRACTION * w->def.contact_tolerance / w->step_dt;
     int k;
     RIGID_ASSERT(pm->a >= 0 && pm->a < (int)stbds_arrlen(w->bodies) && pm->b >= 0 &&
                  pm->b < (int)stbds_arrlen(w->bodies) && pm->a != pm->b);
     RIGID_ASSERT((a->generation & 1) && (b->generation & 1)); /* both bodies live */
-    sides[0] = rg__prepare_setup_side(a, &s->bodies[pm->a]);
-    sides[1] = rg__prepare_setup_side(b, &s->bodies[pm->b]);
     m->a = pm->a;
     m->b = pm->b;
     m->previous = pm->previous;
     m->level = s->pair_level[m->pair];
+    m->n = pm->normal;
+    m->t1 = rg__prepare_perpendicular(m->n);
+    m->t2 = rg_v3_cross(m->n, m->t1);
     rg__prepare_mix_materials(m, &w->shapes[pm->shape_a], &w->shapes[pm->shape_b]);
+    m->round = rg__prepare_is_round(&w->shapes[pm->shape_a]) | 2 * rg__prepare_is_round(&w->shapes[pm->shape_b]);
+    m->spin = m->roll1 = m->roll2 = 0;
     s->approaching[i] = 0;
-    kept = rg__prepare_kept_setup(s, pm, sides);
-    if (kept) {
-        rg__prepare_from_kept(s, m, kept, pm, a, b);
-        /* kept on with the states it was made for, so that turns add up to RG__KEEP_TURN at most */
-        rg__prepare_keep_setup(s, m, &s->kept_sides[s->kept_now ^ 1][2 * pm->previous]);
-    } else {
-        m->n = pm->normal;
-        m->t1 = rg__prepare_perpendicular(m->n);
-        m->t2 = rg_v3_cross(m->n, m->t1);
-        m->round = rg__prepare_is_round(&w->shapes[pm->shape_a]) | 2 * rg__prepare_is_round(&w->shapes[pm->shape_b]);
-        m->spin = m->roll1 = m->roll2 = 0;
-        /* the manifold's points start zeroed, in one memset (a memset per point cost a quarter of
-           this function's time) */
-        if (m->count > 0) memset(&s->points[m->first], 0, sizeof *s->points * (size_t)m->count);
-        for (k = 0; k < m->count; ++k) {
-            rg__solver_point *p = &s->points[m->first + k];
-            rg_vec3 on_b = pm->points[k].point;
-            rg_real depth = pm->points[k].depth;
-            rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
-            p->depth = depth;
-            p->on_b = on_b;
-            p->ra = rg_v3_sub(on_a, a->com);
-            p->rb = rg_v3_sub(on_b, b->com);
-            p->wave = -1;
-            rg__impulse_point_jacobians(s, m, p);
-        }
-        m->points_frozen = rg__impulse_frozen_pair(s, m);
-        rg__impulse_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
-        rg__impulse_patch_mass_of(s, m, 3);
-        rg__prepare_keep_setup(s, m, sides);
-    }
+    /* the manifold's points start zeroed, in one memset (a memset per point cost a quarter of
+       this function's time) */
+    if (m->count > 0) memset(&s->points[m->first], 0, sizeof *s->points * (size_t)m->count);
     for (k = 0; k < m->count; ++k) {
         rg__solver_point *p = &s->points[m->first + k];
+        rg_vec3 on_b = pm->points[k].point;
+        rg_real depth = pm->points[k].depth;
+        rg_vec3 on_a = rg_v3_madd(on_b, m->n, -depth);
         rg_real u1, u2, un;
+        p->depth = depth;
+        p->on_b = on_b;
+        p->ra = rg_v3_sub(on_a, a->com);
+        p->rb = rg_v3_sub(on_b, b->com);
+        p->wave = -1;
+        rg__impulse_point_jacobians(s, m, p);
         /* Bender §3.1: static friction where the points do not slide relative to each other;
            the velocities are those of the step's start, before gravity */
         u1 = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->t1, p->ra1, p->rb1);
@@ -11459,6 +11329,9 @@ static void rg__prepare_manifold(rg_world *w, int i, rg_real threshold) {
         un = rg__impulse_speed(&s->bodies[m->a], &s->bodies[m->b], m->n, p->ran, p->rbn);
         if (-un >= threshold && !(p->normal_mass <= 0)) s->approaching[i] = 1;
     }
+    m->points_frozen = rg__impulse_frozen_pair(s, m);
+    rg__impulse_patch_shape(s, m, RG__SLOP_FRACTION * w->def.contact_tolerance, w->def.contact_tolerance);
+    rg__impulse_patch_mass_of(s, m, 3);
 }
 
 /* The fewest manifolds a worker takes at once in the solver's parallel stages (>>task). */
@@ -11491,10 +11364,6 @@ static void rg__prepare_points(rg_world *w, rg_real threshold) {
         total += source[i].count;
     }
     stbds_arrsetlen(s->points, total);
-    s->kept_now ^= 1;
-    stbds_arrsetlen(s->kept_manifolds[s->kept_now], count);
-    stbds_arrsetlen(s->kept_points[s->kept_now], total);
-    stbds_arrsetlen(s->kept_sides[s->kept_now], 2 * count);
     total = 0;
     for (i = 0; i < count; ++i) {
         rg__solver_manifold *m = &s->manifolds[i];
