@@ -967,8 +967,9 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
 
 /* ---------------------------------------------------------------------------------------------
    Joints
-   A joint holds body a to body b, or to the world when body_b is null, solved by impulses in
-   the same loops as the contacts. Its anchors and axis are given in world space at creation and
+   A joint holds body a to body b, or to the world when body_b is null. NOT YET SOLVED: this
+   version creates, checks, stores, measures and draws joints, but the step does not hold the
+   bodies together (the impulses in the contacts' loops come next). Its anchors and axis are given in world space at creation and
    kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as they
    were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion
    of body a relative to body b: the hinge angle right-handed about the axis carried by b,
