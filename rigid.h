@@ -2091,7 +2091,7 @@ RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
    same operations as rg_mat3_inverse's (whose other three equal them), so the numbers are
    rg_mat3_inverse's; a determinant out of range or an entry that is not finite takes
    rg_mat3_inverse itself. */
-static void rg__mat3_symmetric_inverse(const rg_real *k, rg_mat3 *inv) {
+static inline void rg__mat3_symmetric_inverse(const rg_real *k, rg_mat3 *inv) {
     rg_real c00 = k[3] * k[5] - k[4] * k[4], c01 = k[4] * k[2] - k[1] * k[5], c02 = k[1] * k[4] - k[3] * k[2];
     rg_real c11 = k[5] * k[0] - k[2] * k[2], c12 = k[2] * k[1] - k[4] * k[0], c22 = k[0] * k[3] - k[1] * k[1];
     rg_real det = k[0] * c00 + k[1] * c01 + k[2] * c02, r;
@@ -10336,17 +10336,28 @@ RG__COLD static void rg__impulse_point_inverse_masses_locked(const rg__solver_bo
    n^T K n (as 1 / itself) and K on the tangent plane, inverted. */
 static void rg__impulse_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real im = A->inv_mass + B->inv_mass, knn;
+    rg_real im = A->inv_mass + B->inv_mass, knn, k11, k12, k22;
     if (A->locked | B->locked) {
         rg__impulse_point_inverse_masses_locked(A, B, m, p);
         return;
     }
-    knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
+    /* a frozen body's turns are zero (rg__impulse_body_turn): its terms are left out */
+    knn = k11 = k22 = im;
+    k12 = 0;
+    if (!A->frozen) {
+        knn += rg_v3_dot(p->ran, p->wan);
+        k11 += rg_v3_dot(p->ra1, p->wa1);
+        k12 = rg_v3_dot(p->ra1, p->wa2);
+        k22 += rg_v3_dot(p->ra2, p->wa2);
+    }
+    if (!B->frozen) {
+        knn += rg_v3_dot(p->rbn, p->wbn);
+        k11 += rg_v3_dot(p->rb1, p->wb1);
+        k12 += rg_v3_dot(p->rb1, p->wb2);
+        k22 += rg_v3_dot(p->rb2, p->wb2);
+    }
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
-        rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
-        rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
-        rg_real k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
         rg_real det = k11 * k22 - k12 * k12;
         if (det > 0) {
             p->i11 = k22 / det;
@@ -10498,6 +10509,11 @@ static void rg__impulse_patch_coupled(const rg__solver_manifold *m, rg_vec3 a, r
     *dn = rg_v3_sub(a, rg_mat3_mul_v3(m->patch_shifted, *df));
 }
 
+/* Column i of a dotted with column j of b: (a^T b)_ij. */
+static inline rg_real rg__impulse_column_dot(const rg_mat3 *a, const rg_mat3 *b, int i, int j) {
+    return a->m[0][i] * b->m[0][j] + a->m[1][i] * b->m[1][j] + a->m[2][i] * b->m[2][j];
+}
+
 /* The matrices of rg__impulse_patch_coupled for the patch's current masses: C^T, K_nn^-1 C and
    (K_ff - C^T K_nn^-1 C)^-1 (zero when singular: then the coupled solve changes nothing and
    fails its checks), from K_ff's upper triangle `friction_k` and the normal resultant's axes
@@ -10508,17 +10524,15 @@ static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold 
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     const rg_mat3 *kn = &m->patch_mass;
     rg_mat3 c, *shifted = &m->patch_shifted;
-    rg_vec3 axis[3];
     rg_real schur[6];
-    int r, i, j;
+    int i, j;
     /* C: the normal parts' Jacobians (as rg__impulse_patch_mass_of has them) times friction's
        turns per unit; the rows but the first have the same axis on both bodies */
-    axis[0] = m->patch_ran;
-    axis[1] = cross[0];
-    axis[2] = cross[1];
-    for (r = 0; r < 3; ++r) {
-        rg_vec3 axis_b = r == 0 ? m->patch_rbn : axis[r];
-        for (j = 0; j < 3; ++j) c.m[r][j] = rg_v3_dot(axis[r], m->patch_fa[j]) + rg_v3_dot(axis_b, m->patch_fb[j]);
+    for (j = 0; j < 3; ++j) {
+        rg_vec3 both = rg_v3_add(m->patch_fa[j], m->patch_fb[j]);
+        c.m[0][j] = rg_v3_dot(m->patch_ran, m->patch_fa[j]) + rg_v3_dot(m->patch_rbn, m->patch_fb[j]);
+        c.m[1][j] = rg_v3_dot(cross[0], both);
+        c.m[2][j] = rg_v3_dot(cross[1], both);
     }
     if (A->locked | B->locked) {
         c.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
@@ -10528,20 +10542,20 @@ static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold 
         c.m[0][0] += m->n.x * m->t1.x * im + m->n.y * m->t1.y * im + m->n.z * m->t1.z * im;
         c.m[0][1] += m->n.x * m->t2.x * im + m->n.y * m->t2.y * im + m->n.z * m->t2.z * im;
     }
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) {
-            m->patch_coupling_t.m[j][i] = c.m[i][j];
-            shifted->m[i][j] = kn->m[i][0] * c.m[0][j] + kn->m[i][1] * c.m[1][j] + kn->m[i][2] * c.m[2][j];
-        }
-    {
-        rg_mat3 kf = rg_mat3_inverse(m->patch_friction_mass), sc;
-        for (i = 0; i < 3; ++i)
-            for (j = 0; j < 3; ++j)
-                sc.m[i][j] = kf.m[i][j] - (c.m[0][i] * shifted->m[0][j] + c.m[1][i] * shifted->m[1][j] + c.m[2][i] * shifted->m[2][j]);
-        m->patch_schur_inverse = rg_mat3_inverse(sc);
-        (void)schur;
-        (void)friction_k;
+    /* K_nn^-1 C, row i of K_nn^-1 being its column i */
+    for (i = 0; i < 3; ++i) {
+        shifted->m[i][0] = rg__impulse_column_dot(kn, &c, i, 0);
+        shifted->m[i][1] = rg__impulse_column_dot(kn, &c, i, 1);
+        shifted->m[i][2] = rg__impulse_column_dot(kn, &c, i, 2);
     }
+    m->patch_coupling_t = rg_mat3_transpose(c);
+    schur[0] = friction_k[0] - rg__impulse_column_dot(&c, shifted, 0, 0);
+    schur[1] = friction_k[1] - rg__impulse_column_dot(&c, shifted, 0, 1);
+    schur[2] = friction_k[2] - rg__impulse_column_dot(&c, shifted, 0, 2);
+    schur[3] = friction_k[3] - rg__impulse_column_dot(&c, shifted, 1, 1);
+    schur[4] = friction_k[4] - rg__impulse_column_dot(&c, shifted, 1, 2);
+    schur[5] = friction_k[5] - rg__impulse_column_dot(&c, shifted, 2, 2);
+    rg__mat3_symmetric_inverse(schur, &m->patch_schur_inverse);
 }
 
 /* One body's turns per unit of a resultant's three parts (I^-1 axis) and its share of the
@@ -10581,16 +10595,18 @@ RG__COLD static void rg__impulse_resultant_locked_mass(const rg__solver_body *A,
    unit of each part and its share of K (rg__impulse_resultant_share) when `sides` has 1 and b's
    when it has 2 (the others are kept: their body's mass did not change), K's upper triangle `k`
    and K's inverse; returns 0 if K cannot be inverted. */
-static int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
+static inline int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
                                      const rg_vec3 *axis_b, const rg_vec3 *along, int linear, int sides, rg_vec3 *wa,
                                      rg_vec3 *wb, rg_real *share_a, rg_real *share_b, rg_real *k, rg_mat3 *inverse) {
     rg_real im = A->inv_mass + B->inv_mass;
-    int j;
     if (sides & 1) rg__impulse_resultant_share(A, axis_a, wa, share_a);
     if (sides & 2) rg__impulse_resultant_share(B, axis_b, wb, share_b);
-    for (j = 0; j < 6; ++j) k[j] = share_a[j] + share_b[j];
-    k[0] += im;
-    k[3] += linear > 1 ? im : 0;
+    k[0] = share_a[0] + share_b[0] + im;
+    k[1] = share_a[1] + share_b[1];
+    k[2] = share_a[2] + share_b[2];
+    k[3] = share_a[3] + share_b[3] + (linear > 1 ? im : 0);
+    k[4] = share_a[4] + share_b[4];
+    k[5] = share_a[5] + share_b[5];
     if (A->locked | B->locked) rg__impulse_resultant_locked_mass(A, B, along, linear, share_a, share_b, k);
     rg__mat3_symmetric_inverse(k, inverse);
     return inverse->m[0][0] > 0 && inverse->m[1][1] > 0 && inverse->m[2][2] > 0;
