@@ -10509,9 +10509,22 @@ static void rg__impulse_patch_coupled(const rg__solver_manifold *m, rg_vec3 a, r
     *dn = rg_v3_sub(a, rg_mat3_mul_v3(m->patch_shifted, *df));
 }
 
-/* Column i of a dotted with column j of b: (a^T b)_ij. */
-static inline rg_real rg__impulse_column_dot(const rg_mat3 *a, const rg_mat3 *b, int i, int j) {
-    return a->m[0][i] * b->m[0][j] + a->m[1][i] * b->m[1][j] + a->m[2][i] * b->m[2][j];
+/* (a b)_ij and (a b^T)_ij. */
+static inline rg_real rg__impulse_product_entry(const rg_mat3 *a, const rg_mat3 *b, int i, int j) {
+    return a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] + a->m[i][2] * b->m[2][j];
+}
+static inline rg_real rg__impulse_rows_dot(const rg_mat3 *a, const rg_mat3 *b, int i, int j) {
+    return a->m[i][0] * b->m[j][0] + a->m[i][1] * b->m[j][1] + a->m[i][2] * b->m[j][2];
+}
+
+/* Column j of the coupling C of rg__impulse_patch_coupled, into row j of C^T: the normal parts'
+   Jacobians (as rg__impulse_patch_mass_of has them) times friction's turns per unit of part j.
+   The normal parts but the first have the same axis (`cross`) on both bodies. */
+static inline void rg__impulse_coupling_column(const rg__solver_manifold *m, const rg_vec3 *cross, int j, rg_mat3 *ct) {
+    rg_vec3 both = rg_v3_add(m->patch_fa[j], m->patch_fb[j]);
+    ct->m[j][0] = rg_v3_dot(m->patch_ran, m->patch_fa[j]) + rg_v3_dot(m->patch_rbn, m->patch_fb[j]);
+    ct->m[j][1] = rg_v3_dot(cross[0], both);
+    ct->m[j][2] = rg_v3_dot(cross[1], both);
 }
 
 /* The matrices of rg__impulse_patch_coupled for the patch's current masses: C^T, K_nn^-1 C and
@@ -10523,38 +10536,33 @@ static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold 
                                        const rg_real *friction_k) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
     const rg_mat3 *kn = &m->patch_mass;
-    rg_mat3 c, *shifted = &m->patch_shifted;
+    rg_mat3 ct, *shifted = &m->patch_shifted;
     rg_real schur[6];
-    int i, j;
-    /* C: the normal parts' Jacobians (as rg__impulse_patch_mass_of has them) times friction's
-       turns per unit; the rows but the first have the same axis on both bodies */
-    for (j = 0; j < 3; ++j) {
-        rg_vec3 both = rg_v3_add(m->patch_fa[j], m->patch_fb[j]);
-        c.m[0][j] = rg_v3_dot(m->patch_ran, m->patch_fa[j]) + rg_v3_dot(m->patch_rbn, m->patch_fb[j]);
-        c.m[1][j] = rg_v3_dot(cross[0], both);
-        c.m[2][j] = rg_v3_dot(cross[1], both);
-    }
+    int i;
+    rg__impulse_coupling_column(m, cross, 0, &ct);
+    rg__impulse_coupling_column(m, cross, 1, &ct);
+    rg__impulse_coupling_column(m, cross, 2, &ct);
     if (A->locked | B->locked) {
-        c.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
-        c.m[0][1] += rg__impulse_linear_mass(A, B, m->n, m->t2);
+        ct.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
+        ct.m[1][0] += rg__impulse_linear_mass(A, B, m->n, m->t2);
     } else {
         rg_real im = A->inv_mass + B->inv_mass; /* rg__impulse_linear_mass without locks */
-        c.m[0][0] += m->n.x * m->t1.x * im + m->n.y * m->t1.y * im + m->n.z * m->t1.z * im;
-        c.m[0][1] += m->n.x * m->t2.x * im + m->n.y * m->t2.y * im + m->n.z * m->t2.z * im;
+        ct.m[0][0] += m->n.x * m->t1.x * im + m->n.y * m->t1.y * im + m->n.z * m->t1.z * im;
+        ct.m[1][0] += m->n.x * m->t2.x * im + m->n.y * m->t2.y * im + m->n.z * m->t2.z * im;
     }
-    /* K_nn^-1 C, row i of K_nn^-1 being its column i */
+    m->patch_coupling_t = ct;
+    /* K_nn^-1 C: K_nn^-1 is symmetric, so its row i dotted with C's column j */
     for (i = 0; i < 3; ++i) {
-        shifted->m[i][0] = rg__impulse_column_dot(kn, &c, i, 0);
-        shifted->m[i][1] = rg__impulse_column_dot(kn, &c, i, 1);
-        shifted->m[i][2] = rg__impulse_column_dot(kn, &c, i, 2);
+        shifted->m[i][0] = rg__impulse_rows_dot(kn, &ct, i, 0);
+        shifted->m[i][1] = rg__impulse_rows_dot(kn, &ct, i, 1);
+        shifted->m[i][2] = rg__impulse_rows_dot(kn, &ct, i, 2);
     }
-    m->patch_coupling_t = rg_mat3_transpose(c);
-    schur[0] = friction_k[0] - rg__impulse_column_dot(&c, shifted, 0, 0);
-    schur[1] = friction_k[1] - rg__impulse_column_dot(&c, shifted, 0, 1);
-    schur[2] = friction_k[2] - rg__impulse_column_dot(&c, shifted, 0, 2);
-    schur[3] = friction_k[3] - rg__impulse_column_dot(&c, shifted, 1, 1);
-    schur[4] = friction_k[4] - rg__impulse_column_dot(&c, shifted, 1, 2);
-    schur[5] = friction_k[5] - rg__impulse_column_dot(&c, shifted, 2, 2);
+    schur[0] = friction_k[0] - rg__impulse_product_entry(&ct, shifted, 0, 0);
+    schur[1] = friction_k[1] - rg__impulse_product_entry(&ct, shifted, 0, 1);
+    schur[2] = friction_k[2] - rg__impulse_product_entry(&ct, shifted, 0, 2);
+    schur[3] = friction_k[3] - rg__impulse_product_entry(&ct, shifted, 1, 1);
+    schur[4] = friction_k[4] - rg__impulse_product_entry(&ct, shifted, 1, 2);
+    schur[5] = friction_k[5] - rg__impulse_product_entry(&ct, shifted, 2, 2);
     rg__mat3_symmetric_inverse(schur, &m->patch_schur_inverse);
 }
 
