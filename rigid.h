@@ -2245,6 +2245,28 @@ RIGID_API rg_mat3 rg_mat3_inverse(rg_mat3 m) {
     inv = rg__mat3_divide(inv, largest);
     return rg__mat3_is_finite(inv) ? inv : zero;
 }
+/* rg_mat3_inverse of a symmetric matrix given by its upper triangle k = (k00, k01, k02, k11,
+   k12, k22), filling `inv`. The plain path computes six of the nine cofactors, each with the
+   same operations as rg_mat3_inverse's (whose other three equal them), so the numbers are
+   rg_mat3_inverse's; a determinant out of range or an entry that is not finite takes
+   rg_mat3_inverse itself. */
+static inline void rg__mat3_symmetric_inverse(const rg_real *k, rg_mat3 *inv) {
+    rg_real c00 = k[3] * k[5] - k[4] * k[4], c01 = k[4] * k[2] - k[1] * k[5], c02 = k[1] * k[4] - k[3] * k[2];
+    rg_real c11 = k[5] * k[0] - k[2] * k[2], c12 = k[2] * k[1] - k[4] * k[0], c22 = k[0] * k[3] - k[1] * k[1];
+    rg_real det = k[0] * c00 + k[1] * c01 + k[2] * c02, r;
+    if (rg__determinant_in_range(det)) {
+        r = 1 / det;
+        c00 *= r, c01 *= r, c02 *= r, c11 *= r, c12 *= r, c22 *= r;
+        if (rg__is_finite_real(c00 + c01 + c02 + c11 + c12 + c22)) {
+            inv->m[0][0] = c00; inv->m[0][1] = inv->m[1][0] = c01; inv->m[0][2] = inv->m[2][0] = c02;
+            inv->m[1][1] = c11; inv->m[1][2] = inv->m[2][1] = c12; inv->m[2][2] = c22;
+            return;
+        }
+    }
+    inv->m[0][0] = k[0]; inv->m[0][1] = inv->m[1][0] = k[1]; inv->m[0][2] = inv->m[2][0] = k[2];
+    inv->m[1][1] = k[3]; inv->m[1][2] = inv->m[2][1] = k[4]; inv->m[2][2] = k[5];
+    *inv = rg_mat3_inverse(*inv);
+}
 /* Cramer's rule; 0 when the determinant is zero (or outside the safe range on the plain path) */
 static int rg__mat3_solve_by_cramer(rg_mat3 m, rg_vec3 b, int plain_path, rg_vec3 *x) {
     rg_vec3 c0 = rg__mat3_column(m, 0), c1 = rg__mat3_column(m, 1), c2 = rg__mat3_column(m, 2);
@@ -10474,17 +10496,28 @@ RG__COLD static void rg__impulse_point_inverse_masses_locked(const rg__solver_bo
    n^T K n (as 1 / itself) and K on the tangent plane, inverted. */
 static void rg__impulse_point_inverse_masses(const rg__solver *s, const rg__solver_manifold *m, rg__solver_point *p) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_real im = A->inv_mass + B->inv_mass, knn;
+    rg_real im = A->inv_mass + B->inv_mass, knn, k11, k12, k22;
     if (A->locked | B->locked) {
         rg__impulse_point_inverse_masses_locked(A, B, m, p);
         return;
     }
-    knn = im + rg_v3_dot(p->ran, p->wan) + rg_v3_dot(p->rbn, p->wbn);
+    /* a frozen body's turns are zero (rg__impulse_body_turn): its terms are left out */
+    knn = k11 = k22 = im;
+    k12 = 0;
+    if (!A->frozen) {
+        knn += rg_v3_dot(p->ran, p->wan);
+        k11 += rg_v3_dot(p->ra1, p->wa1);
+        k12 = rg_v3_dot(p->ra1, p->wa2);
+        k22 += rg_v3_dot(p->ra2, p->wa2);
+    }
+    if (!B->frozen) {
+        knn += rg_v3_dot(p->rbn, p->wbn);
+        k11 += rg_v3_dot(p->rb1, p->wb1);
+        k12 += rg_v3_dot(p->rb1, p->wb2);
+        k22 += rg_v3_dot(p->rb2, p->wb2);
+    }
     p->normal_mass = knn > 0 ? 1 / knn : 0;
     {
-        rg_real k11 = im + rg_v3_dot(p->ra1, p->wa1) + rg_v3_dot(p->rb1, p->wb1);
-        rg_real k12 = rg_v3_dot(p->ra1, p->wa2) + rg_v3_dot(p->rb1, p->wb2);
-        rg_real k22 = im + rg_v3_dot(p->ra2, p->wa2) + rg_v3_dot(p->rb2, p->wb2);
         rg_real det = k11 * k22 - k12 * k12;
         if (det > 0) {
             p->i11 = k22 / det;
@@ -10636,28 +10669,61 @@ static void rg__impulse_patch_coupled(const rg__solver_manifold *m, rg_vec3 a, r
     *dn = rg_v3_sub(a, rg_mat3_mul_v3(m->patch_shifted, *df));
 }
 
+/* (a b)_ij and (a b^T)_ij. */
+static inline rg_real rg__impulse_product_entry(const rg_mat3 *a, const rg_mat3 *b, int i, int j) {
+    return a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] + a->m[i][2] * b->m[2][j];
+}
+static inline rg_real rg__impulse_rows_dot(const rg_mat3 *a, const rg_mat3 *b, int i, int j) {
+    return a->m[i][0] * b->m[j][0] + a->m[i][1] * b->m[j][1] + a->m[i][2] * b->m[j][2];
+}
+
+/* Column j of the coupling C of rg__impulse_patch_coupled, into row j of C^T: the normal parts'
+   Jacobians (as rg__impulse_patch_mass_of has them) times friction's turns per unit of part j.
+   The normal parts but the first have the same axis (`cross`) on both bodies. */
+static inline void rg__impulse_coupling_column(const rg__solver_manifold *m, const rg_vec3 *cross, int j, rg_mat3 *ct) {
+    rg_vec3 both = rg_v3_add(m->patch_fa[j], m->patch_fb[j]);
+    ct->m[j][0] = rg_v3_dot(m->patch_ran, m->patch_fa[j]) + rg_v3_dot(m->patch_rbn, m->patch_fb[j]);
+    ct->m[j][1] = rg_v3_dot(cross[0], both);
+    ct->m[j][2] = rg_v3_dot(cross[1], both);
+}
+
 /* The matrices of rg__impulse_patch_coupled for the patch's current masses: C^T, K_nn^-1 C and
    (K_ff - C^T K_nn^-1 C)^-1 (zero when singular: then the coupled solve changes nothing and
-   fails its checks). */
-static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold *m) {
+   fails its checks), from K_ff's upper triangle `friction_k` and the normal resultant's axes
+   t1 x n and t2 x n (`cross`). The Schur complement is symmetric: its upper triangle is
+   computed and inverted as such. */
+static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold *m, const rg_vec3 *cross,
+                                       const rg_real *friction_k) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 axis_a[3], axis_b[3];
-    rg_mat3 coupling;
-    int r, k;
-    /* C: the normal parts' Jacobians (as rg__impulse_patch_mass_of has them) times friction's
-       turns per unit */
-    axis_a[0] = m->patch_ran;
-    axis_b[0] = m->patch_rbn;
-    axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
-    axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
-    for (r = 0; r < 3; ++r)
-        for (k = 0; k < 3; ++k) coupling.m[r][k] = rg_v3_dot(axis_a[r], m->patch_fa[k]) + rg_v3_dot(axis_b[r], m->patch_fb[k]);
-    coupling.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
-    coupling.m[0][1] += rg__impulse_linear_mass(A, B, m->n, m->t2);
-    m->patch_coupling_t = rg_mat3_transpose(coupling);
-    m->patch_shifted = rg_mat3_mul(m->patch_mass, coupling);
-    m->patch_schur_inverse = rg_mat3_inverse(rg_mat3_add(rg_mat3_inverse(m->patch_friction_mass),
-                                                         rg_mat3_scale(rg_mat3_mul(m->patch_coupling_t, m->patch_shifted), -1)));
+    const rg_mat3 *kn = &m->patch_mass;
+    rg_mat3 ct, *shifted = &m->patch_shifted;
+    rg_real schur[6];
+    int i;
+    rg__impulse_coupling_column(m, cross, 0, &ct);
+    rg__impulse_coupling_column(m, cross, 1, &ct);
+    rg__impulse_coupling_column(m, cross, 2, &ct);
+    if (A->locked | B->locked) {
+        ct.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
+        ct.m[1][0] += rg__impulse_linear_mass(A, B, m->n, m->t2);
+    } else {
+        rg_real im = A->inv_mass + B->inv_mass; /* rg__impulse_linear_mass without locks */
+        ct.m[0][0] += m->n.x * m->t1.x * im + m->n.y * m->t1.y * im + m->n.z * m->t1.z * im;
+        ct.m[1][0] += m->n.x * m->t2.x * im + m->n.y * m->t2.y * im + m->n.z * m->t2.z * im;
+    }
+    m->patch_coupling_t = ct;
+    /* K_nn^-1 C: K_nn^-1 is symmetric, so its row i dotted with C's column j */
+    for (i = 0; i < 3; ++i) {
+        shifted->m[i][0] = rg__impulse_rows_dot(kn, &ct, i, 0);
+        shifted->m[i][1] = rg__impulse_rows_dot(kn, &ct, i, 1);
+        shifted->m[i][2] = rg__impulse_rows_dot(kn, &ct, i, 2);
+    }
+    schur[0] = friction_k[0] - rg__impulse_product_entry(&ct, shifted, 0, 0);
+    schur[1] = friction_k[1] - rg__impulse_product_entry(&ct, shifted, 0, 1);
+    schur[2] = friction_k[2] - rg__impulse_product_entry(&ct, shifted, 0, 2);
+    schur[3] = friction_k[3] - rg__impulse_product_entry(&ct, shifted, 1, 1);
+    schur[4] = friction_k[4] - rg__impulse_product_entry(&ct, shifted, 1, 2);
+    schur[5] = friction_k[5] - rg__impulse_product_entry(&ct, shifted, 2, 2);
+    rg__mat3_symmetric_inverse(schur, &m->patch_schur_inverse);
 }
 
 /* One body's turns per unit of a resultant's three parts (I^-1 axis) and its share of the
@@ -10680,37 +10746,37 @@ static void rg__impulse_resultant_share(const rg__solver_body *body, const rg_ve
     share[5] = rg_v3_dot(axis[2], turn[2]);
 }
 
-/* The linear entries of a resultant's K (rg__impulse_resultant_mass) for a pair with a linearly
-   locked body: per axis along the linear directions, which it couples. */
+/* The linear entries of a resultant's K (rg__impulse_resultant_mass, upper triangle k) for a
+   pair with a linearly locked body: per axis along the linear directions, which it couples. */
 RG__COLD static void rg__impulse_resultant_locked_mass(const rg__solver_body *A, const rg__solver_body *B,
                                                       const rg_vec3 *along, int linear, const rg_real *share_a,
-                                                      const rg_real *share_b, rg_mat3 *k) {
-    k->m[0][0] = share_a[0] + share_b[0] + rg__impulse_linear_mass(A, B, along[0], along[0]);
+                                                      const rg_real *share_b, rg_real *k) {
+    k[0] = share_a[0] + share_b[0] + rg__impulse_linear_mass(A, B, along[0], along[0]);
     if (linear < 2) return;
-    k->m[0][1] = k->m[1][0] = share_a[1] + share_b[1] + rg__impulse_linear_mass(A, B, along[0], along[1]);
-    k->m[1][1] = share_a[3] + share_b[3] + rg__impulse_linear_mass(A, B, along[1], along[1]);
+    k[1] = share_a[1] + share_b[1] + rg__impulse_linear_mass(A, B, along[0], along[1]);
+    k[3] = share_a[3] + share_b[3] + rg__impulse_linear_mass(A, B, along[1], along[1]);
 }
 
 /* K of a resultant with three parts, whose Jacobians are (linear_r, axis_a[r]) on a and their
    negatives, with axis_b[r], on b; the first `linear` parts have the orthonormal linear
    directions `along` (used when a body has linear locks), the others none. Fills a's turns per
-   unit of each part and its share of K (rg__impulse_resultant_share) when `sides` has 1 and b's when it has 2 (the others are kept:
-   their body's mass did not change), and the inverse of K; returns 0 if K cannot be inverted. */
-static int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
+   unit of each part and its share of K (rg__impulse_resultant_share) when `sides` has 1 and b's
+   when it has 2 (the others are kept: their body's mass did not change), K's upper triangle `k`
+   and K's inverse; returns 0 if K cannot be inverted. */
+static inline int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver_body *B, const rg_vec3 *axis_a,
                                      const rg_vec3 *axis_b, const rg_vec3 *along, int linear, int sides, rg_vec3 *wa,
-                                     rg_vec3 *wb, rg_real *share_a, rg_real *share_b, rg_mat3 *inverse) {
-    rg_mat3 k;
+                                     rg_vec3 *wb, rg_real *share_a, rg_real *share_b, rg_real *k, rg_mat3 *inverse) {
     rg_real im = A->inv_mass + B->inv_mass;
     if (sides & 1) rg__impulse_resultant_share(A, axis_a, wa, share_a);
     if (sides & 2) rg__impulse_resultant_share(B, axis_b, wb, share_b);
-    k.m[0][0] = share_a[0] + share_b[0] + im;
-    k.m[0][1] = k.m[1][0] = share_a[1] + share_b[1];
-    k.m[0][2] = k.m[2][0] = share_a[2] + share_b[2];
-    k.m[1][1] = share_a[3] + share_b[3] + (linear > 1 ? im : 0);
-    if (A->locked | B->locked) rg__impulse_resultant_locked_mass(A, B, along, linear, share_a, share_b, &k);
-    k.m[1][2] = k.m[2][1] = share_a[4] + share_b[4];
-    k.m[2][2] = share_a[5] + share_b[5];
-    *inverse = rg_mat3_inverse(k);
+    k[0] = share_a[0] + share_b[0] + im;
+    k[1] = share_a[1] + share_b[1];
+    k[2] = share_a[2] + share_b[2];
+    k[3] = share_a[3] + share_b[3] + (linear > 1 ? im : 0);
+    k[4] = share_a[4] + share_b[4];
+    k[5] = share_a[5] + share_b[5];
+    if (A->locked | B->locked) rg__impulse_resultant_locked_mass(A, B, along, linear, share_a, share_b, k);
+    rg__mat3_symmetric_inverse(k, inverse);
     return inverse->m[0][0] > 0 && inverse->m[1][1] > 0 && inverse->m[2][2] > 0;
 }
 
@@ -10721,16 +10787,19 @@ static int rg__impulse_resultant_mass(const rg__solver_body *A, const rg__solver
    for the bodies in `sides` (1 a, 2 b: rg__impulse_resultant_mass), the others kept. */
 static void rg__impulse_patch_mass_of(const rg__solver *s, rg__solver_manifold *m, int sides) {
     const rg__solver_body *A = &s->bodies[m->a], *B = &s->bodies[m->b];
-    rg_vec3 axis_a[3], axis_b[3], along[2];
+    rg_vec3 axis_a[3], axis_b[3], along[2], cross[2];
+    rg_real k[6];
     m->patch_frozen = rg__impulse_frozen_pair(s, m);
     if (!m->patch) return;
+    cross[0] = rg_v3_cross(m->t1, m->n);
+    cross[1] = rg_v3_cross(m->t2, m->n);
     axis_a[0] = m->patch_ran;
     axis_b[0] = m->patch_rbn;
-    axis_a[1] = axis_b[1] = rg_v3_cross(m->t1, m->n);
-    axis_a[2] = axis_b[2] = rg_v3_cross(m->t2, m->n);
+    axis_a[1] = axis_b[1] = cross[0];
+    axis_a[2] = axis_b[2] = cross[1];
     along[0] = m->n;
     m->patch = rg__impulse_resultant_mass(A, B, axis_a, axis_b, along, 1, sides, m->patch_wa, m->patch_wb,
-                                         m->patch_share_a, m->patch_share_b, &m->patch_mass);
+                                         m->patch_share_a, m->patch_share_b, k, &m->patch_mass);
     if (!m->patch) return;
     axis_a[0] = m->patch_ra1;
     axis_a[1] = m->patch_ra2;
@@ -10740,8 +10809,9 @@ static void rg__impulse_patch_mass_of(const rg__solver *s, rg__solver_manifold *
     along[0] = m->t1;
     along[1] = m->t2;
     m->patch = rg__impulse_resultant_mass(A, B, axis_a, axis_b, along, 2, sides, m->patch_fa, m->patch_fb,
-                                         m->patch_friction_share_a, m->patch_friction_share_b, &m->patch_friction_mass);
-    if (m->patch) rg__impulse_patch_coupling(s, m);
+                                         m->patch_friction_share_a, m->patch_friction_share_b, k,
+                                         &m->patch_friction_mass);
+    if (m->patch) rg__impulse_patch_coupling(s, m, cross, k);
 }
 
 /* The patch's masses for the bodies' current inverse masses, if they changed since the last
