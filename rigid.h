@@ -311,6 +311,11 @@
       linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
+      0.4.1  (2026-11) the joints' API (rg_joint_*: ids, checks, collide_connected, positions,
+             limits and motor settings, debug drawing) without their solver yet; the twist
+             lever's edge integrals in closed form (a spinning slab stops within 2e-6 of the
+             analytic time); patch masses inverted from K's upper triangle and the coupled
+             solve from K_ff itself (half the instructions)
       0.4.0  (2026-11) threads lent by the program (rg_world_def.worker_count, enqueue_task,
              finish_task): the per-body, per-pair and per-manifold stages split across them, the
              same bits for any worker count; the solver's records stored in the order its sweeps
@@ -345,8 +350,8 @@
 
 #define RIGID_VERSION_MAJOR 0
 #define RIGID_VERSION_MINOR 4
-#define RIGID_VERSION_PATCH 0
-#define RIGID_VERSION_STRING "0.4.0"
+#define RIGID_VERSION_PATCH 1
+#define RIGID_VERSION_STRING "0.4.1"
 
 #include <stdint.h>
 
