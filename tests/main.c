@@ -152,6 +152,7 @@ void rg_tests_patch_radius(void);
 void rg_tests_impact(void);
 void rg_tests_threads(void);
 void rg_tests_joints(void);
+void rg_tests_joint_solver(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -183,6 +184,7 @@ int main(int argc, char **argv) {
     rg_tests_impact();
     rg_tests_threads();
     rg_tests_joints();
+    rg_tests_joint_solver();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

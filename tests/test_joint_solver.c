@@ -1,0 +1,399 @@
+/* Joints held by the step (ball and distance), through the public API against closed forms:
+   pendulums on a ball joint and on a rod, their period (amplitude-corrected, the complete
+   elliptic integral by the arithmetic-geometric mean) and their length, the swing's energy, a
+   rope that lets a body fly free until it is taut, a rod that pushes a body held above its pivot,
+   and the reaction force of bodies hanging at rest (from the world, from a static body, a chain
+   of two). dt = 1/60, gravity 9.81 m/s^2 down y. */
+#include "test.h"
+
+#define JS_PI 3.14159265358979323846
+#define JS_G 9.81
+#define JS_H (1.0 / 60)
+#define JS_MM 0.001
+
+static rg_vec3 js_v3(double x, double y, double z) { return rg_v3((rg_real)x, (rg_real)y, (rg_real)z); }
+
+static double js_dot(rg_vec3 a, rg_vec3 b) { return (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z; }
+
+static double js_distance(rg_vec3 a, rg_vec3 b) {
+    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+static rg_world *js_world(void) {
+    rg_world_def wd = rg_world_default_def();
+    wd.gravity = js_v3(0, -JS_G, 0);
+    return rg_world_create(&wd, NULL);
+}
+
+/* A dynamic body of one sphere centred on its frame's origin. */
+static rg_body_id js_sphere(rg_world *w, rg_vec3 center, double radius, double density) {
+    rg_body_def bd = rg_body_default_def();
+    rg_shape_def sd = rg_shape_default_def();
+    rg_body_id id;
+    bd.position = center;
+    id = rg_body_create(w, &bd, NULL);
+    sd.density = (rg_real)density;
+    if (!rg_shape_is_valid(w, rg_body_add_sphere(w, id, &sd, js_v3(0, 0, 0), (rg_real)radius, NULL))) {
+        rg_body_id none = {0, 0};
+        return none;
+    }
+    return id;
+}
+
+static rg_body_id js_box(rg_world *w, const rg_hull *hull, rg_body_type type, rg_vec3 position, double density) {
+    rg_body_def bd = rg_body_default_def();
+    bd.type = type;
+    bd.hull = hull;
+    bd.position = position;
+    bd.density = (rg_real)density;
+    return rg_body_create(w, &bd, NULL);
+}
+
+/* A ball joint holding body a at the world point `anchor` to b (null: the world). */
+static rg_joint_id js_ball(rg_world *w, rg_body_id a, rg_body_id b, rg_vec3 anchor) {
+    rg_joint_def d = rg_joint_default_def();
+    d.type = RG_JOINT_BALL;
+    d.body_a = a;
+    d.body_b = b;
+    d.anchor_a = anchor;
+    return rg_joint_create(w, &d, NULL);
+}
+
+/* A distance joint from a's point anchor_a to the world point anchor_b, lengths lower and upper
+   (negative: the length at creation). */
+static rg_joint_id js_distance_joint(rg_world *w, rg_body_id a, rg_vec3 anchor_a, rg_vec3 anchor_b, double lower,
+                                     double upper) {
+    rg_joint_def d = rg_joint_default_def();
+    d.type = RG_JOINT_DISTANCE;
+    d.body_a = a;
+    d.anchor_a = anchor_a;
+    d.anchor_b = anchor_b;
+    d.lower = (rg_real)lower;
+    d.upper = (rg_real)upper;
+    return rg_joint_create(w, &d, NULL);
+}
+
+/* K(k) = pi / (2 AGM(1, sqrt(1 - k^2))), the complete elliptic integral of the first kind. */
+static double js_elliptic_k(double k) {
+    double a = 1, b = sqrt(1 - k * k);
+    int i;
+    for (i = 0; i < 40 && fabs(a - b) > 1e-15 * a; ++i) {
+        double m = (a + b) / 2;
+        b = sqrt(a * b);
+        a = m;
+    }
+    return JS_PI / (2 * a);
+}
+
+/* The period of a physical pendulum, I theta'' = -m g L sin(theta), released at rest from theta0:
+   T = 4 sqrt(I_pivot / (m g L)) K(sin(theta0 / 2)), 2 pi sqrt(I_pivot / (m g L)) for small swings. */
+static double js_pendulum_period(double pivot_inertia, double mass, double length, double theta0) {
+    return 4 * sqrt(pivot_inertia / (mass * JS_G * length)) * js_elliptic_k(sin(theta0 / 2));
+}
+
+/* What a pendulum run measured. */
+typedef struct js_swing {
+    double period, expected_period;  /* measured from the angle's zero crossings; analytic */
+    int crossings;
+    double worst_gap;                /* ball: largest |anchor_a - anchor_b|; distance: largest | |anchor_a - anchor_b| - L | */
+    double worst_length;             /* largest | |centre - pivot| - L | */
+    double worst_energy;             /* largest |E / E0 - 1| over the first 5 s */
+} js_swing;
+
+#define JS_PERIODS 5
+#define JS_MAX_CROSSINGS (2 * JS_PERIODS + 1)
+
+/* A sphere of radius 0.05 m and density 7800 (steel) whose centre hangs L = 1 m below the pivot
+   (0, 2, 0), released at rest from theta0 in the x-y plane: on a ball joint at the pivot (the
+   sphere swings and turns, I_pivot = 2/5 m r^2 + m L^2) or on a rod from its centre (it swings
+   without turning, I_pivot = m L^2). Steps `steps` times and measures:
+   - the angle theta = atan2(x, -y) of the centre about the pivot; its zero crossings, each
+     interpolated linearly between two steps, and the period as the time of 2 JS_PERIODS
+     half-swings over JS_PERIODS;
+   - the joint's gap and the centre's distance from the pivot at every step;
+   - the energy: semi-implicit Euler moves a body by the step's velocity v_n from x_(n-1) to
+     x_n, so v_n belongs to the step's middle; at the step's end the exact scheme's energy
+     swings by +-h omega / 2 (2.6% here, measured on a model of the ideal solver) while with the
+     potential at the middle position (x_(n-1) + x_n) / 2 it stays within 0.15%. The potential
+     is m g times the height above the lowest point of the circle through that position about
+     the pivot (y - y_pivot + |x - pivot|): the swing's energy, not changed by a length error
+     (bounded apart). Kinetic: 1/2 m v.v + 1/2 w.(I w) from the body's getters. */
+static int js_pendulum(rg_joint_type type, double theta0, int steps, js_swing *out) {
+    const double length = 1, radius = 0.05, density = 7800;
+    rg_world *w = js_world();
+    rg_vec3 pivot = js_v3(0, 2, 0);
+    rg_vec3 start = js_v3(length * sin(theta0), 2 - length * cos(theta0), 0), previous = start;
+    rg_body_id ball = js_sphere(w, start, radius, density), world = {0, 0};
+    rg_joint_id joint;
+    double mass = rg_body_mass(w, ball), inertia = rg_body_inertia(w, ball).m[2][2], pivot_inertia;
+    double crossing[JS_MAX_CROSSINGS], theta_before = theta0, energy0;
+    int n, ok = 1;
+    out->crossings = 0;
+    out->period = 0;
+    out->worst_gap = out->worst_length = out->worst_energy = 0;
+    joint = type == RG_JOINT_BALL ? js_ball(w, ball, world, pivot)
+                                  : js_distance_joint(w, ball, start, pivot, -1, -1);
+    if (!rg_joint_is_valid(w, joint) || !(mass > 0)) {
+        rg_test_note("setup failed: joint valid %d, mass %g", rg_joint_is_valid(w, joint), mass);
+        rg_world_destroy(w);
+        return 0;
+    }
+    /* the sphere's inertia from the API against 2/5 m r^2 */
+    if (fabs(inertia - 0.4 * mass * radius * radius) > 1e-4 * inertia) {
+        rg_test_note("sphere inertia %.9g, expected %.9g", inertia, 0.4 * mass * radius * radius);
+        ok = 0;
+    }
+    pivot_inertia = (type == RG_JOINT_BALL ? inertia : 0) + mass * length * length;
+    out->expected_period = js_pendulum_period(pivot_inertia, mass, length, theta0);
+    energy0 = mass * JS_G * (start.y - pivot.y + js_distance(start, pivot));
+    for (n = 1; n <= steps; ++n) {
+        rg_vec3 c, v, omega, middle;
+        double theta, gap, kinetic, potential;
+        if (rg_world_step(w, (rg_real)JS_H) != RG_OK) { ok = 0; break; }
+        c = rg_body_center_of_mass(w, ball);
+        v = rg_body_linear_velocity(w, ball);
+        omega = rg_body_angular_velocity(w, ball);
+        gap = js_distance(rg_joint_anchor_a(w, joint), rg_joint_anchor_b(w, joint));
+        if (type == RG_JOINT_DISTANCE) gap = fabs(gap - length);
+        if (!(gap <= out->worst_gap)) out->worst_gap = gap;  /* NaN is kept */
+        if (!(fabs(js_distance(c, pivot) - length) <= out->worst_length)) out->worst_length = fabs(js_distance(c, pivot) - length);
+        theta = atan2((double)c.x - pivot.x, (double)pivot.y - c.y);
+        if ((theta_before > 0) != (theta > 0) && out->crossings < JS_MAX_CROSSINGS)
+            crossing[out->crossings++] = (n - 1 + theta_before / (theta_before - theta)) * JS_H;
+        theta_before = theta;
+        if (n * JS_H <= 5 + 1e-9) {
+            middle = js_v3(((double)previous.x + c.x) / 2, ((double)previous.y + c.y) / 2, ((double)previous.z + c.z) / 2);
+            kinetic = 0.5 * mass * js_dot(v, v) + 0.5 * js_dot(omega, rg_mat3_mul_v3(rg_body_inertia(w, ball), omega));
+            potential = mass * JS_G * ((double)middle.y - pivot.y + js_distance(middle, pivot));
+            if (!(fabs((kinetic + potential) / energy0 - 1) <= out->worst_energy))
+                out->worst_energy = fabs((kinetic + potential) / energy0 - 1);
+        }
+        previous = c;
+    }
+    if (out->crossings == JS_MAX_CROSSINGS) out->period = (crossing[JS_MAX_CROSSINGS - 1] - crossing[0]) / JS_PERIODS;
+    rg_world_destroy(w);
+    return ok;
+}
+
+/* 12 s: 5 periods after the first quarter swing for amplitudes up to 1 rad (T <= 2.15 s). */
+#define JS_PENDULUM_STEPS 720
+
+/* Checks a pendulum's period within 1% of the analytic one and its gap and length within 1 mm
+   at every step. */
+static int js_check_swing(const char *what, double theta0, const js_swing *s) {
+    rg_test_note("%s from %.1f rad: period %.5f s (analytic %.5f, error %.3f%%, %d crossings), worst gap %.3g mm, "
+                 "length error %.3g mm, energy %.3f%%",
+                 what, theta0, s->period, s->expected_period, 100 * (s->period / s->expected_period - 1), s->crossings,
+                 s->worst_gap * 1000, s->worst_length * 1000, 100 * s->worst_energy);
+    return s->crossings == JS_MAX_CROSSINGS && fabs(s->period / s->expected_period - 1) <= 0.01 &&
+           s->worst_gap <= JS_MM && s->worst_length <= JS_MM;
+}
+
+/* The analytic period's amplitude correction against the series 1 + t^2/16 + 11 t^4/3072 at
+   0.2 rad (next term 173 t^6 / 737280 = 1.5e-8), and the factor 2 K / pi = 1.0663342 at 1 rad (from K's power series in k^2). */
+static void test_joint_solve_period_formula(void) {
+    double t = 0.2, t0 = js_pendulum_period(JS_G, 1, 1, 0);
+    ENSURE_NEAR(t0, 2 * JS_PI, 1e-12);
+    ENSURE_NEAR(js_pendulum_period(JS_G, 1, 1, t) / t0, 1 + t * t / 16 + 11 * t * t * t * t / 3072, 1e-7);
+    ENSURE_NEAR(js_pendulum_period(JS_G, 1, 1, 1.0) / t0, 1.0663342, 1e-6);
+}
+
+/* 1. A ball joint at the pivot 1 m above the sphere's centre, released from 0.2 and 1.0 rad:
+   period within 1% of the physical pendulum's, amplitude-corrected; joint gap and the centre's
+   distance from the pivot within 1 mm at every step. */
+static void test_joint_solve_ball_pendulum(void) {
+    js_swing s;
+    ENSURE(js_pendulum(RG_JOINT_BALL, 0.2, JS_PENDULUM_STEPS, &s));
+    ENSURE(js_check_swing("ball", 0.2, &s));
+    ENSURE(js_pendulum(RG_JOINT_BALL, 1.0, JS_PENDULUM_STEPS, &s));
+    ENSURE(js_check_swing("ball", 1.0, &s));
+}
+
+/* 2. The same on a rod (distance joint, lower = upper = the length at creation, 1 m) from the
+   sphere's centre to the pivot: the sphere does not turn, I_pivot = m L^2. */
+static void test_joint_solve_distance_pendulum(void) {
+    js_swing s;
+    ENSURE(js_pendulum(RG_JOINT_DISTANCE, 0.2, JS_PENDULUM_STEPS, &s));
+    ENSURE(js_check_swing("rod", 0.2, &s));
+    ENSURE(js_pendulum(RG_JOINT_DISTANCE, 1.0, JS_PENDULUM_STEPS, &s));
+    ENSURE(js_check_swing("rod", 1.0, &s));
+}
+
+/* 6. The 0.2 rad ball pendulum's energy (kinetic and potential, js_pendulum) within 2% of its
+   release value at every step of 5 s, its length within 1 mm. */
+static void test_joint_solve_pendulum_energy(void) {
+    js_swing s;
+    ENSURE(js_pendulum(RG_JOINT_BALL, 0.2, 300, &s));
+    rg_test_note("ball from 0.2 rad: energy within %.3f%% over 5 s, length error %.3g mm", 100 * s.worst_energy,
+                 s.worst_length * 1000);
+    ENSURE_NEAR(s.worst_energy, 0, 0.02);
+    ENSURE_NEAR(s.worst_length, 0, JS_MM);
+}
+
+/* A 1 kg box (0.2 m cube, density 125) hanging at rest on a ball joint at its top face's centre
+   (0, 1, 0), to the world or to a static box just above it (its bottom face at the anchor; the
+   pair makes no contacts, collide_connected 0). 120 steps: the gap within 1 mm at every step,
+   the box within 1 mm of where it started, and the reaction on it (body a) +m g up within 1%
+   (sideways within 1% of m g). */
+static void js_hang(int from_static_body) {
+    rg_world *w = js_world();
+    rg_hull *cube = rg_hull_create_box(js_v3(0.1, 0.1, 0.1), NULL);
+    rg_vec3 anchor = js_v3(0, 1, 0), start = js_v3(0, 0.9, 0), force;
+    rg_body_id box = js_box(w, cube, RG_BODY_DYNAMIC, start, 125), ceiling = {0, 0};
+    rg_joint_id joint;
+    double mass = rg_body_mass(w, box), worst_gap = 0;
+    int n;
+    ENSURE_NEAR(mass, 1, 1e-5);
+    if (from_static_body) {
+        ceiling = js_box(w, cube, RG_BODY_STATIC, js_v3(0, 1.1, 0), 125);
+        ENSURE(rg_body_is_valid(w, ceiling));
+    }
+    joint = js_ball(w, box, ceiling, anchor);
+    ENSURE(rg_joint_is_valid(w, joint));
+    for (n = 0; n < 120; ++n) {
+        double gap;
+        ENSURE(rg_world_step(w, (rg_real)JS_H) == RG_OK);
+        gap = js_distance(rg_joint_anchor_a(w, joint), rg_joint_anchor_b(w, joint));
+        if (!(gap <= worst_gap)) worst_gap = gap;
+    }
+    force = rg_joint_reaction_force(w, joint);
+    rg_test_note("reaction (%.5f, %.5f, %.5f) N, m g = %.5f N; worst gap %.3g mm, moved %.3g mm", force.x, force.y, force.z,
+                 mass * JS_G, worst_gap * 1000, js_distance(rg_body_position(w, box), start) * 1000);
+    ENSURE_NEAR(worst_gap, 0, JS_MM);
+    ENSURE_NEAR(js_distance(rg_body_position(w, box), start), 0, JS_MM);
+    ENSURE_REL(force.y, mass * JS_G, 0.01);
+    ENSURE_NEAR(force.x, 0, 0.01 * mass * JS_G);
+    ENSURE_NEAR(force.z, 0, 0.01 * mass * JS_G);
+    rg_world_destroy(w);
+    rg_hull_destroy(cube);
+}
+
+/* 3. Hanging at rest from the world, then from a static body (js_hang). */
+static void test_joint_solve_hanging_reaction_world(void) { js_hang(0); }
+static void test_joint_solve_hanging_reaction_static_body(void) { js_hang(1); }
+
+/* 4. A rope (distance joint, lower 0, upper 1.5 m, 1 m long at creation) from the world point
+   (0, 2, 0) to a sphere's centre starting at (0.6, -0.8) from it, thrown sideways at 1 m/s.
+   While the free flight would leave the rope slack at the end of a step, the sphere follows
+   semi-implicit Euler's free flight x_n = x0 + n h v0, y_n = y0 - g h^2 n (n + 1) / 2 within
+   1 mm (the rope neither pulls nor pushes); from then on it is caught: its distance from the
+   pivot never exceeds 1.5 m + 1 mm, and after 3 s it still swings on the taut rope (distance
+   above 1.5 m - 1 cm). */
+static void test_joint_solve_rope(void) {
+    const double upper = 1.5, vx = 1;
+    rg_world *w = js_world();
+    rg_vec3 pivot = js_v3(0, 2, 0), start = js_v3(0.6, 1.2, 0);
+    rg_body_id ball = js_sphere(w, start, 0.05, 7800);
+    rg_joint_id rope = js_distance_joint(w, ball, start, pivot, 0, upper);
+    rg_real lower_in_force = -1, upper_in_force = -1;
+    double worst_free = 0, worst_over = -1, last = 0;
+    int n, taut_step = 0;
+    ENSURE(rg_joint_is_valid(w, rope));
+    ENSURE(rg_joint_limits(w, rope, &lower_in_force, &upper_in_force) == 1);
+    ENSURE(lower_in_force == 0 && upper_in_force == (rg_real)upper);
+    ENSURE(rg_body_set_linear_velocity(w, ball, js_v3(vx, 0, 0)) == RG_OK);
+    for (n = 1; n <= 180; ++n) {
+        rg_vec3 c, free_flight = js_v3(start.x + n * JS_H * vx, start.y - JS_G * JS_H * JS_H * n * (n + 1) / 2, 0);
+        ENSURE(rg_world_step(w, (rg_real)JS_H) == RG_OK);
+        c = rg_body_center_of_mass(w, ball);
+        if (!taut_step && js_distance(free_flight, pivot) > upper - JS_MM) taut_step = n;
+        if (!taut_step && !(js_distance(c, free_flight) <= worst_free)) worst_free = js_distance(c, free_flight);
+        last = js_distance(c, pivot);
+        if (!(last - upper <= worst_over)) worst_over = last - upper;
+    }
+    rg_test_note("free flight until step %d: followed within %.3g mm; distance at most upper %+.3g mm; after 3 s %.5f m",
+                 taut_step, worst_free * 1000, worst_over * 1000, last);
+    ENSURE(taut_step > 5);
+    ENSURE_NEAR(worst_free, 0, JS_MM);
+    ENSURE(worst_over <= JS_MM);
+    ENSURE(last >= upper - 0.01);
+    rg_world_destroy(w);
+}
+
+/* 5. A rod (distance joint at its length at creation, 1 m) holding a sphere above its pivot,
+   tilted 0.05 rad: gravity first presses the sphere towards the pivot, so only a rod that pushes
+   keeps the length; it falls over and swings through the bottom. Over 3 s: the length within
+   1 mm at every step, the sphere passes below y_pivot - 0.99 m, and its largest speed is the
+   energy's sqrt(2 g L (1 + cos 0.05)) within 2% (the ideal scheme: 0.1%). */
+static void test_joint_solve_rod_pushes(void) {
+    const double tilt = 0.05, length = 1;
+    rg_world *w = js_world();
+    rg_vec3 pivot = js_v3(0, 0, 0), start = js_v3(length * sin(tilt), length * cos(tilt), 0);
+    rg_body_id ball = js_sphere(w, start, 0.05, 7800);
+    rg_joint_id rod = js_distance_joint(w, ball, start, pivot, -1, -1);
+    double worst_length = 0, lowest = 1, fastest = 0, expected = sqrt(2 * JS_G * length * (1 + cos(tilt)));
+    int n;
+    ENSURE(rg_joint_is_valid(w, rod));
+    for (n = 1; n <= 180; ++n) {
+        rg_vec3 c, v;
+        ENSURE(rg_world_step(w, (rg_real)JS_H) == RG_OK);
+        c = rg_body_center_of_mass(w, ball);
+        v = rg_body_linear_velocity(w, ball);
+        if (!(fabs(js_distance(c, pivot) - length) <= worst_length)) worst_length = fabs(js_distance(c, pivot) - length);
+        if (c.y < lowest) lowest = c.y;
+        if (sqrt(js_dot(v, v)) > fastest) fastest = sqrt(js_dot(v, v));
+    }
+    rg_test_note("length error at most %.3g mm; lowest %.4f m; fastest %.4f m/s (energy's %.4f, %+.2f%%)", worst_length * 1000,
+                 lowest, fastest, expected, 100 * (fastest / expected - 1));
+    ENSURE_NEAR(worst_length, 0, JS_MM);
+    ENSURE(lowest < -0.99 * length);
+    ENSURE_REL(fastest, expected, 0.02);
+    rg_world_destroy(w);
+}
+
+/* 7. A chain of two boxes hanging at rest from the world point (0, 1, 0): the upper box
+   (0.1 x 0.4 x 0.1 m, density 1000: 4 kg) on a ball joint at its top face's centre, the lower
+   one (the same size, density 500: 2 kg) on a ball joint to the upper one where their faces meet.
+   120 steps: both gaps within 1 mm at every step; the top joint's reaction on the upper box
+   (m1 + m2) g up and the lower joint's on the lower box m2 g up, each within 1% (sideways within
+   1% of it). */
+static void test_joint_solve_chain_reaction(void) {
+    rg_world *w = js_world();
+    rg_hull *link = rg_hull_create_box(js_v3(0.05, 0.2, 0.05), NULL);
+    rg_body_id upper = js_box(w, link, RG_BODY_DYNAMIC, js_v3(0, 0.8, 0), 1000);
+    rg_body_id lower = js_box(w, link, RG_BODY_DYNAMIC, js_v3(0, 0.4, 0), 500), world = {0, 0};
+    rg_joint_id top = js_ball(w, upper, world, js_v3(0, 1, 0)), middle = js_ball(w, lower, upper, js_v3(0, 0.6, 0));
+    double m1 = rg_body_mass(w, upper), m2 = rg_body_mass(w, lower), worst_gap = 0;
+    rg_vec3 top_force, middle_force;
+    int n;
+    ENSURE_NEAR(m1, 4, 4e-5);
+    ENSURE_NEAR(m2, 2, 2e-5);
+    ENSURE(rg_joint_is_valid(w, top) && rg_joint_is_valid(w, middle));
+    for (n = 0; n < 120; ++n) {
+        double gap_top, gap_middle;
+        ENSURE(rg_world_step(w, (rg_real)JS_H) == RG_OK);
+        gap_top = js_distance(rg_joint_anchor_a(w, top), rg_joint_anchor_b(w, top));
+        gap_middle = js_distance(rg_joint_anchor_a(w, middle), rg_joint_anchor_b(w, middle));
+        if (!(gap_top <= worst_gap)) worst_gap = gap_top;
+        if (!(gap_middle <= worst_gap)) worst_gap = gap_middle;
+    }
+    top_force = rg_joint_reaction_force(w, top);
+    middle_force = rg_joint_reaction_force(w, middle);
+    rg_test_note("top reaction (%.4f, %.4f, %.4f) N, expected %.4f up; middle (%.4f, %.4f, %.4f) N, expected %.4f; "
+                 "worst gap %.3g mm",
+                 top_force.x, top_force.y, top_force.z, (m1 + m2) * JS_G, middle_force.x, middle_force.y, middle_force.z,
+                 m2 * JS_G, worst_gap * 1000);
+    ENSURE_NEAR(worst_gap, 0, JS_MM);
+    ENSURE_REL(top_force.y, (m1 + m2) * JS_G, 0.01);
+    ENSURE_NEAR(top_force.x, 0, 0.01 * (m1 + m2) * JS_G);
+    ENSURE_NEAR(top_force.z, 0, 0.01 * (m1 + m2) * JS_G);
+    ENSURE_REL(middle_force.y, m2 * JS_G, 0.01);
+    ENSURE_NEAR(middle_force.x, 0, 0.01 * m2 * JS_G);
+    ENSURE_NEAR(middle_force.z, 0, 0.01 * m2 * JS_G);
+    rg_world_destroy(w);
+    rg_hull_destroy(link);
+}
+
+void rg_tests_joint_solver(void);
+void rg_tests_joint_solver(void) {
+    RUN_TEST(test_joint_solve_period_formula);
+    RUN_TEST(test_joint_solve_ball_pendulum);
+    RUN_TEST(test_joint_solve_distance_pendulum);
+    RUN_TEST(test_joint_solve_hanging_reaction_world);
+    RUN_TEST(test_joint_solve_hanging_reaction_static_body);
+    RUN_TEST(test_joint_solve_rope);
+    RUN_TEST(test_joint_solve_rod_pushes);
+    RUN_TEST(test_joint_solve_pendulum_energy);
+    RUN_TEST(test_joint_solve_chain_reaction);
+}
