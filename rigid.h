@@ -975,9 +975,9 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
 /* ---------------------------------------------------------------------------------------------
    Joints
    A joint holds body a to body b, or to the world when body_b is null. Ball and distance joints
-   are solved, by impulses in the contact sweeps (>>joint's "solving"); hinge, slider and fixed
-   joints are created, checked, measured and drawn but NOT YET SOLVED, and no joint takes part
-   in shock propagation yet. Its anchors and axis are given in world space at creation and
+   are solved, by impulses in the contact sweeps and then level by level from what holds them
+   (>>joint's "solving"); hinge, slider and fixed joints are created, checked, measured and drawn
+   but NOT YET SOLVED, and joints do not yet join the contacts' levels. Its anchors and axis are given in world space at creation and
    kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as they
    were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion
    of body a relative to body b: the hinge angle right-handed about the axis carried by b,
@@ -1903,6 +1903,7 @@ typedef struct rg__shock_composite {
 typedef struct rg__solver {
     rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
     struct rg__joint_row *joint_rows; /* stb_ds: the step's solved joints (rg__joint_solve_begin) */
+    int *joint_levels, *joint_order; /* rg__joint_shock: each body's level in the joint graph, the rows by level */
     rg__solver_manifold *manifolds; /* stb_ds, in visit order (below) */
     rg__solver_point *points;     /* stb_ds */
     /* The manifolds and their points are stored in the order the sweeps visit them: sorted by
@@ -1998,6 +1999,7 @@ static void rg__joint_step_end(rg_world *w);
 static int rg__joint_solve_begin(rg_world *w);
 static rg_real rg__joint_solve_sweep(rg_world *w, rg_real h);
 static void rg__joint_solve_end(rg_world *w, rg_real h);
+static void rg__joint_shock(rg_world *w, rg_real h);
 
 /* ---- world ---- */
 struct rg_world {
@@ -10052,6 +10054,8 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->body_pairs);
     stbds_arrfree(s->approaching);
     stbds_arrfree(s->joint_rows);
+    stbds_arrfree(s->joint_levels);
+    stbds_arrfree(s->joint_order);
 }
 
 /* =============================================================================================
@@ -14254,7 +14258,10 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
         if (sweeps == 1 || error < best) best = error;
     }
     w->stats.contact_iterations = sweeps;
-    if (joints > 0) rg__joint_solve_end(w, h);
+    if (joints > 0) {
+        rg__joint_solve_end(w, h);
+        rg__joint_shock(w, h);
+    }
     /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
        act on one body of a pair only (the other has infinite mass then) */
     for (i = 0; i < total; ++i) {
@@ -15812,20 +15819,28 @@ static rg_vec3 rg__joint_predict(const rg__solver_body *body, rg_vec3 com, rg_ve
     return rg_v3_add(rg_v3_add(com, move), rg_v3_add(arm, rg__integrate_rotation_change(theta, arm)));
 }
 
-/* K of an anchor point (Bender eq. (1)): (1/m_a + 1/m_b) 1 - [r_a] I_a^-1 [r_a] - [r_b] I_b^-1 [r_b]. */
-static rg_mat3 rg__joint_point_mass(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 ra, rg_vec3 rb) {
-    rg_mat3 sa = rg_mat3_skew(ra), k = rg_mat3_scale(rg_mat3_identity(), A->inv_mass + (B ? B->inv_mass : 0));
-    k = rg_mat3_add(k, rg_mat3_mul(rg_mat3_transpose(sa), rg_mat3_mul(A->inv_inertia, sa)));
-    if (B) {
-        rg_mat3 sb = rg_mat3_skew(rb);
-        k = rg_mat3_add(k, rg_mat3_mul(rg_mat3_transpose(sb), rg_mat3_mul(B->inv_inertia, sb)));
-    }
-    return k;
+/* One body's part of an anchor point's K (Bender eq. (1)): 1/m 1 - [r] I^-1 [r]; none for NULL. */
+static rg_mat3 rg__joint_body_point_mass(const rg__solver_body *body, rg_vec3 r) {
+    rg_mat3 skew = rg_mat3_skew(r);
+    if (!body) return rg_mat3_scale(rg_mat3_identity(), 0);
+    return rg_mat3_add(rg_mat3_scale(rg_mat3_identity(), body->inv_mass),
+                       rg_mat3_mul(rg_mat3_transpose(skew), rg_mat3_mul(body->inv_inertia, skew)));
 }
 
-/* An impulse P on a at its arm and -P on b at its arm (b NULL: the world). */
+/* K of an anchor point: a's part and b's (either NULL: held, infinite mass). */
+static rg_mat3 rg__joint_point_mass(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 ra, rg_vec3 rb) {
+    return rg_mat3_add(rg__joint_body_point_mass(A, ra), rg__joint_body_point_mass(B, rb));
+}
+
+/* n^T K n along a line through the anchors: one body's part (none for NULL). */
+static rg_real rg__joint_body_line_mass(const rg__solver_body *body, rg_vec3 r, rg_vec3 n) {
+    rg_vec3 t = rg_v3_cross(r, n);
+    return body ? body->inv_mass + rg_v3_dot(t, rg_mat3_mul_v3(body->inv_inertia, t)) : 0;
+}
+
+/* An impulse P on a at its arm and -P on b at its arm (NULL: the world, or held). */
 static void rg__joint_push(rg__solver_body *A, rg__solver_body *B, rg_vec3 ra, rg_vec3 rb, rg_vec3 P) {
-    if (!A->frozen) {
+    if (A && !A->frozen) {
         A->v = rg_v3_madd(A->v, P, A->inv_mass);
         A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, rg_v3_cross(ra, P)));
         if (A->locked) rg__impulse_keep_locked(A);
@@ -15845,7 +15860,7 @@ static void rg__joint_project_distance(rg_world *w, rg__joint_row *row) {
     rg__solver *s = &w->solver;
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_vec3 d = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b)), n, ta, tb, u;
+    rg_vec3 d = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b)), n, u;
     rg_real length = rg_v3_length(d), k, un, slack = RG__SLOP_FRACTION * w->def.contact_tolerance;
     if (!(length > 0)) return;
     n = rg_v3_scale(d, 1 / length);
@@ -15853,13 +15868,48 @@ static void rg__joint_project_distance(rg_world *w, rg__joint_row *row) {
     if (B) u = rg_v3_sub(u, rg_v3_add(B->v, rg_v3_cross(B->w, row->arm_b)));
     un = rg_v3_dot(u, n);
     if (j->lower != j->upper && !(length >= j->upper - slack && un > 0) && !(length <= j->lower + slack && un < 0)) return;
-    ta = rg_v3_cross(row->arm_a, n);
-    tb = rg_v3_cross(row->arm_b, n);
-    k = A->inv_mass + rg_v3_dot(ta, rg_mat3_mul_v3(A->inv_inertia, ta));
-    if (B) k += B->inv_mass + rg_v3_dot(tb, rg_mat3_mul_v3(B->inv_inertia, tb));
+    k = rg__joint_body_line_mass(A, row->arm_a, n) + rg__joint_body_line_mass(B, row->arm_b, n);
     if (!(k > 0)) return;
     rg__joint_push(A, B, row->arm_a, row->arm_b, rg_v3_scale(n, -un / k));
     row->impulse = rg_v3_madd(row->impulse, n, -un / k);
+}
+
+/* A change of a distance joint's accumulated impulse `total` along n towards `wanted`, kept of
+   the sign `side` allows (+1 pushes only, -1 pulls only, 0 both), pushed on A and B (NULL:
+   held); returns the change. */
+static rg_real rg__joint_line_impulse(rg__joint_row *row, rg__solver_body *A, rg__solver_body *B, rg_vec3 n, rg_real *total,
+                                      rg_real wanted, int side) {
+    rg_real next = *total + wanted, change;
+    if (side > 0 && next < 0) next = 0;
+    if (side < 0 && next > 0) next = 0;
+    change = next - *total;
+    *total = next;
+    rg__joint_push(A, B, row->arm_a, row->arm_b, rg_v3_scale(n, change));
+    row->impulse = rg_v3_madd(row->impulse, n, change);
+    return change;
+}
+
+/* The sweeps' impulses of the last step applied again first (warm starting, as the contacts'),
+   scaled by the steps' ratio: a chain's load, which each step's few sweeps spread only partly,
+   builds up over the steps (a 20-link chain hanging at rest: the top joint's reaction 2.0 N of
+   its 21.4 N without). A distance joint's along its line now, each within its sign. */
+static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
+    rg__solver *s = &w->solver;
+    const rg__joint *j = &w->joints[row->joint];
+    rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
+    rg_real ratio = rg__warm_ratio(w);
+    if (j->type == RG_JOINT_BALL) {
+        rg_vec3 P = rg_v3_scale(j->linear_impulse, ratio);
+        rg__joint_push(A, B, row->arm_a, row->arm_b, P);
+        row->impulse = P;
+    } else {
+        rg_vec3 n = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b));
+        rg_real length = rg_v3_length(n);
+        if (!(length > 0)) return;
+        n = rg_v3_scale(n, 1 / length);
+        rg__joint_line_impulse(row, A, B, n, &row->upper, ratio * j->axial_impulse, j->lower == j->upper ? 0 : -1);
+        rg__joint_line_impulse(row, A, B, n, &row->lower, ratio * j->limit_impulse, 1);
+    }
 }
 
 /* The step's rows of the joints the solver handles (ball, distance) with a body that moves,
@@ -15895,45 +15945,41 @@ static int rg__joint_solve_begin(rg_world *w) {
         stbds_arrput(s->joint_rows, row);
     }
     n = (int)stbds_arrlen(s->joint_rows);
-    for (i = 0; i < n; ++i)
-        if (w->joints[s->joint_rows[i].joint].type == RG_JOINT_DISTANCE) rg__joint_project_distance(w, &s->joint_rows[i]);
+    for (i = 0; i < n; ++i) {
+        rg__joint_row *row = &s->joint_rows[i];
+        if (w->def.warm_starting) rg__joint_warm_start(w, row);
+        if (w->joints[row->joint].type == RG_JOINT_DISTANCE) rg__joint_project_distance(w, row);
+    }
     return n;
 }
 
-/* A ball joint's visit: the predicted separation of its anchors removed; returns it, a length. */
-static rg_real rg__joint_visit_ball(rg__solver *s, rg__joint_row *row, rg_real h) {
+/* A ball joint's visit: the predicted separation of its anchors removed; returns it, a length.
+   `hold` 1 or 2 keeps a or b (shock propagation's body nearer the root) at infinite mass. */
+static rg_real rg__joint_visit_ball(rg__solver *s, rg__joint_row *row, rg_real h, int hold) {
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
     rg_vec3 pa = rg__joint_predict(A, row->com_a, row->arm_a, h);
     rg_vec3 pb = B ? rg__joint_predict(B, row->com_b, row->arm_b, h) : row->com_b;
-    rg_vec3 e = rg_v3_sub(pa, pb), P = rg_mat3_mul_v3(row->mass, rg_v3_scale(e, -1 / h));
+    rg_vec3 e = rg_v3_sub(pa, pb), P;
+    rg_mat3 mass = row->mass;
+    if (hold & 1) A = NULL;
+    if (hold & 2) B = NULL;
+    if (hold) mass = rg_mat3_inverse(rg__joint_point_mass(A, B, row->arm_a, row->arm_b));
+    if (!rg__mat3_is_finite(mass)) return 0;
+    P = rg_mat3_mul_v3(mass, rg_v3_scale(e, -1 / h));
     rg__joint_push(A, B, row->arm_a, row->arm_b, P);
     row->impulse = rg_v3_add(row->impulse, P);
     return rg_v3_length(e);
 }
 
-/* A change of a distance joint's accumulated impulse `total` along n towards `wanted`, kept of
-   the sign `side` allows (+1 pushes only, -1 pulls only, 0 both), pushed; returns the change. */
-static rg_real rg__joint_line_impulse(rg__solver *s, rg__joint_row *row, rg_vec3 n, rg_real *total, rg_real wanted, int side) {
-    rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_real next = *total + wanted, change;
-    if (side > 0 && next < 0) next = 0;
-    if (side < 0 && next > 0) next = 0;
-    change = next - *total;
-    *total = next;
-    rg__joint_push(A, B, row->arm_a, row->arm_b, rg_v3_scale(n, change));
-    row->impulse = rg_v3_madd(row->impulse, n, change);
-    return change;
-}
-
 /* A distance joint's visit: the predicted length kept within [lower, upper]; returns by how
-   much it lay outside, a length. */
-static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real h) {
+   much it lay outside, a length. `hold` as for the ball joint's. */
+static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real h, int hold) {
     rg__solver *s = &w->solver;
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
     rg_vec3 pa = rg__joint_predict(A, row->com_a, row->arm_a, h);
     rg_vec3 pb = B ? rg__joint_predict(B, row->com_b, row->arm_b, h) : row->com_b;
-    rg_vec3 d = rg_v3_sub(pa, pb), n, ta, tb;
+    rg_vec3 d = rg_v3_sub(pa, pb), n;
     rg_real length = rg_v3_length(d), k;
     /* the impulse along the line at the step's start, whose velocity rg__joint_project_distance
        took out: SHAKE's position step, which with that projection keeps a swing's energy (a
@@ -15943,17 +15989,16 @@ static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real
     n = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b));
     if (!(length > 0) || !(rg_v3_length_squared(n) > 0)) return 0;
     n = rg_v3_normalize(n);
-    ta = rg_v3_cross(row->arm_a, n);
-    tb = rg_v3_cross(row->arm_b, n);
-    k = A->inv_mass + rg_v3_dot(ta, rg_mat3_mul_v3(A->inv_inertia, ta));
-    if (B) k += B->inv_mass + rg_v3_dot(tb, rg_mat3_mul_v3(B->inv_inertia, tb));
+    if (hold & 1) A = NULL;
+    if (hold & 2) B = NULL;
+    k = rg__joint_body_line_mass(A, row->arm_a, n) + rg__joint_body_line_mass(B, row->arm_b, n);
     if (!(k > 0)) return 0;
     if (j->lower == j->upper) {
-        rg__joint_line_impulse(s, row, n, &row->upper, -(length - j->upper) / (h * k), 0);
+        rg__joint_line_impulse(row, A, B, n, &row->upper, -(length - j->upper) / (h * k), 0);
         return rg__fabs(length - j->upper);
     }
-    rg__joint_line_impulse(s, row, n, &row->upper, -(length - j->upper) / (h * k), -1);
-    rg__joint_line_impulse(s, row, n, &row->lower, -(length - j->lower) / (h * k), 1);
+    rg__joint_line_impulse(row, A, B, n, &row->upper, -(length - j->upper) / (h * k), -1);
+    rg__joint_line_impulse(row, A, B, n, &row->lower, -(length - j->lower) / (h * k), 1);
     return rg__max_real(rg__max_real(length - j->upper, j->lower - length), 0);
 }
 
@@ -15964,11 +16009,75 @@ static rg_real rg__joint_solve_sweep(rg_world *w, rg_real h) {
     int i, n = (int)stbds_arrlen(s->joint_rows);
     for (i = 0; i < n; ++i) {
         rg__joint_row *row = &s->joint_rows[i];
-        rg_real error = w->joints[row->joint].type == RG_JOINT_BALL ? rg__joint_visit_ball(s, row, h)
-                                                                     : rg__joint_visit_distance(w, row, h);
+        rg_real error = w->joints[row->joint].type == RG_JOINT_BALL ? rg__joint_visit_ball(s, row, h, 0)
+                                                                     : rg__joint_visit_distance(w, row, h, 0);
         worst = rg__max_real(worst, error);
     }
     return worst;
+}
+
+/* Shock propagation through the joints (Guendelman §8.2 on the joint graph): after the sweeps,
+   which spread the loads, the joints are met once more level by level from what holds them
+   still (the world, static and kinematic bodies), each with its body nearer the root at
+   infinite mass, so that a chain's gaps do not add up along it (a 20-link chain hanging at rest
+   with the sweeps alone: 2 cm). A body's level is its fewest joints from a body held still;
+   joints between bodies of one level move both, and groups not held by anything are left to the
+   sweeps. The sweeps' impulses are the reaction; these act on one body only. */
+#ifndef RG__JOINT_SHOCK_SWEEPS
+#define RG__JOINT_SHOCK_SWEEPS 2
+#endif
+static void rg__joint_shock(rg_world *w, rg_real h) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies), changed = 1, pass, sweep, top = 0;
+    int *level, *start;
+    const int none = 0x7FFFFFFF; /* not held */
+    stbds_arrsetlen(s->joint_levels, bodies);
+    level = s->joint_levels;
+    for (i = 0; i < bodies; ++i) level[i] = s->bodies[i].frozen ? 0 : none;
+    /* relaxed in joint order until nothing changes: a chain made in order takes one pass */
+    for (pass = 0; changed && pass <= bodies; ++pass) {
+        changed = 0;
+        for (i = 0; i < n; ++i) {
+            const rg__joint_row *row = &s->joint_rows[i];
+            int la = level[row->a], lb = row->b >= 0 ? level[row->b] : 0;
+            if (lb != none && la > lb + 1) {
+                level[row->a] = lb + 1;
+                changed = 1;
+            }
+            if (row->b >= 0 && la != none && lb > la + 1) {
+                level[row->b] = la + 1;
+                changed = 1;
+            }
+        }
+    }
+    /* the rows held by something, by level (a counting sort, stable in joint order) */
+    for (i = 0; i < n; ++i) {
+        const rg__joint_row *row = &s->joint_rows[i];
+        int la = level[row->a], lb = row->b >= 0 ? level[row->b] : 0;
+        if (la != none && lb != none && (la > lb ? la : lb) > top) top = (la > lb ? la : lb);
+    }
+    stbds_arrsetlen(s->joint_order, n + top + 2);
+    start = &s->joint_order[n];
+    for (i = 0; i <= top + 1; ++i) start[i] = 0;
+    for (i = 0; i < n; ++i) {
+        const rg__joint_row *row = &s->joint_rows[i];
+        int la = level[row->a], lb = row->b >= 0 ? level[row->b] : 0;
+        if (la != none && lb != none) ++start[(la > lb ? la : lb) + 1];
+    }
+    for (i = 0; i <= top; ++i) start[i + 1] += start[i];
+    for (i = 0; i < n; ++i) {
+        const rg__joint_row *row = &s->joint_rows[i];
+        int la = level[row->a], lb = row->b >= 0 ? level[row->b] : 0;
+        if (la != none && lb != none) s->joint_order[start[(la > lb ? la : lb)]++] = i;
+    }
+    n = start[top]; /* start[l] now ends level l */
+    for (sweep = 0; sweep < RG__JOINT_SHOCK_SWEEPS; ++sweep)
+        for (i = 0; i < n; ++i) {
+            rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
+            int la = level[row->a], lb = row->b >= 0 ? level[row->b] : 0, hold = la < lb ? 1 : lb < la ? 2 : 0;
+            if (w->joints[row->joint].type == RG_JOINT_BALL) rg__joint_visit_ball(s, row, h, hold);
+            else rg__joint_visit_distance(w, row, h, hold);
+        }
 }
 
 /* After the sweeps: each joint's reaction, its impulse on a over the step. Ball and distance
@@ -15978,7 +16087,11 @@ static void rg__joint_solve_end(rg_world *w, rg_real h) {
     int i, n = (int)stbds_arrlen(s->joint_rows);
     for (i = 0; i < n; ++i) {
         const rg__joint_row *row = &s->joint_rows[i];
-        w->joints[row->joint].reaction_force = rg_v3_scale(row->impulse, 1 / h);
+        rg__joint *j = &w->joints[row->joint];
+        j->reaction_force = rg_v3_scale(row->impulse, 1 / h);
+        j->linear_impulse = row->impulse;
+        j->axial_impulse = row->upper;
+        j->limit_impulse = row->lower;
     }
 }
 

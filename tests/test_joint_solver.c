@@ -450,6 +450,47 @@ static void test_joint_solve_office_toy(void) {
     rg_world_destroy(w);
 }
 
+/* A chain of 20 capsule links (0.1 m apart) on ball joints, hanging from the world at rest for
+   5 s: shock propagation through the joints keeps every gap under 1 mm (the sweeps alone let
+   it stretch by 2 cm) and the bottom link where the rigid chain puts it within 1 mm. */
+static void test_joint_solve_hanging_chain(void) {
+    rg_world *w = js_world();
+    rg_body_id links[20];
+    rg_joint_id joints[20];
+    const double spacing = 0.1;
+    double worst_gap = 0, worst_speed = 0;
+    int i, step;
+    for (i = 0; i < 20; ++i) {
+        rg_body_def bd = rg_body_default_def();
+        rg_shape_def sd = rg_shape_default_def();
+        rg_joint_def d = rg_joint_default_def();
+        bd.position = js_v3(0, -spacing * (i + 0.5), 0);
+        links[i] = rg_body_create(w, &bd, NULL);
+        ENSURE(rg_shape_is_valid(w, rg_body_add_capsule(w, links[i], &sd, js_v3(0, -0.03, 0), js_v3(0, 0.03, 0), 0.02f, NULL)));
+        d.type = RG_JOINT_BALL;
+        d.body_a = links[i];
+        if (i > 0) d.body_b = links[i - 1];
+        d.anchor_a = js_v3(0, -spacing * i, 0);
+        joints[i] = rg_joint_create(w, &d, NULL);
+        ENSURE(rg_joint_is_valid(w, joints[i]));
+    }
+    for (step = 1; step <= 300; ++step) {
+        ENSURE(rg_world_step(w, (rg_real)JS_H) == RG_OK);
+        for (i = 0; i < 20; ++i) {
+            rg_vec3 v = rg_body_linear_velocity(w, links[i]);
+            worst_gap = fmax(worst_gap, js_distance(rg_joint_anchor_a(w, joints[i]), rg_joint_anchor_b(w, joints[i])));
+            worst_speed = fmax(worst_speed, sqrt(js_dot(v, v)));
+        }
+    }
+    rg_test_note("worst gap %.4f mm, fastest link %.4f mm/s, bottom link at y %.5f (rigid: %.5f), top reaction %.3f N of %.3f",
+                 worst_gap * 1000, worst_speed * 1000, rg_body_position(w, links[19]).y, -spacing * 19.5,
+                 rg_joint_reaction_force(w, joints[0]).y, 20 * rg_body_mass(w, links[0]) * JS_G);
+    ENSURE_NEAR(worst_gap, 0, JS_MM);
+    ENSURE_NEAR(rg_body_position(w, links[19]).y, -spacing * 19.5, JS_MM);
+    ENSURE_NEAR(worst_speed, 0, JS_MM);
+    rg_world_destroy(w);
+}
+
 void rg_tests_joint_solver(void);
 void rg_tests_joint_solver(void) {
     RUN_TEST(test_joint_solve_period_formula);
@@ -462,4 +503,5 @@ void rg_tests_joint_solver(void) {
     RUN_TEST(test_joint_solve_pendulum_energy);
     RUN_TEST(test_joint_solve_chain_reaction);
     RUN_TEST(test_joint_solve_office_toy);
+    RUN_TEST(test_joint_solve_hanging_chain);
 }
