@@ -15892,6 +15892,12 @@ static rg_real rg__joint_line_impulse(rg__joint_row *row, rg__solver_body *A, rg
     return change;
 }
 
+/* An angular impulse L on a and -L on b (NULL: the world, or held). */
+static void rg__joint_push_turn(rg__solver_body *A, rg__solver_body *B, rg_vec3 L) {
+    if (A && !A->frozen) A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, L));
+    if (B && !B->frozen) B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
+}
+
 /* The sweeps' impulses of the last step applied again first (warm starting, as the contacts'),
    scaled by the steps' ratio: a chain's load, which each step's few sweeps spread only partly,
    builds up over the steps (a 20-link chain hanging at rest: the top joint's reaction 2.0 N of
@@ -15906,10 +15912,8 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
         rg__joint_push(A, B, row->arm_a, row->arm_b, P);
         row->impulse = P;
         if (j->type == RG_JOINT_FIXED) {
-            rg_vec3 L = rg_v3_scale(j->angular_impulse, ratio);
-            if (!A->frozen) A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, L));
-            if (B && !B->frozen) B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
-            row->angular = L;
+            row->angular = rg_v3_scale(j->angular_impulse, ratio);
+            rg__joint_push_turn(A, B, row->angular);
         }
     } else {
         rg_vec3 n = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b));
@@ -16033,8 +16037,7 @@ static rg_real rg__joint_visit_weld(rg__solver *s, rg__joint_row *row, const rg_
     k = rg_mat3_inverse(k);
     if (!rg__mat3_is_finite(k)) return 0;
     L = rg_mat3_mul_v3(k, rg_v3_scale(error, -1 / h));
-    if (A && !A->frozen) A->w = rg_v3_add(A->w, rg_mat3_mul_v3(A->inv_inertia, L));
-    if (B && !B->frozen) B->w = rg_v3_sub(B->w, rg_mat3_mul_v3(B->inv_inertia, L));
+    rg__joint_push_turn(A, B, L);
     row->angular = rg_v3_add(row->angular, L);
     return rg_v3_length(error);
 }
