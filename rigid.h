@@ -312,9 +312,10 @@
 
    REVISION HISTORY
       0.4.1  (2026-11) the joints' API (rg_joint_*: ids, checks, collide_connected, positions,
-             limits and motor settings, debug drawing); ball, distance and fixed joints solved
-             by impulses in the contact sweeps (predicted anchors, eq. (8)) and level by level
-             from what holds them, warm-started; hinge and slider joints not yet; the twist
+             limits and motor settings, debug drawing); ball, distance, fixed and hinge joints
+             (limits, motor) solved by impulses in the contact sweeps (predicted anchors and
+             turns, eq. (8)) and level by level from what holds them, warm-started; slider
+             joints and the ball's cone not yet; the twist
              lever's edge integrals in closed form (a spinning slab stops within 2e-6 of the
              analytic time); patch masses inverted from K's upper triangle and the coupled
              solve from K_ff itself (half the instructions)
@@ -974,10 +975,11 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
 
 /* ---------------------------------------------------------------------------------------------
    Joints
-   A joint holds body a to body b, or to the world when body_b is null. Ball, distance and fixed
-   joints are solved, by impulses in the contact sweeps and then level by level from what holds
-   them (>>joint's "solving"); hinge and slider joints are created, checked, measured and drawn
-   but NOT YET SOLVED, and joints do not yet join the contacts' levels. Its anchors and axis are given in world space at creation and
+   A joint holds body a to body b, or to the world when body_b is null. Ball, distance, fixed and
+   hinge joints are solved, by impulses in the contact sweeps and then level by level from what
+   holds them (>>joint's "solving"); slider joints and the ball joint's cone limit are created,
+   checked, measured and drawn but NOT YET SOLVED, and joints do not yet join the contacts'
+   levels. Its anchors and axis are given in world space at creation and
    kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as they
    were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion
    of body a relative to body b: the hinge angle right-handed about the axis carried by b,
@@ -15801,8 +15803,9 @@ static void rg__joint_step_end(rg_world *w) {
    several visits). A distance joint has one row along the anchors' line, its impulse
    accumulated and clamped like a contact's (eqs. (2)-(3)): a rope only pulls at its upper
    length and only pushes at its lower one; a rod (lower = upper) does both. A fixed joint adds
-   its bodies' relative turn, predicted the same way. Ball, distance and fixed joints are solved;
-   hinge and slider joints are not yet. */
+   its bodies' relative turn, predicted the same way; a hinge its axes' turn across the axis, its
+   limits on the predicted angle and a motor. Slider joints and the ball's cone are not solved
+   yet. */
 
 typedef struct rg__joint_row {
     int joint, a, b;              /* b = -1: the world */
@@ -15812,8 +15815,10 @@ typedef struct rg__joint_row {
     rg_vec3 impulse;              /* on a in this step's sweeps */
     rg_real upper, lower;         /* distance: the accumulated impulses along the line at the upper and
                                      the lower length (a rod's only in upper) */
-    rg_quat rotation_a, rotation_b; /* fixed: the orientations at the step's start (b's identity for the world) */
-    rg_vec3 angular;              /* fixed: the angular impulse on a in this step's sweeps */
+    rg_quat rotation_a, rotation_b; /* fixed, hinge: the orientations at the step's start (b's identity for the world) */
+    rg_vec3 angular;              /* fixed, hinge: the angular impulse on a in this step's sweeps, all rows */
+    rg_vec3 across;               /* hinge: its part across the axis (warm-started) */
+    rg_real motor;                /* hinge: the motor's accumulated impulse, within max_motor_force h */
 } rg__joint_row;
 
 /* Where a body's arm ends at the end of the step, with its velocities and offsets now. */
@@ -15911,8 +15916,8 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
         rg_vec3 P = rg_v3_scale(j->linear_impulse, ratio);
         rg__joint_push(A, B, row->arm_a, row->arm_b, P);
         row->impulse = P;
-        if (j->type == RG_JOINT_FIXED) {
-            row->angular = rg_v3_scale(j->angular_impulse, ratio);
+        if (j->type == RG_JOINT_FIXED || j->type == RG_JOINT_HINGE) {
+            row->angular = row->across = rg_v3_scale(j->angular_impulse, ratio);
             rg__joint_push_turn(A, B, row->angular);
         }
     } else {
@@ -15925,7 +15930,7 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
     }
 }
 
-/* The step's rows of the joints the solver handles (ball, distance, fixed) with a body that moves,
+/* The step's rows of the joints the solver handles (all but sliders) with a body that moves,
    their arms and masses at the step's start; returns how many. */
 static int rg__joint_solve_begin(rg_world *w) {
     rg__solver *s = &w->solver;
@@ -15938,7 +15943,7 @@ static int rg__joint_solve_begin(rg_world *w) {
         rg__joint_row row;
         if (!(j->generation & 1)) continue;
         j->reaction_force = j->reaction_torque = rg_v3(0, 0, 0);
-        if (j->type != RG_JOINT_BALL && j->type != RG_JOINT_DISTANCE && j->type != RG_JOINT_FIXED) continue;
+        if (j->type == RG_JOINT_SLIDER) continue;
         A = &s->bodies[j->a];
         B = j->b >= 0 ? &s->bodies[j->b] : NULL;
         if (A->frozen && (!B || B->frozen)) continue;
@@ -16021,25 +16026,94 @@ static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real
    end of the step (each turned by its dr + w h, as rg__integrate_position turns it) against
    the reference, and the angular impulse L that removes the turn between them through
    K = I_a^-1 + I_b^-1; returns the angle (rad). `hold` as for the ball joint's. */
+/* A row's bodies' orientations at the end of the step, each turned by its dr + w h; and a's
+   turn relative to b's since the joint was made, conj(q_b) q_a conj(reference), w >= 0. */
+static rg_quat rg__joint_predict_turn(const rg__solver *s, const rg__joint_row *row, const rg__joint *j, rg_real h,
+                                      rg_quat *qa, rg_quat *qb) {
+    const rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
+    rg_quat turn;
+    *qa = rg_quat_mul(rg_quat_from_rotation_vector(rg_v3_madd(A->dr, A->w, h)), row->rotation_a);
+    *qb = B ? rg_quat_mul(rg_quat_from_rotation_vector(rg_v3_madd(B->dr, B->w, h)), row->rotation_b) : row->rotation_b;
+    turn = rg_quat_mul(rg_quat_mul(rg_quat_conjugate(*qb), *qa), rg_quat_conjugate(j->reference));
+    return turn.w < 0 ? rg__quat(-turn.x, -turn.y, -turn.z, -turn.w) : turn;
+}
+
+/* K of the bodies' turns: I_a^-1 + I_b^-1 of those that move (NULL: held). */
+static rg_mat3 rg__joint_turn_mass(const rg__solver_body *A, const rg__solver_body *B) {
+    rg_mat3 k = rg_mat3_scale(rg_mat3_identity(), 0);
+    if (A && !A->frozen) k = rg_mat3_add(k, A->inv_inertia);
+    if (B && !B->frozen) k = rg_mat3_add(k, B->inv_inertia);
+    return k;
+}
+
 static rg_real rg__joint_visit_weld(rg__solver *s, rg__joint_row *row, const rg__joint *j, rg_real h, int hold) {
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_quat qa = rg_quat_mul(rg_quat_from_rotation_vector(rg_v3_madd(A->dr, A->w, h)), row->rotation_a);
-    rg_quat qb = B ? rg_quat_mul(rg_quat_from_rotation_vector(rg_v3_madd(B->dr, B->w, h)), row->rotation_b) : row->rotation_b;
-    rg_quat turn = rg_quat_mul(rg_quat_mul(rg_quat_conjugate(qb), qa), rg_quat_conjugate(j->reference));
+    rg_quat qa, qb, turn = rg__joint_predict_turn(s, row, j, h, &qa, &qb);
     rg_vec3 error, L;
-    rg_mat3 k = rg_mat3_scale(rg_mat3_identity(), 0);
-    if (turn.w < 0) turn = rg__quat(-turn.x, -turn.y, -turn.z, -turn.w);
+    rg_mat3 k;
     error = rg_quat_rotate(qb, rg_v3(2 * turn.x, 2 * turn.y, 2 * turn.z)); /* the turn's rotation vector, to first order */
     if (hold & 1) A = NULL;
     if (hold & 2) B = NULL;
-    if (A && !A->frozen) k = rg_mat3_add(k, A->inv_inertia);
-    if (B && !B->frozen) k = rg_mat3_add(k, B->inv_inertia);
-    k = rg_mat3_inverse(k);
+    k = rg_mat3_inverse(rg__joint_turn_mass(A, B));
     if (!rg__mat3_is_finite(k)) return 0;
     L = rg_mat3_mul_v3(k, rg_v3_scale(error, -1 / h));
     rg__joint_push_turn(A, B, L);
     row->angular = rg_v3_add(row->angular, L);
     return rg_v3_length(error);
+}
+
+/* A change of an accumulated angular impulse `total` about `axis` towards `wanted`, kept within
+   [low, high], pushed on A and B (NULL: held); returns the change. */
+static rg_real rg__joint_axial_impulse(rg__joint_row *row, rg__solver_body *A, rg__solver_body *B, rg_vec3 axis, rg_real *total,
+                                       rg_real wanted, rg_real low, rg_real high) {
+    rg_real next = rg__min_real(rg__max_real(*total + wanted, low), high), change = next - *total;
+    *total = next;
+    rg__joint_push_turn(A, B, rg_v3_scale(axis, change));
+    row->angular = rg_v3_madd(row->angular, axis, change);
+    return change;
+}
+
+/* The angular half of a hinge's visit: a's axis brought onto b's, both predicted at the end of
+   the step, by an angular impulse across b's axis (two rows solved together); then the limits
+   on the predicted angle (one-sided, clamped as a contact's, eqs. (2)-(3)) and, in the sweeps,
+   the motor: the relative turn rate about the axis driven to motor_speed by an impulse of at most
+   max_motor_force h. Returns the axes' angle and the limits' excess (rad). */
+static rg_real rg__joint_visit_hinge(rg_world *w, rg__joint_row *row, rg_real h, int hold) {
+    rg__solver *s = &w->solver;
+    const rg__joint *j = &w->joints[row->joint];
+    rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
+    rg_quat qa, qb, turn = rg__joint_predict_turn(s, row, j, h, &qa, &qb);
+    rg_vec3 axis_a = rg_quat_rotate(qa, j->local_axis_a), axis = rg_quat_rotate(qb, j->local_axis_b);
+    rg_vec3 theta = rg_v3_cross(axis_a, axis), t1 = rg__prepare_perpendicular(axis), t2 = rg_v3_cross(axis, t1), L;
+    rg_real k11, k12, k22, det, e1, e2, error = rg_v3_length(theta), ka;
+    rg_mat3 k;
+    if (hold & 1) A = NULL;
+    if (hold & 2) B = NULL;
+    k = rg__joint_turn_mass(A, B);
+    k11 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t1));
+    k12 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t2));
+    k22 = rg_v3_dot(t2, rg_mat3_mul_v3(k, t2));
+    ka = rg_v3_dot(axis, rg_mat3_mul_v3(k, axis));
+    det = k11 * k22 - k12 * k12;
+    if (!(det > 0) || !(ka > 0)) return 0;
+    e1 = rg_v3_dot(t1, theta) / h;
+    e2 = rg_v3_dot(t2, theta) / h;
+    L = rg_v3_add(rg_v3_scale(t1, (k22 * e1 - k12 * e2) / det), rg_v3_scale(t2, (k11 * e2 - k12 * e1) / det));
+    rg__joint_push_turn(A, B, L);
+    row->angular = rg_v3_add(row->angular, L);
+    row->across = rg_v3_add(row->across, L);
+    if (j->enable_limit) {
+        rg_real angle = rg__joint_unwrap(j->angle, 2 * rg__atan2(rg_v3_dot(rg_v3(turn.x, turn.y, turn.z), j->local_axis_b), turn.w));
+        rg__joint_axial_impulse(row, A, B, axis, &row->upper, -(angle - j->upper) / (h * ka), -RG__REAL_MAX, 0);
+        rg__joint_axial_impulse(row, A, B, axis, &row->lower, -(angle - j->lower) / (h * ka), 0, RG__REAL_MAX);
+        error = rg__max_real(error, rg__max_real(angle - j->upper, j->lower - angle));
+    }
+    if (j->enable_motor && !hold) {
+        rg_real limit = j->max_motor_force * h, u = rg_v3_dot(axis, A->w);
+        if (B) u -= rg_v3_dot(axis, B->w);
+        rg__joint_axial_impulse(row, A, B, axis, &row->motor, (j->motor_speed - u) / ka, -limit, limit);
+    }
+    return error;
 }
 
 /* A joint's visit by its type; returns its error. A fixed joint's turn and anchors are met in
@@ -16053,9 +16127,11 @@ static rg_real rg__joint_visit(rg_world *w, rg__joint_row *row, rg_real h, int h
     rg_real error = 0;
     int pass;
     if (j->type == RG_JOINT_DISTANCE) return rg__joint_visit_distance(w, row, h, hold);
-    if (j->type != RG_JOINT_FIXED) return rg__joint_visit_ball(&w->solver, row, h, hold);
+    if (j->type != RG_JOINT_FIXED && j->type != RG_JOINT_HINGE) return rg__joint_visit_ball(&w->solver, row, h, hold);
     for (pass = 0; pass < RG__JOINT_WELD_PASSES; ++pass) {
-        rg_real turn = rg__joint_visit_weld(&w->solver, row, j, h, hold), gap = rg__joint_visit_ball(&w->solver, row, h, hold);
+        rg_real turn = j->type == RG_JOINT_FIXED ? rg__joint_visit_weld(&w->solver, row, j, h, hold)
+                                                 : rg__joint_visit_hinge(w, row, h, hold);
+        rg_real gap = rg__joint_visit_ball(&w->solver, row, h, hold);
         if (pass == 0) error = rg__max_real(turn, gap);
     }
     return error;
@@ -16147,7 +16223,8 @@ static void rg__joint_solve_end(rg_world *w, rg_real h) {
         j->reaction_force = rg_v3_scale(row->impulse, 1 / h);
         j->reaction_torque = rg_v3_scale(row->angular, 1 / h);
         j->linear_impulse = row->impulse;
-        j->angular_impulse = row->angular;
+        j->angular_impulse = j->type == RG_JOINT_HINGE ? row->across : row->angular;
+        j->motor_impulse = row->motor;
         j->axial_impulse = row->upper;
         j->limit_impulse = row->lower;
     }

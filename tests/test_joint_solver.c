@@ -531,6 +531,93 @@ static void test_joint_solve_welded_cantilever(void) {
     rg_hull_destroy(beam);
 }
 
+/* Hinges: a 10 kg bar 1 m long (0.1 m square), hinged to the world at one end about z, held
+   horizontal at the start under gravity -y. `mode` 0: set turning about x and y as well (3, 2,
+   0 rad/s); 1: limits [-0.5, 0.5]; 2: no gravity, a motor at 2 rad/s and 100 N m; 3 and 4: a
+   motor at 0 rad/s with 10 N m (less than the bar's 49 N m of weight about the hinge) and
+   100 N m. Over 5 s: the largest turn rate across the axis, the anchors' largest gap, the
+   angle's range and the last turn rate about the axis. */
+typedef struct js_hinge_run {
+    double across, gap, lowest, highest, spin;
+} js_hinge_run;
+
+static void js_hinge(int mode, js_hinge_run *out) {
+    rg_world_def wd = rg_world_default_def();
+    rg_world *w;
+    rg_hull *bar = rg_hull_create_box(js_v3(0.5, 0.05, 0.05), NULL);
+    rg_body_id b;
+    rg_joint_def d = rg_joint_default_def();
+    rg_joint_id j;
+    js_hinge_run run = {1e9, 1e9, 1e9, -1e9, 0};
+    int step;
+    *out = run;
+    wd.gravity = js_v3(0, mode == 2 ? 0 : -JS_G, 0);
+    w = rg_world_create(&wd, NULL);
+    b = js_box(w, bar, RG_BODY_DYNAMIC, js_v3(0.5, 0, 0), 10 / (1.0 * 0.1 * 0.1));
+    d.type = RG_JOINT_HINGE;
+    d.body_a = b;
+    d.anchor_a = js_v3(0, 0, 0);
+    d.axis = js_v3(0, 0, 1);
+    d.enable_limit = mode == 1;
+    d.lower = (rg_real)-0.5;
+    d.upper = (rg_real)0.5;
+    d.enable_motor = mode >= 2;
+    d.motor_speed = (rg_real)(mode == 2 ? 2 : 0);
+    d.max_motor_force = (rg_real)(mode == 3 ? 10 : 100);
+    j = rg_joint_create(w, &d, NULL);
+    ENSURE(rg_joint_is_valid(w, j));
+    run.across = run.gap = 0;
+    if (mode == 0) ENSURE(rg_body_set_angular_velocity(w, b, js_v3(3, 2, 0)) == RG_OK);
+    for (step = 1; step <= 300; ++step) {
+        rg_vec3 omega;
+        double angle;
+        ENSURE(rg_world_step(w, (rg_real)JS_H) == RG_OK);
+        omega = rg_body_angular_velocity(w, b);
+        angle = rg_joint_position(w, j);
+        run.across = fmax(run.across, sqrt((double)omega.x * omega.x + (double)omega.y * omega.y));
+        run.gap = fmax(run.gap, js_distance(rg_joint_anchor_a(w, j), rg_joint_anchor_b(w, j)));
+        run.lowest = fmin(run.lowest, angle);
+        run.highest = fmax(run.highest, angle);
+        run.spin = omega.z;
+    }
+    rg_test_note("mode %d: turn across the axis at most %.2e rad/s, gap %.4f mm, angle in [%.4f, %.4f], last spin %.4f rad/s", mode,
+                 run.across, run.gap * 1000, run.lowest, run.highest, run.spin);
+    rg_world_destroy(w);
+    rg_hull_destroy(bar);
+    *out = run;
+}
+
+/* Motion only about the axis: a turn across it set at the start is gone after the first step
+   (below 1e-3 rad/s), the anchors stay together (1 mm), and the bar swings down (past -1.5 rad). */
+static void test_joint_solve_hinge_axis(void) {
+    js_hinge_run run;
+    js_hinge(0, &run);
+    ENSURE_NEAR(run.across, 0, 1e-3);
+    ENSURE_NEAR(run.gap, 0, JS_MM);
+    ENSURE(run.lowest < -1.5);
+}
+
+/* Limits [-0.5, 0.5]: never exceeded by more than 0.02 rad; the bar reaches the lower one. */
+static void test_joint_solve_hinge_limits(void) {
+    js_hinge_run run;
+    js_hinge(1, &run);
+    ENSURE(run.lowest >= -0.5 - 0.02 && run.highest <= 0.5 + 0.02);
+    ENSURE(run.lowest < -0.45);
+    ENSURE_NEAR(run.gap, 0, JS_MM);
+}
+
+/* The motor reaches its speed (2 rad/s within 1%); one weaker than the weight's moment slips
+   (the bar swings past -1 rad), one stronger holds it (within 0.01 rad). */
+static void test_joint_solve_hinge_motor(void) {
+    js_hinge_run fast, weak, strong;
+    js_hinge(2, &fast);
+    js_hinge(3, &weak);
+    js_hinge(4, &strong);
+    ENSURE_REL(fast.spin, 2, 0.01);
+    ENSURE(weak.lowest < -1);
+    ENSURE(strong.lowest > -0.01 && strong.highest < 0.01);
+}
+
 void rg_tests_joint_solver(void);
 void rg_tests_joint_solver(void) {
     RUN_TEST(test_joint_solve_period_formula);
@@ -545,4 +632,7 @@ void rg_tests_joint_solver(void) {
     RUN_TEST(test_joint_solve_office_toy);
     RUN_TEST(test_joint_solve_hanging_chain);
     RUN_TEST(test_joint_solve_welded_cantilever);
+    RUN_TEST(test_joint_solve_hinge_axis);
+    RUN_TEST(test_joint_solve_hinge_limits);
+    RUN_TEST(test_joint_solve_hinge_motor);
 }
