@@ -978,8 +978,8 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
    A joint holds body a to body b, or to the world when body_b is null. Ball, distance, fixed and
    hinge joints are solved, by impulses in the contact sweeps and then level by level from what
    holds them (>>joint's "solving"); slider joints and the ball joint's cone limit are created,
-   checked, measured and drawn but NOT YET SOLVED, and joints do not yet join the contacts'
-   levels. Its anchors and axis are given in world space at creation and
+   checked, measured and drawn but NOT YET SOLVED, joints do not yet join the contacts' levels,
+   and closed loops of joints (a bridge held at both ends) are not stable yet. Its anchors and axis are given in world space at creation and
    kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as they
    were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion
    of body a relative to body b: the hinge angle right-handed about the axis carried by b,
