@@ -1905,7 +1905,9 @@ typedef struct rg__shock_composite {
 typedef struct rg__solver {
     rg__solver_body *bodies;      /* stb_ds, indexed like rg_world.bodies */
     struct rg__joint_row *joint_rows; /* stb_ds: the step's solved joints (rg__joint_solve_begin) */
-    int *joint_levels, *joint_order; /* rg__joint_shock: each body's level in the joint graph, the rows by level */
+    /* rg__joint_shock: each body's level in the joint graph, each joint's row (-1: none), the
+       walk's queue of bodies, and the rows by level */
+    int *joint_levels, *joint_row_of, *joint_queue, *joint_order;
     rg__solver_manifold *manifolds; /* stb_ds, in visit order (below) */
     rg__solver_point *points;     /* stb_ds */
     /* The manifolds and their points are stored in the order the sweeps visit them: sorted by
@@ -10057,6 +10059,8 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->approaching);
     stbds_arrfree(s->joint_rows);
     stbds_arrfree(s->joint_levels);
+    stbds_arrfree(s->joint_row_of);
+    stbds_arrfree(s->joint_queue);
     stbds_arrfree(s->joint_order);
 }
 
@@ -10721,14 +10725,8 @@ static void rg__impulse_patch_coupling(const rg__solver *s, rg__solver_manifold 
     rg__impulse_coupling_column(m, cross, 0, &ct);
     rg__impulse_coupling_column(m, cross, 1, &ct);
     rg__impulse_coupling_column(m, cross, 2, &ct);
-    if (A->locked | B->locked) {
-        ct.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
-        ct.m[1][0] += rg__impulse_linear_mass(A, B, m->n, m->t2);
-    } else {
-        rg_real im = A->inv_mass + B->inv_mass; /* rg__impulse_linear_mass without locks */
-        ct.m[0][0] += m->n.x * m->t1.x * im + m->n.y * m->t1.y * im + m->n.z * m->t1.z * im;
-        ct.m[1][0] += m->n.x * m->t2.x * im + m->n.y * m->t2.y * im + m->n.z * m->t2.z * im;
-    }
+    ct.m[0][0] += rg__impulse_linear_mass(A, B, m->n, m->t1);
+    ct.m[1][0] += rg__impulse_linear_mass(A, B, m->n, m->t2);
     m->patch_coupling_t = ct;
     /* K_nn^-1 C: K_nn^-1 is symmetric, so its row i dotted with C's column j */
     for (i = 0; i < 3; ++i) {
@@ -15727,11 +15725,23 @@ static int rg__joint_blocks_pair(const rg_world *w, int a, int b) {
     return 0;
 }
 
+/* a's turn relative to b's since the joint was made, in b's frame: conj(q_b) q_a conj(reference),
+   w >= 0. */
+static rg_quat rg__joint_turn_of(const rg__joint *j, rg_quat q_a, rg_quat q_b) {
+    rg_quat turn = rg__quat_mul(rg__quat_mul(rg_quat_conjugate(q_b), q_a), rg_quat_conjugate(j->reference));
+    return turn.w < 0 ? rg__quat(-turn.x, -turn.y, -turn.z, -turn.w) : turn;
+}
+
+/* The twist of a turn (rg__joint_turn_of) about b's axis (swing-twist decomposition), in
+   [-pi, pi] as turn.w >= 0: a hinge's angle before unwrapping. */
+static rg_real rg__joint_twist(const rg__joint *j, rg_quat turn) {
+    return 2 * rg__atan2(rg_v3_dot(rg_v3(turn.x, turn.y, turn.z), j->local_axis_b), turn.w);
+}
+
 /* The joint with its bodies' centres of mass at com_a, com_b and their orientations (unit)
    q_a, q_b (b's ignored for the world): the solver's predicted poses, or the current ones. */
 static void rg__joint_frame_at(const rg_world *w, const rg__joint *j, rg_vec3 com_a, rg_quat q_a, rg_vec3 com_b,
                                rg_quat q_b, rg__joint_frame *f) {
-    rg_quat turn;
     f->arm_a = rg__quat_rotate(q_a, rg_v3_sub(j->local_anchor_a, w->bodies[j->a].local_com));
     f->anchor_a = rg_v3_add(com_a, f->arm_a);
     f->axis_a = rg__quat_rotate(q_a, j->local_axis_a);
@@ -15744,20 +15754,13 @@ static void rg__joint_frame_at(const rg_world *w, const rg__joint *j, rg_vec3 co
         f->anchor_b = j->local_anchor_b;
     }
     f->axis_b = rg__quat_rotate(q_b, j->local_axis_b);
-    turn = rg__quat_mul(rg__quat_mul(rg_quat_conjugate(q_b), q_a), rg_quat_conjugate(j->reference));
-    if (turn.w < 0) turn = rg__quat(-turn.x, -turn.y, -turn.z, -turn.w);
-    f->turn = turn;
+    f->turn = rg__joint_turn_of(j, q_a, q_b);
 }
 
 /* The joint at its bodies' current poses. */
 static void rg__joint_frame_of(const rg_world *w, const rg__joint *j, rg__joint_frame *f) {
     const rg__body *a = &w->bodies[j->a], *b = j->b >= 0 ? &w->bodies[j->b] : a;
     rg__joint_frame_at(w, j, a->com, a->orientation, b->com, b->orientation, f);
-}
-
-/* The twist of the turn about b's axis (swing-twist decomposition), in [-pi, pi] as turn.w >= 0. */
-static rg_real rg__joint_hinge_angle(const rg__joint *j, const rg__joint_frame *f) {
-    return 2 * rg__atan2(rg_v3_dot(rg_v3(f->turn.x, f->turn.y, f->turn.z), j->local_axis_b), f->turn.w);
 }
 
 /* The angle that differs from `principal` by whole turns and lies within half a turn of
@@ -15775,7 +15778,7 @@ static rg_real rg__joint_position_of(const rg_world *w, const rg__joint *j) {
     rg__joint_frame f;
     rg__joint_frame_of(w, j, &f);
     switch (j->type) {
-    case RG_JOINT_HINGE: return rg__joint_unwrap(j->angle, rg__joint_hinge_angle(j, &f));
+    case RG_JOINT_HINGE: return rg__joint_unwrap(j->angle, rg__joint_twist(j, f.turn));
     case RG_JOINT_SLIDER: return rg_v3_dot(rg_v3_sub(f.anchor_a, f.anchor_b), f.axis_b);
     case RG_JOINT_DISTANCE: return rg_v3_length(rg_v3_sub(f.anchor_a, f.anchor_b));
     default: return 0;
@@ -15820,6 +15823,11 @@ typedef struct rg__joint_row {
     rg_vec3 across;               /* hinge: its part across the axis (warm-started) */
     rg_real motor;                /* hinge: the motor's accumulated impulse, within max_motor_force h */
 } rg__joint_row;
+
+/* The anchors' separation at the step's start, a's less b's. */
+static rg_vec3 rg__joint_start_separation(const rg__joint_row *row) {
+    return rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b));
+}
 
 /* Where a body's arm ends at the end of the step, with its velocities and offsets now. */
 static rg_vec3 rg__joint_predict(const rg__solver_body *body, rg_vec3 com, rg_vec3 arm, rg_real h) {
@@ -15868,7 +15876,7 @@ static void rg__joint_project_distance(rg_world *w, rg__joint_row *row) {
     rg__solver *s = &w->solver;
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_vec3 d = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b)), n, u;
+    rg_vec3 d = rg__joint_start_separation(row), n, u;
     rg_real length = rg_v3_length(d), k, un, slack = RG__SLOP_FRACTION * w->def.contact_tolerance;
     if (!(length > 0)) return;
     n = rg_v3_scale(d, 1 / length);
@@ -15882,16 +15890,19 @@ static void rg__joint_project_distance(rg_world *w, rg__joint_row *row) {
     row->impulse = rg_v3_madd(row->impulse, n, -un / k);
 }
 
-/* A change of a distance joint's accumulated impulse `total` along n towards `wanted`, kept of
-   the sign `side` allows (+1 pushes only, -1 pulls only, 0 both), pushed on A and B (NULL:
-   held); returns the change. */
-static rg_real rg__joint_line_impulse(rg__joint_row *row, rg__solver_body *A, rg__solver_body *B, rg_vec3 n, rg_real *total,
-                                      rg_real wanted, int side) {
-    rg_real next = *total + wanted, change;
-    if (side > 0 && next < 0) next = 0;
-    if (side < 0 && next > 0) next = 0;
-    change = next - *total;
+/* An accumulated impulse `total` moved by `wanted` and kept within [low, high] (eqs. (2)-(3));
+   returns the change. */
+static rg_real rg__joint_clamped_change(rg_real *total, rg_real wanted, rg_real low, rg_real high) {
+    rg_real next = rg__min_real(rg__max_real(*total + wanted, low), high), change = next - *total;
     *total = next;
+    return change;
+}
+
+/* A distance joint's accumulated impulse `total` along n changed (rg__joint_clamped_change: low
+   0 pushes only, high 0 pulls only) and pushed on A and B (NULL: held); returns the change. */
+static rg_real rg__joint_line_impulse(rg__joint_row *row, rg__solver_body *A, rg__solver_body *B, rg_vec3 n, rg_real *total,
+                                      rg_real wanted, rg_real low, rg_real high) {
+    rg_real change = rg__joint_clamped_change(total, wanted, low, high);
     rg__joint_push(A, B, row->arm_a, row->arm_b, rg_v3_scale(n, change));
     row->impulse = rg_v3_madd(row->impulse, n, change);
     return change;
@@ -15921,12 +15932,13 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
             rg__joint_push_turn(A, B, row->angular);
         }
     } else {
-        rg_vec3 n = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b));
+        rg_vec3 n = rg__joint_start_separation(row);
         rg_real length = rg_v3_length(n);
         if (!(length > 0)) return;
         n = rg_v3_scale(n, 1 / length);
-        rg__joint_line_impulse(row, A, B, n, &row->upper, ratio * j->axial_impulse, j->lower == j->upper ? 0 : -1);
-        rg__joint_line_impulse(row, A, B, n, &row->lower, ratio * j->limit_impulse, 1);
+        rg__joint_line_impulse(row, A, B, n, &row->upper, ratio * j->axial_impulse, -RG__REAL_MAX,
+                               j->lower == j->upper ? RG__REAL_MAX : 0);
+        rg__joint_line_impulse(row, A, B, n, &row->lower, ratio * j->limit_impulse, 0, RG__REAL_MAX);
     }
 }
 
@@ -16006,7 +16018,7 @@ static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real
        pendulum on a 1 m rod released at 1 rad: period within 2e-4 of the analytic one; along the
        predicted line it lost a third of its amplitude in 5 s, along the line halfway 0.8% of its
        period) */
-    n = rg_v3_sub(rg_v3_add(row->com_a, row->arm_a), rg_v3_add(row->com_b, row->arm_b));
+    n = rg__joint_start_separation(row);
     if (!(length > 0) || !(rg_v3_length_squared(n) > 0)) return 0;
     n = rg_v3_normalize(n);
     if (hold & 1) A = NULL;
@@ -16014,28 +16026,22 @@ static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real
     k = rg__joint_body_line_mass(A, row->arm_a, n) + rg__joint_body_line_mass(B, row->arm_b, n);
     if (!(k > 0)) return 0;
     if (j->lower == j->upper) {
-        rg__joint_line_impulse(row, A, B, n, &row->upper, -(length - j->upper) / (h * k), 0);
+        rg__joint_line_impulse(row, A, B, n, &row->upper, -(length - j->upper) / (h * k), -RG__REAL_MAX, RG__REAL_MAX);
         return rg__fabs(length - j->upper);
     }
-    rg__joint_line_impulse(row, A, B, n, &row->upper, -(length - j->upper) / (h * k), -1);
-    rg__joint_line_impulse(row, A, B, n, &row->lower, -(length - j->lower) / (h * k), 1);
+    rg__joint_line_impulse(row, A, B, n, &row->upper, -(length - j->upper) / (h * k), -RG__REAL_MAX, 0);
+    rg__joint_line_impulse(row, A, B, n, &row->lower, -(length - j->lower) / (h * k), 0, RG__REAL_MAX);
     return rg__max_real(rg__max_real(length - j->upper, j->lower - length), 0);
 }
 
-/* The angular half of a fixed joint's visit: a's orientation relative to b's predicted at the
-   end of the step (each turned by its dr + w h, as rg__integrate_position turns it) against
-   the reference, and the angular impulse L that removes the turn between them through
-   K = I_a^-1 + I_b^-1; returns the angle (rad). `hold` as for the ball joint's. */
-/* A row's bodies' orientations at the end of the step, each turned by its dr + w h; and a's
-   turn relative to b's since the joint was made, conj(q_b) q_a conj(reference), w >= 0. */
+/* A row's bodies' orientations at the end of the step, each turned by its dr + w h, and a's
+   turn relative to b's then (rg__joint_turn_of). */
 static rg_quat rg__joint_predict_turn(const rg__solver *s, const rg__joint_row *row, const rg__joint *j, rg_real h,
                                       rg_quat *qa, rg_quat *qb) {
     const rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_quat turn;
     *qa = rg_quat_mul(rg_quat_from_rotation_vector(rg_v3_madd(A->dr, A->w, h)), row->rotation_a);
     *qb = B ? rg_quat_mul(rg_quat_from_rotation_vector(rg_v3_madd(B->dr, B->w, h)), row->rotation_b) : row->rotation_b;
-    turn = rg_quat_mul(rg_quat_mul(rg_quat_conjugate(*qb), *qa), rg_quat_conjugate(j->reference));
-    return turn.w < 0 ? rg__quat(-turn.x, -turn.y, -turn.z, -turn.w) : turn;
+    return rg__joint_turn_of(j, *qa, *qb);
 }
 
 /* K of the bodies' turns: I_a^-1 + I_b^-1 of those that move (NULL: held). */
@@ -16046,6 +16052,10 @@ static rg_mat3 rg__joint_turn_mass(const rg__solver_body *A, const rg__solver_bo
     return k;
 }
 
+/* The angular half of a fixed joint's visit: a's orientation relative to b's predicted at the
+   end of the step against the reference, and the angular impulse L that removes the turn
+   between them through K = I_a^-1 + I_b^-1; returns the angle (rad). `hold` as for the ball
+   joint's. */
 static rg_real rg__joint_visit_weld(rg__solver *s, rg__joint_row *row, const rg__joint *j, rg_real h, int hold) {
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
     rg_quat qa, qb, turn = rg__joint_predict_turn(s, row, j, h, &qa, &qb);
@@ -16062,12 +16072,11 @@ static rg_real rg__joint_visit_weld(rg__solver *s, rg__joint_row *row, const rg_
     return rg_v3_length(error);
 }
 
-/* A change of an accumulated angular impulse `total` about `axis` towards `wanted`, kept within
-   [low, high], pushed on A and B (NULL: held); returns the change. */
+/* An accumulated angular impulse `total` about `axis` changed (rg__joint_clamped_change) and
+   pushed on A and B (NULL: held); returns the change. */
 static rg_real rg__joint_axial_impulse(rg__joint_row *row, rg__solver_body *A, rg__solver_body *B, rg_vec3 axis, rg_real *total,
                                        rg_real wanted, rg_real low, rg_real high) {
-    rg_real next = rg__min_real(rg__max_real(*total + wanted, low), high), change = next - *total;
-    *total = next;
+    rg_real change = rg__joint_clamped_change(total, wanted, low, high);
     rg__joint_push_turn(A, B, rg_v3_scale(axis, change));
     row->angular = rg_v3_madd(row->angular, axis, change);
     return change;
@@ -16103,7 +16112,7 @@ static rg_real rg__joint_visit_hinge(rg_world *w, rg__joint_row *row, rg_real h,
     row->angular = rg_v3_add(row->angular, L);
     row->across = rg_v3_add(row->across, L);
     if (j->enable_limit) {
-        rg_real angle = rg__joint_unwrap(j->angle, 2 * rg__atan2(rg_v3_dot(rg_v3(turn.x, turn.y, turn.z), j->local_axis_b), turn.w));
+        rg_real angle = rg__joint_unwrap(j->angle, rg__joint_twist(j, turn));
         rg__joint_axial_impulse(row, A, B, axis, &row->upper, -(angle - j->upper) / (h * ka), -RG__REAL_MAX, 0);
         rg__joint_axial_impulse(row, A, B, axis, &row->lower, -(angle - j->lower) / (h * ka), 0, RG__REAL_MAX);
         error = rg__max_real(error, rg__max_real(angle - j->upper, j->lower - angle));
@@ -16161,26 +16170,38 @@ static rg_real rg__joint_solve_sweep(rg_world *w, rg_real h) {
 #endif
 static void rg__joint_shock(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
-    int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies), changed = 1, pass, sweep, top = 0;
-    int *level, *start;
+    int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies), sweep, top = 0, head = 0, tail = 0;
+    int *level, *queue, *start;
     const int none = 0x7FFFFFFF; /* not held */
     stbds_arrsetlen(s->joint_levels, bodies);
+    stbds_arrsetlen(s->joint_queue, bodies);
+    stbds_arrsetlen(s->joint_row_of, stbds_arrlen(w->joints));
     level = s->joint_levels;
-    for (i = 0; i < bodies; ++i) level[i] = s->bodies[i].frozen ? 0 : none;
-    /* relaxed in joint order until nothing changes: a chain made in order takes one pass */
-    for (pass = 0; changed && pass <= bodies; ++pass) {
-        changed = 0;
-        for (i = 0; i < n; ++i) {
-            const rg__joint_row *row = &s->joint_rows[i];
-            int la = level[row->a], lb = row->b >= 0 ? level[row->b] : 0;
-            if (lb != none && la > lb + 1) {
-                level[row->a] = lb + 1;
-                changed = 1;
-            }
-            if (row->b >= 0 && la != none && lb > la + 1) {
-                level[row->b] = la + 1;
-                changed = 1;
-            }
+    queue = s->joint_queue;
+    for (i = 0; i < (int)stbds_arrlen(w->joints); ++i) s->joint_row_of[i] = -1;
+    for (i = 0; i < n; ++i) s->joint_row_of[s->joint_rows[i].joint] = i;
+    /* a walk breadth first along the bodies' joint lists from what holds them: the held bodies
+       first (level 0), then those joined to the world (level 1), so that levels come off the
+       queue in order */
+    for (i = 0; i < bodies; ++i) {
+        level[i] = s->bodies[i].frozen ? 0 : none;
+        if (level[i] == 0 && w->bodies[i].joint_count > 0) queue[tail++] = i;
+    }
+    for (i = 0; i < n; ++i) {
+        const rg__joint_row *row = &s->joint_rows[i];
+        if (row->b < 0 && level[row->a] == none) {
+            level[row->a] = 1;
+            queue[tail++] = row->a;
+        }
+    }
+    while (head < tail) {
+        int body = queue[head++], key;
+        for (key = w->bodies[body].joint_list; key >= 0; key = w->joints[key >> 1].link[key & 1].next) {
+            const rg__joint *j = &w->joints[key >> 1];
+            int other = key & 1 ? j->a : j->b;
+            if (s->joint_row_of[key >> 1] < 0 || other < 0 || level[other] != none) continue;
+            level[other] = level[body] + 1;
+            queue[tail++] = other;
         }
     }
     /* the rows held by something, by level (a counting sort, stable in joint order) */
@@ -16249,27 +16270,17 @@ RIGID_API rg_body_id rg_joint_body_b(const rg_world *w, rg_joint_id id) {
     rg__joint *j = rg__world_joint(w, id);
     return rg__joint_body_id(w, j ? j->b : -1);
 }
-RIGID_API rg_vec3 rg_joint_anchor_a(const rg_world *w, rg_joint_id id) {
-    rg__joint *j = rg__world_joint(w, id);
+/* The joint an id names at its bodies' current poses; all zero for a stale id. */
+static rg__joint_frame rg__joint_frame_by_id(const rg_world *w, rg_joint_id id) {
+    const rg__joint *j = rg__world_joint(w, id);
     rg__joint_frame f;
-    if (!j) return rg_v3(0, 0, 0);
-    rg__joint_frame_of(w, j, &f);
-    return f.anchor_a;
+    if (j) rg__joint_frame_of(w, j, &f);
+    else memset(&f, 0, sizeof f);
+    return f;
 }
-RIGID_API rg_vec3 rg_joint_anchor_b(const rg_world *w, rg_joint_id id) {
-    rg__joint *j = rg__world_joint(w, id);
-    rg__joint_frame f;
-    if (!j) return rg_v3(0, 0, 0);
-    rg__joint_frame_of(w, j, &f);
-    return f.anchor_b;
-}
-RIGID_API rg_vec3 rg_joint_axis(const rg_world *w, rg_joint_id id) {
-    rg__joint *j = rg__world_joint(w, id);
-    rg__joint_frame f;
-    if (!j) return rg_v3(0, 0, 0);
-    rg__joint_frame_of(w, j, &f);
-    return f.axis_b;
-}
+RIGID_API rg_vec3 rg_joint_anchor_a(const rg_world *w, rg_joint_id id) { return rg__joint_frame_by_id(w, id).anchor_a; }
+RIGID_API rg_vec3 rg_joint_anchor_b(const rg_world *w, rg_joint_id id) { return rg__joint_frame_by_id(w, id).anchor_b; }
+RIGID_API rg_vec3 rg_joint_axis(const rg_world *w, rg_joint_id id) { return rg__joint_frame_by_id(w, id).axis_b; }
 RIGID_API rg_vec3 rg_joint_reaction_force(const rg_world *w, rg_joint_id id) {
     rg__joint *j = rg__world_joint(w, id);
     return j ? j->reaction_force : rg_v3(0, 0, 0);
