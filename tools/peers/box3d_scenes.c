@@ -13,7 +13,9 @@
    mesh a b3CreateMesh over the scene's vertices and triangles (median split and edge adjacency,
    as Box3D's own grid meshes). A dynamic body's density makes the scene's mass. Friction and
    restitution are every shape's material; Box3D mixes a pair's friction as sqrt(a b) and its
-   restitution as max(a, b), both the common value here. */
+   restitution as max(a, b), both the common value here. Scenes with joints (joint-grid, ragdolls)
+   are not built here: box3d_create refuses them with an error, and the bench prints "failed" for
+   Box3D there. */
 #include <box3d/box3d.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,11 @@ void *box3d_create(const scene *s, const char **error) {
     box3d_world *w = (box3d_world *)calloc(1, sizeof *w);
     b3WorldDef world_def = b3DefaultWorldDef();
     int i;
+    if (s->joint_count > 0) {
+        free(w);
+        *error = "scenes with joints are not built for Box3D";
+        return NULL;
+    }
     if (w) w->bodies = (b3BodyId *)calloc((size_t)s->count, sizeof *w->bodies);
     if (!w || !w->bodies) {
         if (w) box3d_free(w);
@@ -181,19 +188,24 @@ step_time box3d_step(void *world, const scene *s, int *contacts) {
     return t;
 }
 
-void box3d_finish(void *world, const scene *s, double *position, double *velocity) {
+void box3d_finish(void *world, const scene *s, double *position, double *velocity, double *rotation) {
     box3d_world *w = (box3d_world *)world;
     int i;
     for (i = 0; i < s->count; ++i) {
         /* every shape is centred on its body's origin */
         b3Pos p = b3Body_GetPosition(w->bodies[i]);
         b3Vec3 v = b3Body_GetLinearVelocity(w->bodies[i]);
+        b3Quat q = b3Body_GetRotation(w->bodies[i]);
         position[3 * i + 0] = p.x;
         position[3 * i + 1] = p.y;
         position[3 * i + 2] = p.z;
         velocity[3 * i + 0] = v.x;
         velocity[3 * i + 1] = v.y;
         velocity[3 * i + 2] = v.z;
+        rotation[4 * i + 0] = q.v.x;
+        rotation[4 * i + 1] = q.v.y;
+        rotation[4 * i + 2] = q.v.z;
+        rotation[4 * i + 3] = q.s;
     }
     box3d_free(w);
 }
