@@ -229,7 +229,7 @@ SCENE__STATIC void scene__joint_grid(scene *s, int n, double spacing, double rad
 /* One ragdoll, standing in its own frame (y up, facing +z, the hips at the origin, feet at
    y = -0.84, the top of the head at 0.83), placed at centre turned by q. 11 bodies, 67 kg: pelvis
    and torso boxes, a sphere head, capsules for the upper and lower arms and legs, hanging
-   straight down, every pair of touching parts joined. Joints (a is the child, b its parent):
+   straight down, each part joined to its parent. Joints (a is the child, b its parent):
    ball joints with cone limits at the spine (0.5 rad about +y), neck (0.6 about +y), shoulders
    (1.2 about -y) and hips (0.9 about -y); hinges about +x at the elbows (the forearm may turn
    forward, angle -2.4 to 0) and knees (the shin backward, 0 to 2.4): both start at a limit,
