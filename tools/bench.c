@@ -26,6 +26,19 @@
      highest    balls: the highest final centre (spheres that land exactly on one another may
                 stay in columns up to y = 9.5; a pile is about 6 m deep)
      lowest     mesh-rain: the lowest final centre of a cube (0.5 for one lying on the mesh)
+     joint gap  scenes with joints (joint-grid, ragdolls): the largest distance at the end between
+                a joint's anchor carried by body a and carried by body b (or the world's anchor),
+                in mm; each anchor is carried from the body's first pose to its last one, the same
+                computation for every engine
+     limits     scenes with joint limits (ragdolls): by how much the most violated limit is
+                exceeded at the end, in rad: a hinge's angle (the twist about its axis of a's turn
+                relative to b since the start) outside [lower, upper], or a ball joint's cone angle
+                (between the axis carried by a and the axis carried by b) beyond its half angle.
+                ODE approximates the cones by a square of Euler-angle stops (tools/peers/
+                ode_scenes.c), which lets them open up to sqrt(2) times wider at the corners
+     in walls   ragdolls: bodies whose centre ends inside rain's walls
+     NaN        bodies or joints whose final state is not finite (a world that blew up): left
+                out of every figure above and counted
 
    usage: bench [--engines rigid,bullet,ode] [--scenes a,b,...] [--steps N] [--iterations N]
                 [--no-scaling] [--scaling-only] [--png file] [--markdown file]
@@ -88,6 +101,8 @@ typedef struct summary {
     double wall_median_ms;
     int moved, sunk, in_funnel, nonfinite, inside, at_rest_inside;
     double top_drift, max_speed, lowest, highest;
+    int joints, limited_joints, nonfinite_joints;
+    double max_gap, max_limit_excess;    /* m, rad */
 } summary;
 
 /* ---- rigid.h, with the same three calls as the peers ------------------------------------- */
@@ -118,7 +133,7 @@ static step_time rigid_step(void *world, const scene *s, int *contacts) {
     return t;
 }
 
-static void rigid_finish(void *world, const scene *s, double *position, double *velocity) {
+static void rigid_finish(void *world, const scene *s, double *position, double *velocity, double *rotation) {
     scene_world *sw = (scene_world *)world;
     int i;
     for (i = 0; i < s->count; ++i) {
@@ -126,12 +141,17 @@ static void rigid_finish(void *world, const scene *s, double *position, double *
            centre (the mesh's body sits at the origin) */
         rg_vec3 p = rg_body_position(sw->world, sw->ids[i]);
         rg_vec3 v = rg_body_linear_velocity(sw->world, sw->ids[i]);
+        rg_quat q = rg_body_orientation(sw->world, sw->ids[i]);
         position[3 * i + 0] = p.x;
         position[3 * i + 1] = p.y;
         position[3 * i + 2] = p.z;
         velocity[3 * i + 0] = v.x;
         velocity[3 * i + 1] = v.y;
         velocity[3 * i + 2] = v.z;
+        rotation[4 * i + 0] = q.x;
+        rotation[4 * i + 1] = q.y;
+        rotation[4 * i + 2] = q.z;
+        rotation[4 * i + 3] = q.w;
     }
     scene_destroy_world(sw);
     free(sw);
@@ -141,7 +161,7 @@ typedef struct engine {
     const char *name;
     void *(*create)(const scene *s, const char **error);
     step_time (*step)(void *world, const scene *s, int *contacts);
-    void (*finish)(void *world, const scene *s, double *position, double *velocity);
+    void (*finish)(void *world, const scene *s, double *position, double *velocity, double *rotation);
 } engine;
 
 static const engine engines[ENGINE_COUNT] = {
@@ -162,7 +182,7 @@ typedef struct engine_run {
     double *step_ms;          /* CPU */
     double *step_wall_ms;
     int *step_contacts;
-    double *final_position, *final_velocity;
+    double *final_position, *final_velocity, *final_rotation;
 } engine_run;
 
 static int compare_doubles(const void *a, const void *b) {
@@ -185,6 +205,67 @@ static int is_funnel_scene(const scene *s) { return strncmp(s->name, "funnel", 6
 static int is_balls_scene(const scene *s) { return strcmp(s->name, "balls") == 0; }
 
 static int is_mesh_scene(const scene *s) { return s->mesh_triangle_count > 0; }
+
+static int is_ragdoll_scene(const scene *s) { return strcmp(s->name, "ragdolls") == 0; }
+
+/* The turn of body i since the start, d = q q0* (q0 its pose in the scene), as a quaternion. */
+static void turn_since_start(const scene *s, int i, const double *rotation, double d[4]) {
+    const double *q0 = s->boxes[i].rotation;
+    double inverse[4];
+    inverse[0] = -q0[0]; inverse[1] = -q0[1]; inverse[2] = -q0[2]; inverse[3] = q0[3];
+    scene__quat_mul(&rotation[4 * i], inverse, d);
+}
+
+/* The world point where body i (or the world, i < 0) carries the point p of the start. */
+static void carry(const scene *s, int i, const double p[3], const double *position, const double *rotation, double out[3]) {
+    double d[4], r[3], v[3];
+    int k;
+    if (i < 0) {
+        memcpy(out, p, sizeof(double) * 3);
+        return;
+    }
+    turn_since_start(s, i, rotation, d);
+    for (k = 0; k < 3; ++k) v[k] = p[k] - s->boxes[i].position[k];
+    scene__rotate(d, v, r);
+    for (k = 0; k < 3; ++k) out[k] = position[3 * i + k] + r[k];
+}
+
+/* A joint at the end, from the bodies' poses (see the top of the file): the gap between its
+   carried anchors (m), and by how much its limit is exceeded (rad, 0 within it or without one). */
+static void joint_state(const scene *s, const scene_joint *j, const double *position, const double *rotation,
+                        double *gap, double *excess) {
+    static const double identity[4] = {0, 0, 0, 1};
+    double pa[3], pb[3], da[4], db[4], r[4], inverse[4], dx, dy, dz;
+    carry(s, j->a, j->anchor, position, rotation, pa);
+    carry(s, j->b, j->anchor, position, rotation, pb);
+    dx = pa[0] - pb[0]; dy = pa[1] - pb[1]; dz = pa[2] - pb[2];
+    *gap = sqrt(dx * dx + dy * dy + dz * dz);
+    *excess = 0;
+    if (!j->limit) return;
+    turn_since_start(s, j->a, rotation, da);
+    if (j->b >= 0) turn_since_start(s, j->b, rotation, db);
+    else memcpy(db, identity, sizeof db);
+    if (j->type == SCENE_JOINT_HINGE) {
+        /* r = db* da, a's turn relative to b in the frame of the start, where the axis is j->axis:
+           its twist about the axis is 2 atan2(v . n, w), taken into (-pi, pi] */
+        const double pi = 3.14159265358979323846;
+        double angle;
+        inverse[0] = -db[0]; inverse[1] = -db[1]; inverse[2] = -db[2]; inverse[3] = db[3];
+        scene__quat_mul(inverse, da, r);
+        angle = 2 * atan2(r[0] * j->axis[0] + r[1] * j->axis[1] + r[2] * j->axis[2], r[3]);
+        if (angle > pi) angle -= 2 * pi;
+        if (angle <= -pi) angle += 2 * pi;
+        if (angle < j->lower) *excess = j->lower - angle;
+        if (angle > j->upper) *excess = angle - j->upper;
+    } else {
+        double na[3], nb[3], c;
+        scene__rotate(da, j->axis, na);
+        scene__rotate(db, j->axis, nb);
+        c = na[0] * nb[0] + na[1] * nb[1] + na[2] * nb[2];
+        c = c > 1 ? 1 : c < -1 ? -1 : c;
+        if (acos(c) > j->upper) *excess = acos(c) - j->upper;
+    }
+}
 
 static void summarize(const scene *s, int steps, engine_run *run, summary *out) {
     int i, top = -1, finite = 0;
@@ -225,6 +306,18 @@ static void summarize(const scene *s, int steps, engine_run *run, summary *out) 
         if (top < 0 || b->position[1] > s->boxes[top].position[1]) top = i;
     }
     if (top >= 0) out->top_drift = run->final_position[3 * top + 1] - s->boxes[top].position[1];
+    for (i = 0; i < s->joint_count; ++i) {
+        double gap, excess;
+        joint_state(s, &s->joints[i], run->final_position, run->final_rotation, &gap, &excess);
+        out->joints++;
+        out->limited_joints += s->joints[i].limit;
+        if (!(gap + excess < 1e30)) { /* NaN or infinite */
+            out->nonfinite_joints++;
+            continue;
+        }
+        if (gap > out->max_gap) out->max_gap = gap;
+        if (excess > out->max_limit_excess) out->max_limit_excess = excess;
+    }
 }
 
 /* Steps every selected engine through the scene, in alternating blocks of BLOCK_STEPS steps,
@@ -243,7 +336,10 @@ static void run_engines(const int *selected, const scene *s, int steps, summary 
         r->step_contacts = (int *)calloc((size_t)steps + 1, sizeof(int));
         r->final_position = (double *)calloc((size_t)s->count * 3, sizeof(double));
         r->final_velocity = (double *)calloc((size_t)s->count * 3, sizeof(double));
-        if (!r->step_ms || !r->step_wall_ms || !r->step_contacts || !r->final_position || !r->final_velocity) r->error = "out of memory";
+        r->final_rotation = (double *)calloc((size_t)s->count * 4, sizeof(double));
+        if (!r->step_ms || !r->step_wall_ms || !r->step_contacts || !r->final_position || !r->final_velocity ||
+            !r->final_rotation)
+            r->error = "out of memory";
         else r->world = engines[e].create(s, &r->error);
     }
     for (block = 0; block < steps; block += BLOCK_STEPS)
@@ -259,7 +355,7 @@ static void run_engines(const int *selected, const scene *s, int steps, summary 
     for (e = 0; e < ENGINE_COUNT; ++e) {
         engine_run *r = &runs[e];
         if (r->world) {
-            engines[e].finish(r->world, s, r->final_position, r->final_velocity);
+            engines[e].finish(r->world, s, r->final_position, r->final_velocity, r->final_rotation);
             summarize(s, steps, r, &out[e]);
         } else if (selected[e]) {
             out[e].ran = 1;
@@ -270,6 +366,7 @@ static void run_engines(const int *selected, const scene *s, int steps, summary 
         free(r->step_contacts);
         free(r->final_position);
         free(r->final_velocity);
+        free(r->final_rotation);
     }
 }
 
@@ -377,7 +474,7 @@ static const reference *find_reference(const char *name) {
 
 /* markdown: no '|' (it would end a table cell) */
 static void format_outcome(char *buffer, size_t size, const result *r, const summary *m, int markdown) {
-    char top[32] = "", extra[96] = "", lowest[48] = "";
+    char top[32] = "", extra[96] = "", lowest[48] = "", joints[160] = "", speed[32];
     scene s;
     if (!m->ran || m->error) {
         snprintf(buffer, size, "-");
@@ -393,10 +490,24 @@ static void format_outcome(char *buffer, size_t size, const result *r, const sum
                                                     : ", %d in the walls, %d of them at rest, highest y %.2f",
                      m->inside, m->at_rest_inside, m->highest);
         if (is_mesh_scene(&s)) snprintf(lowest, sizeof lowest, markdown ? ", lowest centre y %.3f m" : ", lowest y %.3f", m->lowest);
+        if (is_ragdoll_scene(&s)) snprintf(extra, sizeof extra, ", %d in the walls", m->inside);
         scene_free(&s);
     }
-    snprintf(buffer, size, markdown ? "%d/%d moved%s%s, %d sunk%s, max speed %.2f m/s%s" : "%d/%d moved%s%s, %d sunk%s, max|v| %.2f%s",
-             m->moved, m->dynamic, top, extra, m->sunk, lowest, m->max_speed, m->nonfinite ? ", NaN!" : "");
+    if (m->joints > 0) {
+        char limits[64] = "", broken[64] = "", gap[32];
+        if (m->limited_joints > 0)
+            snprintf(limits, sizeof limits, markdown ? ", limits exceeded by up to %.3f rad" : ", limit excess %.3f rad",
+                     m->max_limit_excess);
+        if (m->nonfinite_joints > 0) snprintf(broken, sizeof broken, " (%d NaN)", m->nonfinite_joints);
+        /* a world that blew up: metres, three digits */
+        if (m->max_gap < 1) snprintf(gap, sizeof gap, "%.1f mm", 1000 * m->max_gap);
+        else snprintf(gap, sizeof gap, "%.3g m", m->max_gap);
+        snprintf(joints, sizeof joints, markdown ? ", largest joint gap %s%s%s" : ", joint gap %s%s%s", gap, broken,
+                 limits);
+    }
+    snprintf(speed, sizeof speed, m->max_speed < 1e6 ? "%.2f" : "%.3g", m->max_speed);
+    snprintf(buffer, size, markdown ? "%d/%d moved%s%s, %d sunk%s, max speed %s m/s%s%s" : "%d/%d moved%s%s, %d sunk%s, max|v| %s%s%s",
+             m->moved, m->dynamic, top, extra, m->sunk, lowest, speed, joints, m->nonfinite ? ", NaN!" : "");
 }
 
 /* Prints the speed and stability tables as aligned text. */
@@ -420,14 +531,20 @@ static void print_tables(FILE *f, int first, int last) {
     fprintf(f, "\n");
     fprintf(f, "stability (moved: > 0.5 m from the start; top: final - initial y of the highest cube;\n"
                "sunk: centre below the ground's top; in the walls: centre inside them, at rest: slower than %.1f m/s;\n"
-               "highest / lowest y: the highest / lowest centre; max|v|: largest final speed, m/s)\n", REST_SPEED);
+               "highest / lowest y: the highest / lowest centre; max|v|: largest final speed, m/s;\n"
+               "joint gap: the largest distance between a joint's two anchors at the end; limit excess: the largest\n"
+               "angle beyond a joint's limit at the end)\n", REST_SPEED);
     for (i = first; i < last; ++i) {
         const result *r = &results[i];
         for (e = 0; e < ENGINE_COUNT; ++e) {
-            char outcome[200];
+            char outcome[320];
             if (!r->engines[e].ran) continue;
             format_outcome(outcome, sizeof outcome, r, &r->engines[e], 0);
             fprintf(f, "%-14s  %-8s %s\n", r->scene, engine_names[e], outcome);
+            if (e == ENGINE_ODE && r->engines[e].limited_joints > 0)
+                fprintf(f, "%-14s  %-8s (no cone limit in ODE: each cone is two Euler-angle stops of an angular motor,\n"
+                           "%-14s  %-8s  a square pyramid that opens up to sqrt(2) times wider at its corners)\n",
+                        "", "", "", "");
         }
     }
     fprintf(f, "\n");
@@ -458,7 +575,7 @@ static void print_markdown(FILE *f, int first, int last, result *const *scaling,
             const result *r = &results[i];
             fprintf(f, "| `%s` ", r->scene);
             for (e = 0; e <= ENGINE_ODE; ++e) {
-                char outcome[200];
+                char outcome[320];
                 format_outcome(outcome, sizeof outcome, r, &r->engines[e], 1);
                 fprintf(f, "| %s ", outcome);
             }
@@ -515,7 +632,7 @@ static void print_box3d(FILE *f, int first, int last, int markdown) {
                           "sunk: centre below the ground's top; max|v|: largest final speed, m/s)\n");
     for (i = first; i < last; ++i) {
         const result *r = &results[i];
-        char outcome[2][200];
+        char outcome[2][320];
         for (k = 0; k < 2; ++k) format_outcome(outcome[k], sizeof outcome[k], r, &r->engines[pair[k]], markdown);
         if (markdown) fprintf(f, "| `%s` | %s | %s |\n", r->scene, outcome[0], outcome[1]);
         else
@@ -526,7 +643,9 @@ static void print_box3d(FILE *f, int first, int last, int markdown) {
 #endif
 
 static void print_references(FILE *f, int first, int last) {
-    int i;
+    int i, any = 0;
+    for (i = first; i < last; ++i) any |= find_reference(results[i].scene) != NULL;
+    if (!any) return; /* none of these scenes has figures in docs/scenes.md */
     fprintf(f, "peers against docs/scenes.md (measured on this machine earlier; ms/step)\n");
     fprintf(f, "%-14s  %9s %9s %9s  %9s %9s %9s\n", "scene", "Bullet", "scenes.md", "ratio", "ODE", "scenes.md",
             "ratio");

@@ -13,8 +13,16 @@
    mesh a b3CreateMesh over the scene's vertices and triangles (median split and edge adjacency,
    as Box3D's own grid meshes). A dynamic body's density makes the scene's mass. Friction and
    restitution are every shape's material; Box3D mixes a pair's friction as sqrt(a b) and its
-   restitution as max(a, b), both the common value here. */
+   restitution as max(a, b), both the common value here. Capsules are b3Capsule shapes along y.
+
+   Joints (joint-grid, ragdolls), with Box3D's default softness, collideConnected false: a ball
+   joint is a b3SphericalJoint (with a cone limit: enableConeLimit, the cone about the joint
+   frames' z axis, the twist free), a hinge a b3RevoluteJoint (about the frames' z axis, with
+   enableLimit). Both frames sit at the anchor with z along the scene's axis. Box3D's revolute
+   angle is B's turn relative to A, so the scene's body b is Box3D's A and body a its B; a joint to
+   the world is made to a static body without shapes at the origin. */
 #include <box3d/box3d.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,6 +36,8 @@ typedef struct box3d_world {
     b3MeshData *mesh;       /* the scene's mesh, NULL without one */
     b3ContactData *contacts; /* scratch for counting contact points */
     int contact_capacity;
+    b3BodyId anchor;        /* the world's side of joints to the world (a static body, no shapes) */
+    int has_anchor;
 } box3d_world;
 
 static b3Vec3 box3d_v3(const double v[3]) {
@@ -64,6 +74,74 @@ static void box3d_free(box3d_world *w) {
     free(w->bodies);
     free(w->contacts);
     free(w);
+}
+
+/* A joint's frame in the local coordinates of box (the world's anchor body at the origin when
+   NULL): origin at the anchor, z along the scene's axis, x and y perpendicular to it (the same
+   world directions for both bodies of the joint, so that the frames agree at the start). */
+static b3Transform box3d_joint_frame(const scene_box *box, const scene_joint *j) {
+    const double *n = j->axis;
+    double e[3] = {0, 0, 0}, p[3], length;
+    int k = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : fabs(n[1]) <= fabs(n[2]) ? 1 : 2;
+    b3Matrix3 basis;
+    b3Quat body = {{0, 0, 0}, 1}, world;
+    b3Vec3 anchor = box3d_v3(j->anchor);
+    b3Transform frame;
+    e[k] = 1;
+    p[0] = n[1] * e[2] - n[2] * e[1];
+    p[1] = n[2] * e[0] - n[0] * e[2];
+    p[2] = n[0] * e[1] - n[1] * e[0];
+    length = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    for (k = 0; k < 3; ++k) p[k] /= length;
+    basis.cz = box3d_v3(n);
+    basis.cx = box3d_v3(p);
+    basis.cy = b3Cross(basis.cz, basis.cx);
+    world = b3MakeQuatFromMatrix(&basis);
+    if (box) {
+        body.v.x = (float)box->rotation[0];
+        body.v.y = (float)box->rotation[1];
+        body.v.z = (float)box->rotation[2];
+        body.s = (float)box->rotation[3];
+        anchor = b3Sub(anchor, box3d_v3(box->position));
+    }
+    frame.q = b3InvMulQuat(body, world);
+    frame.p = b3InvRotateVector(body, anchor);
+    return frame;
+}
+
+/* One joint of the scene; 0 if Box3D refused it. */
+static int box3d_joint(box3d_world *w, const scene *s, const scene_joint *j) {
+    const scene_box *parent = j->b >= 0 ? &s->boxes[j->b] : NULL;
+    b3JointId id;
+    if (!parent && !w->has_anchor) {
+        b3BodyDef body_def = b3DefaultBodyDef();
+        body_def.type = b3_staticBody;
+        w->anchor = b3CreateBody(w->world, &body_def);
+        w->has_anchor = 1;
+    }
+    if (j->type == SCENE_JOINT_HINGE) {
+        b3RevoluteJointDef def = b3DefaultRevoluteJointDef();
+        def.enableLimit = j->limit != 0;
+        def.lowerAngle = (float)j->lower;
+        def.upperAngle = (float)j->upper;
+        def.base.bodyIdA = parent ? w->bodies[j->b] : w->anchor;
+        def.base.bodyIdB = w->bodies[j->a];
+        def.base.localFrameA = box3d_joint_frame(parent, j);
+        def.base.localFrameB = box3d_joint_frame(&s->boxes[j->a], j);
+        def.base.collideConnected = false;
+        id = b3CreateRevoluteJoint(w->world, &def);
+    } else {
+        b3SphericalJointDef def = b3DefaultSphericalJointDef();
+        def.enableConeLimit = j->limit != 0;
+        def.coneAngle = (float)j->upper;
+        def.base.bodyIdA = parent ? w->bodies[j->b] : w->anchor;
+        def.base.bodyIdB = w->bodies[j->a];
+        def.base.localFrameA = box3d_joint_frame(parent, j);
+        def.base.localFrameB = box3d_joint_frame(&s->boxes[j->a], j);
+        def.base.collideConnected = false;
+        id = b3CreateSphericalJoint(w->world, &def);
+    }
+    return b3Joint_IsValid(id);
 }
 
 const char *box3d_description(void) {
@@ -117,8 +195,17 @@ void *box3d_create(const scene *s, const char **error) {
             double r = box->half[0];
             sphere.center.x = sphere.center.y = sphere.center.z = 0;
             sphere.radius = (float)r;
-            if (dynamic) shape_def.density = (float)(s->cube_mass / (4.0 / 3.0 * pi * r * r * r));
+            if (dynamic) shape_def.density = (float)(scene_body_mass(s, box) / (4.0 / 3.0 * pi * r * r * r));
             shape = b3CreateSphereShape(w->bodies[i], &shape_def, &sphere);
+        } else if (box->shape == SCENE_CAPSULE) {
+            b3Capsule capsule;
+            double r = box->half[0], h = box->half[1];
+            capsule.center1.x = capsule.center1.z = capsule.center2.x = capsule.center2.z = 0;
+            capsule.center1.y = (float)-h;
+            capsule.center2.y = (float)h;
+            capsule.radius = (float)r;
+            if (dynamic) shape_def.density = (float)(scene_body_mass(s, box) / (pi * r * r * (2 * h + 4.0 / 3.0 * r)));
+            shape = b3CreateCapsuleShape(w->bodies[i], &shape_def, &capsule);
         } else if (box->shape == SCENE_MESH) {
             const b3MeshData *mesh = box3d_mesh(w, s);
             b3Vec3 unit;
@@ -132,7 +219,8 @@ void *box3d_create(const scene *s, const char **error) {
         } else {
             /* b3MakeBoxHull returns the hull by value; b3CreateHullShape copies it */
             b3BoxHull hull = b3MakeBoxHull((float)box->half[0], (float)box->half[1], (float)box->half[2]);
-            if (dynamic) shape_def.density = (float)(s->cube_mass / (8 * box->half[0] * box->half[1] * box->half[2]));
+            if (dynamic)
+                shape_def.density = (float)(scene_body_mass(s, box) / (8 * box->half[0] * box->half[1] * box->half[2]));
             shape = b3CreateHullShape(w->bodies[i], &shape_def, &hull.base);
         }
         if (!b3Shape_IsValid(shape)) {
@@ -141,6 +229,12 @@ void *box3d_create(const scene *s, const char **error) {
             return NULL;
         }
     }
+    for (i = 0; i < s->joint_count; ++i)
+        if (!box3d_joint(w, s, &s->joints[i])) {
+            box3d_free(w);
+            *error = "a Box3D joint could not be made";
+            return NULL;
+        }
     *error = NULL;
     return w;
 }
@@ -181,19 +275,24 @@ step_time box3d_step(void *world, const scene *s, int *contacts) {
     return t;
 }
 
-void box3d_finish(void *world, const scene *s, double *position, double *velocity) {
+void box3d_finish(void *world, const scene *s, double *position, double *velocity, double *rotation) {
     box3d_world *w = (box3d_world *)world;
     int i;
     for (i = 0; i < s->count; ++i) {
         /* every shape is centred on its body's origin */
         b3Pos p = b3Body_GetPosition(w->bodies[i]);
         b3Vec3 v = b3Body_GetLinearVelocity(w->bodies[i]);
+        b3Quat q = b3Body_GetRotation(w->bodies[i]);
         position[3 * i + 0] = p.x;
         position[3 * i + 1] = p.y;
         position[3 * i + 2] = p.z;
         velocity[3 * i + 0] = v.x;
         velocity[3 * i + 1] = v.y;
         velocity[3 * i + 2] = v.z;
+        rotation[4 * i + 0] = q.v.x;
+        rotation[4 * i + 1] = q.v.y;
+        rotation[4 * i + 2] = q.v.z;
+        rotation[4 * i + 3] = q.s;
     }
     box3d_free(w);
 }

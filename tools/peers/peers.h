@@ -23,22 +23,24 @@ extern "C" {
    both in milliseconds, around the engine's own step call(s) only. */
 typedef struct step_time { double cpu_ms, wall_ms; } step_time;
 
-/* Each engine: create builds the scene (NULL and *error set on failure); step takes one step
-   of s->dt, and writes the contact points the step used; finish writes the centre and linear
-   velocity of every box (3 doubles each, static boxes too) and frees the world. */
+/* Each engine: create builds the scene, its joints included (NULL and *error set on failure,
+   also for a scene the engine cannot build); step takes one step of s->dt, and writes the
+   contact points the step used; finish writes the centre and linear velocity of every box (3
+   doubles each, static boxes too) and its orientation (a unit quaternion x, y, z, w: 4 doubles
+   each) and frees the world. */
 void *bullet_create(const scene *s, const char **error);
 step_time bullet_step(void *world, const scene *s, int *contacts);
-void bullet_finish(void *world, const scene *s, double *position, double *velocity);
+void bullet_finish(void *world, const scene *s, double *position, double *velocity, double *rotation);
 
 void *ode_create(const scene *s, const char **error);
 step_time ode_step(void *world, const scene *s, int *contacts);
-void ode_finish(void *world, const scene *s, double *position, double *velocity);
+void ode_finish(void *world, const scene *s, double *position, double *velocity, double *rotation);
 
 /* Box3D: only in `make bench-box3d`'s build (BENCH_BOX3D), against a checkout outside the
    repository */
 void *box3d_create(const scene *s, const char **error);
 step_time box3d_step(void *world, const scene *s, int *contacts);
-void box3d_finish(void *world, const scene *s, double *position, double *velocity);
+void box3d_finish(void *world, const scene *s, double *position, double *velocity, double *rotation);
 const char *box3d_description(void); /* version and settings, for the table's heading */
 
 #ifdef __cplusplus
