@@ -1459,10 +1459,11 @@ typedef struct rg__joint {
     /* The solver's, zero until it runs: impulses on a accumulated by its loops (b takes the
        opposite), carried from step to step for warm starting, and the whole constraint's
        impulse of the last step divided by the step, which the getters report. */
-    rg_vec3 linear_impulse;       /* the point rows (ball, hinge, fixed; the slider's across its axis) */
-    rg_vec3 angular_impulse;      /* the angular rows (hinge across its axis; slider and fixed all three) */
-    rg_real axial_impulse;        /* a distance joint's length row */
-    rg_real limit_impulse;        /* the active limit's (hinge, slider, the ball's cone, the rope's slack side) */
+    rg_vec3 linear_impulse;       /* the point rows (ball, with its cone's part; hinge, fixed); a slider's
+                                     linear rows, along its axis too (warm-started across it) */
+    rg_vec3 angular_impulse;      /* the angular rows (hinge across its axis; slider and fixed all three; the cone) */
+    rg_real axial_impulse;        /* a distance joint's length row; hinge, slider: the upper limit's */
+    rg_real limit_impulse;        /* the lower limit's (hinge, slider, the ball's cone, the rope's slack side) */
     rg_real motor_impulse;        /* hinge and slider */
     rg_vec3 reaction_force;       /* on a in the last step, N: rg_joint_reaction_force */
     rg_vec3 reaction_torque;      /* on a about its anchor in the last step, N m: rg_joint_reaction_torque */
@@ -15809,7 +15810,8 @@ static void rg__joint_step_end(rg_world *w) {
    limits on the predicted angle and a motor. A slider has the fixed joint's turn, its anchors'
    separation across its axis (a 2x2 block, at b's point under a's anchor) and, along the axis,
    limits on the predicted translation and a motor. A ball joint's cone is one angular row about
-   the perpendicular of its two axes, clamped so that it only pulls them together. */
+   the perpendicular of its two axes, clamped so that it only pulls them together, solved with
+   the point rows as one block. */
 
 typedef struct rg__joint_row {
     int joint, a, b;              /* b = -1: the world */
@@ -15822,7 +15824,7 @@ typedef struct rg__joint_row {
                                      limits; ball: lower, the cone's */
     rg_quat rotation_a, rotation_b; /* the orientations at the step's start (b's identity for the world) */
     rg_vec3 angular;              /* the angular impulse on a in this step's sweeps, all rows */
-    rg_vec3 across;               /* hinge: its part across the axis (warm-started) */
+    rg_vec3 across;               /* hinge: its part across the axis (warm-started); ball: the cone's */
     rg_real motor;                /* hinge, slider: the motor's accumulated impulse, within max_motor_force h */
 } rg__joint_row;
 
@@ -16261,15 +16263,17 @@ static rg_real rg__joint_visit_cone(rg_world *w, rg__joint_row *row, rg_real h, 
     if (B && !B->frozen) c = rg_v3_add(c, rg_v3_cross(rg_mat3_mul_v3(B->inv_inertia, n), row->arm_b));
     kn = rg_v3_dot(n, rg_mat3_mul_v3(rg__joint_turn_mass(A, B), n)) - rg_v3_dot(c, rg_mat3_mul_v3(mass, c));
     if (!(kn > 0)) return 0;
-    lambda = rg__max_real(rg_v3_dot(row->across, n) + (angle - j->upper) / (h * kn), 0);
+    lambda = rg_v3_dot(row->across, n);
+    rg__joint_clamped_change(&lambda, (angle - j->upper) / (h * kn), 0, RG__REAL_MAX);
     rg__joint_cone_push(row, A, B, mass, rg_v3_sub(rg_v3_scale(n, lambda), row->across));
     row->lower = lambda;
     return rg__max_real(angle - j->upper, 0);
 }
 
 /* A joint's visit by its type; returns its error. The turn and the anchors of a fixed joint, a
-   hinge or a slider are met in turn RG__JOINT_WELD_PASSES times: the anchors' impulse turns the bodies through their arms
-   (a cantilever of two welded 1 m beams sagged 6 mm in its first steps with one pass). */
+   hinge or a slider are met in turn RG__JOINT_WELD_PASSES times: the anchors' impulse turns the
+   bodies through their arms (a cantilever of two welded 1 m beams sagged 6 mm in its first steps
+   with one pass). A ball joint's cone comes after its point rows, solved with them as one block. */
 #ifndef RG__JOINT_WELD_PASSES
 #define RG__JOINT_WELD_PASSES 4
 #endif
@@ -16379,8 +16383,8 @@ static void rg__joint_shock(rg_world *w, rg_real h) {
         }
 }
 
-/* After the sweeps: each joint's reaction, its impulse on a over the step. Ball and distance
-   joints act at a's anchor: no torque about it. */
+/* After the sweeps: each joint's reaction, its impulse on a over the step. Ball joints without a
+   cone and distance joints act at a's anchor: no torque about it. */
 static void rg__joint_solve_end(rg_world *w, rg_real h) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(s->joint_rows);

@@ -464,7 +464,7 @@ static void test_joint_cone_every_side(void) {
    under 1 mm, and their total momentum and angular momentum about the origin stay what they
    were within 1e-4 and 5e-3 of their sizes (the cone's impulses are internal; the step's
    rotation of free capsules alone moves the angular momentum by 5e-4 of its size, and the ball
-   joint without the cone by 1.2e-3). */
+   joint without the cone by 1.4e-3). */
 static void test_joint_cone_two_bodies(void) {
     rg_world *w = jsl_world(0);
     rg_body_id bodies[2];
