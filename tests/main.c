@@ -153,6 +153,7 @@ void rg_tests_impact(void);
 void rg_tests_threads(void);
 void rg_tests_joints(void);
 void rg_tests_joint_solver(void);
+void rg_tests_joint_slider(void);
 
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
@@ -185,6 +186,7 @@ int main(int argc, char **argv) {
     rg_tests_threads();
     rg_tests_joints();
     rg_tests_joint_solver();
+    rg_tests_joint_slider();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
