@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     example_options o;
     rg_world_def wd = rg_world_default_def();
     rg_world *world;
-    rg_hull *floor_box = rg_hull_create_box(rg_v3(3, 0.5f, 3), NULL);
+    rg_hull *floor_box = rg_hull_create_box(rg_v3(2, 0.5f, 2), NULL);
     rg_body_def bd;
     rg_shape_def sd;
     rg_body_id ids[LINKS + 2], *links = ids + 2, ball;
@@ -127,9 +127,9 @@ int main(int argc, char **argv) {
     printf("largest joint gap at rest (0 to %.0f s):  %12.4f mm\n", swing_time, gap[0] * 1000);
     printf("largest joint gap while swinging:       %12.4f mm\n", gap[1] * 1000);
     if (first_touch) {
-        printf("largest joint gap with the ball on it:  %12.4f mm (touching at %.2f s first, %.2f s last; %.2f m/s down "
-               "after the first step of contact)\n",
-               gap[2] * 1000, first_touch * dt, last_touch * dt, -landing);
+        printf("largest joint gap with the ball on it:  %12.4f mm (touching at %.2f s first, %.2f s last; the ball's\n"
+               "  vertical speed %.2f m/s after its first step of contact)\n",
+               gap[2] * 1000, first_touch * dt, last_touch * dt, landing);
         printf("largest joint gap after the ball left:  %12.4f mm\n", gap[3] * 1000);
     } else {
         printf("the ball did not touch the chain in %.2f s\n", steps * dt);

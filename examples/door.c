@@ -49,13 +49,13 @@ typedef struct door_run {
 static const double dt = 1.0 / 60, lower = 0, upper = 1.5, speed = 1, torque = 60, reverse_time = 3;
 
 /* Builds the frame and the door, steps them, and fills *run; records as o asks (o NULL: no
-   recording). Returns the world (ids[0] the frame, ids[1] the door) for the caller to destroy. */
-static rg_world *run_door(int collide_connected, int steps, const example_options *o, rg_body_id *ids, door_run *run) {
+   recording). hulls: the jamb, the lintel and the door, which must outlive the world. Returns the
+   world (ids[0] the frame, ids[1] the door) for the caller to destroy. */
+static rg_world *run_door(int collide_connected, int steps, const example_options *o, rg_hull *const *hulls, rg_body_id *ids,
+                          door_run *run) {
     rg_world_def wd = rg_world_default_def();
     rg_world *world = rg_world_create(&wd, NULL);
-    rg_hull *jamb = rg_hull_create_box(rg_v3(0.05f, 1.05f, 0.075f), NULL);
-    rg_hull *lintel = rg_hull_create_box(rg_v3(0.55f, 0.05f, 0.075f), NULL);
-    rg_hull *panel = rg_hull_create_box(rg_v3(0.448f, 0.995f, 0.02f), NULL);
+    rg_hull *jamb = hulls[0], *lintel = hulls[1], *panel = hulls[2];
     rg_body_def bd;
     rg_shape_def sd = rg_shape_default_def();
     rg_joint_def jd = rg_joint_default_def();
@@ -121,9 +121,6 @@ static rg_world *run_door(int collide_connected, int steps, const example_option
         if (pushed) run->push_steps++;
     }
     if (o) example_record_close(o, r);
-    rg_hull_destroy(jamb);
-    rg_hull_destroy(lintel);
-    rg_hull_destroy(panel);
     return world;
 }
 
@@ -132,14 +129,18 @@ int main(int argc, char **argv) {
     rg_body_id ids[2];
     rg_world *world;
     door_run run, banging;
+    rg_hull *hulls[3];
     int i, steps;
     if (!example_parse(argc, argv, &o)) return 2;
     steps = o.steps > 0 ? o.steps : 360;
+    hulls[0] = rg_hull_create_box(rg_v3(0.05f, 1.05f, 0.075f), NULL);   /* a jamb */
+    hulls[1] = rg_hull_create_box(rg_v3(0.55f, 0.05f, 0.075f), NULL);   /* the lintel */
+    hulls[2] = rg_hull_create_box(rg_v3(0.448f, 0.995f, 0.02f), NULL);  /* the door */
 
     /* the door that touches its frame first, without recording */
-    world = run_door(1, steps, NULL, ids, &banging);
+    world = run_door(1, steps, NULL, hulls, ids, &banging);
     rg_world_destroy(world);
-    world = run_door(0, steps, &o, ids, &run);
+    world = run_door(0, steps, &o, hulls, ids, &run);
 
     printf("door: %.1f kg on a hinge to a static frame, limits [%.1f, %.1f] rad, motor %.0f rad/s up to %.0f N m, "
            "reversed at %.0f s\n",
@@ -158,5 +159,6 @@ int main(int argc, char **argv) {
            banging.contact_steps, banging.push_steps, banging.gap * 1000, banging.highest);
     example_snapshot(&o, world, ids, 2, "door: a motorised hinge with limits", NULL, NULL);
     rg_world_destroy(world);
+    for (i = 0; i < 3; ++i) rg_hull_destroy(hulls[i]);
     return 0;
 }
