@@ -5,10 +5,10 @@
    contacts). The chain hangs at rest for 1 s; then it is swung: each link is given the velocity
    of the straight chain turning at 1 rad/s about the pivot (2 m/s at the bottom). At 2.5 s the
    ball (radius 0.1 m), held until then 1 m above the pivot and 8 cm to the side, is let fall:
-   it lands on the top link, whose upper end stays at the pivot whatever the swing, and slides
-   off along the chain to the floor. Summary: the largest joint gap (the distance between the
-   two bodies' anchor points, which a joint keeps together) at rest, while swinging, while the
-   ball touches the chain and after it; the fastest link.
+   it lands on the top link, whose upper end stays at the pivot whatever the swing, knocks the
+   chain aside and falls on to the floor. Summary: the largest joint gap (the distance between
+   the two bodies' anchor points, which a joint keeps together) at rest, while swinging, while
+   the ball touches the chain and after it; the fastest link.
 
    usage: chain [--record file] [--every n] [--snapshot file.png] [--steps n] */
 #define RIGID_IMPLEMENTATION
