@@ -314,8 +314,9 @@
       0.4.1  (2026-11) the joints' API (rg_joint_*: ids, checks, collide_connected, positions,
              limits and motor settings, debug drawing); ball, distance, fixed and hinge joints
              (limits, motor) solved by impulses in the contact sweeps (predicted anchors and
-             turns, eq. (8)) and level by level from what holds them, warm-started; slider
-             joints and the ball's cone not yet; the twist
+             turns, eq. (8)) and level by level from what holds them, warm-started, their
+             drift removed by a position pass (closed loops, a bridge, stand); slider joints
+             and the ball's cone limit; the twist
              lever's edge integrals in closed form (a spinning slab stops within 2e-6 of the
              analytic time); patch masses inverted from K's upper triangle and the coupled
              solve from K_ff itself (half the instructions)
@@ -977,11 +978,12 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
    Joints
    A joint holds body a to body b, or to the world when body_b is null. Ball (with its cone
    limit), distance, fixed, hinge and slider joints are solved, by impulses in the contact sweeps
-   and then level by level from what holds them (>>joint's "solving"); joints do not yet join
-   the contacts' levels, and closed loops of joints (a bridge held at both ends) are not stable yet. Its anchors and axis are given in world space at creation and
-   kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as they
-   were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion
-   of body a relative to body b: the hinge angle right-handed about the axis carried by b,
+   and then level by level from what holds them, their drift removed by moving the bodies
+   (>>joint's "solving"); joints do not yet join the contacts' levels, and fast motion of many
+   joined bodies (a long chain swung, a pile of ragdolls) is not stable yet. Its anchors and
+   axis are given in world space at creation and kept in the bodies' frames (the world's for a
+   null body_b): the joint holds the bodies as they were placed then. A joint's coordinate
+   (rg_joint_position, limits, motor_speed) is the motion of body a relative to body b: the hinge angle right-handed about the axis carried by b,
    continuous (it counts whole turns, no wrap at pi: it is unwrapped at the end of every step,
    so a hinge must turn less than half a turn between two steps); the slider's translation of
    a's anchor from b's along the axis carried by b; the distance joint's length between its
