@@ -15983,14 +15983,15 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
     rg_real ratio = rg__warm_ratio(w);
+    rg_vec3 linear = rg_quat_rotate(row->rotation_a, j->linear_impulse), angular = rg_quat_rotate(row->rotation_a, j->angular_impulse);
     if (j->type == RG_JOINT_SLIDER) {
         /* across the axis at b's point under a's anchor; along it each of the limits and the
            motor within its sign */
-        rg_vec3 axis = rg_quat_rotate(row->rotation_b, j->local_axis_b), P = rg_v3_scale(j->linear_impulse, ratio);
+        rg_vec3 axis = rg_quat_rotate(row->rotation_b, j->local_axis_b), P = rg_v3_scale(linear, ratio);
         P = rg_v3_madd(P, axis, -rg_v3_dot(axis, P));
         rg__joint_push(A, B, row->arm_a, rg__joint_slider_arm_b(row), P);
         row->impulse = P;
-        row->angular = rg_v3_scale(j->angular_impulse, ratio);
+        row->angular = rg_v3_scale(angular, ratio);
         rg__joint_push_turn(A, B, row->angular);
         if (j->enable_limit) {
             rg__joint_slide_impulse(row, A, B, axis, &row->upper, ratio * j->axial_impulse, -RG__REAL_MAX, 0);
@@ -15999,11 +16000,11 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
         if (j->enable_motor)
             rg__joint_slide_impulse(row, A, B, axis, &row->motor, ratio * j->motor_impulse, -RG__REAL_MAX, RG__REAL_MAX);
     } else if (j->type != RG_JOINT_DISTANCE) {
-        rg_vec3 P = rg_v3_scale(j->linear_impulse, ratio);
+        rg_vec3 P = rg_v3_scale(linear, ratio);
         rg__joint_push(A, B, row->arm_a, row->arm_b, P);
         row->impulse = P;
         if (j->type == RG_JOINT_FIXED || j->type == RG_JOINT_HINGE || (j->type == RG_JOINT_BALL && j->enable_limit)) {
-            row->angular = row->across = rg_v3_scale(j->angular_impulse, ratio);
+            row->angular = row->across = rg_v3_scale(angular, ratio);
             rg__joint_push_turn(A, B, row->angular);
         }
     } else {
@@ -16522,8 +16523,9 @@ static void rg__joint_solve_end(rg_world *w, rg_real h) {
         rg__joint *j = &w->joints[row->joint];
         j->reaction_force = rg_v3_scale(row->impulse, 1 / h);
         j->reaction_torque = rg_v3_scale(row->angular, 1 / h);
-        j->linear_impulse = row->impulse;
-        j->angular_impulse = j->type == RG_JOINT_HINGE ? row->across : row->angular;
+        /* kept in a's frame, so that they turn with it to the next step (rg__joint_warm_start) */
+        j->linear_impulse = rg_quat_rotate_inverse(row->rotation_a, row->impulse);
+        j->angular_impulse = rg_quat_rotate_inverse(row->rotation_a, j->type == RG_JOINT_HINGE ? row->across : row->angular);
         j->motor_impulse = row->motor;
         j->axial_impulse = row->upper;
         j->limit_impulse = row->lower;
