@@ -979,16 +979,17 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
    A joint holds body a to body b, or to the world when body_b is null. Ball (with its cone
    limit), distance, fixed, hinge and slider joints are solved, by impulses in the contact sweeps
    and then level by level from what holds them, their drift removed by moving the bodies
-   (>>joint's "solving"); joints do not yet join the contacts' levels, and fast motion of many
-   joined bodies (a long chain swung, a pile of ragdolls) is not stable yet. Its anchors and
-   axis are given in world space at creation and kept in the bodies' frames (the world's for a
-   null body_b): the joint holds the bodies as they were placed then. A joint's coordinate
-   (rg_joint_position, limits, motor_speed) is the motion of body a relative to body b: the hinge angle right-handed about the axis carried by b,
-   continuous (it counts whole turns, no wrap at pi: it is unwrapped at the end of every step,
-   so a hinge must turn less than half a turn between two steps); the slider's translation of
-   a's anchor from b's along the axis carried by b; the distance joint's length between its
-   anchors. Ball and fixed joints have position 0. A ball joint's cone angle is the angle between
-   the axis carried by a and the axis carried by b (equal at creation).
+   (>>joint's "solving"); joints do not yet join the contacts' levels or first-order pass, and
+   joined bodies that strike each other (a long chain whipping, a pile of ragdolls) are not
+   stable yet. Its anchors and axis are given in world space at creation and kept in the bodies'
+   frames (the world's for a null body_b): the joint holds the bodies as they were placed then. A
+   joint's coordinate (rg_joint_position, limits, motor_speed) is the motion of body a relative
+   to body b: the hinge angle right-handed about the axis carried by b, continuous (it counts
+   whole turns, no wrap at pi: it is unwrapped at the end of every step, so a hinge must turn
+   less than half a turn between two steps); the slider's translation of a's anchor from b's
+   along the axis carried by b; the distance joint's length between its anchors. Ball and fixed
+   joints have position 0. A ball joint's cone angle is the angle between the axis carried by a
+   and the axis carried by b (equal at creation).
    Either body may be static or kinematic; at least one of them is dynamic at creation. A joint
    is destroyed with either of its bodies. With collide_connected 0 the two bodies' shapes make
    no contacts from the joint's creation (sensors still see them); when the joint is destroyed,

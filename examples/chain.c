@@ -10,8 +10,8 @@
    the two bodies' anchor points, which a joint keeps together) at rest, while swinging, while
    the ball touches the chain and after it; the fastest link.
 
-   Swung, a chain of more than about 12 links is not yet solved stably by rigid.h (README,
-   Limits): the gaps grow to metres within seconds of the swing. The figures are printed as they
+   Once its links whip into each other, a chain of 20 links is not yet solved stably by rigid.h
+   (README, Limits): after the ball its gaps reach centimetres. The figures are printed as they
    come.
 
    usage: chain [--record file] [--every n] [--snapshot file.png] [--steps n] */
