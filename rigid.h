@@ -15869,6 +15869,13 @@ static rg_vec3 rg__joint_predict(const rg__solver_body *body, rg_vec3 com, rg_ve
     return rg_v3_add(rg_v3_add(com, move), rg_v3_add(arm, rg__integrate_rotation_change(theta, arm)));
 }
 
+/* A row's anchors at the end of the step (rg__joint_predict): a's in *pa, b's in *pb (the world
+   anchor for the world). */
+static void rg__joint_predict_anchors(const rg__solver *s, const rg__joint_row *row, rg_real h, rg_vec3 *pa, rg_vec3 *pb) {
+    *pa = rg__joint_predict(&s->bodies[row->a], row->com_a, row->arm_a, h);
+    *pb = row->b >= 0 ? rg__joint_predict(&s->bodies[row->b], row->com_b, row->arm_b, h) : row->com_b;
+}
+
 /* A row's bodies' orientations at the end of the step, each turned by its dr + w h, and a's
    turn relative to b's then (rg__joint_turn_of). */
 static rg_quat rg__joint_predict_turn(const rg__solver *s, const rg__joint_row *row, const rg__joint *j, rg_real h,
@@ -16037,11 +16044,10 @@ static void rg__joint_warm_start(rg_world *w, rg__joint_row *row) {
 static void rg__joint_keep_start(rg_world *w, rg__joint_row *row) {
     rg__solver *s = &w->solver;
     const rg__joint *j = &w->joints[row->joint];
-    const rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_vec3 pa = rg__joint_predict(A, row->com_a, row->arm_a, 0);
-    rg_vec3 pb = B ? rg__joint_predict(B, row->com_b, row->arm_b, 0) : row->com_b;
+    rg_vec3 pa, pb;
     rg_quat qa, qb, turn = rg__joint_predict_turn(s, row, j, 0, &qa, &qb);
     rg_real at = 0;
+    rg__joint_predict_anchors(s, row, 0, &pa, &pb);
     row->keep = rg_v3_sub(pa, pb);
     row->keep_turn = rg_v3(0, 0, 0);
     if (j->type == RG_JOINT_FIXED) row->keep_turn = rg__joint_turn_vector(turn, qb);
@@ -16131,10 +16137,10 @@ static int rg__joint_solve_begin(rg_world *w) {
    at once, spun the bob, and the swing lost 12% of its energy in 37 steps). */
 static rg_real rg__joint_visit_ball(rg__solver *s, rg__joint_row *row, rg_real h, int hold, int turned) {
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_vec3 pa = rg__joint_predict(A, row->com_a, row->arm_a, h);
-    rg_vec3 pb = B ? rg__joint_predict(B, row->com_b, row->arm_b, h) : row->com_b;
-    rg_vec3 e = rg_v3_sub(rg_v3_sub(pa, pb), row->keep), P, arm_a = row->arm_a, arm_b = row->arm_b;
+    rg_vec3 pa, pb, e, P, arm_a = row->arm_a, arm_b = row->arm_b;
     rg_mat3 mass = row->mass;
+    rg__joint_predict_anchors(s, row, h, &pa, &pb);
+    e = rg_v3_sub(rg_v3_sub(pa, pb), row->keep);
     if (turned) {
         arm_a = rg_v3_sub(pa, rg_v3_add(row->com_a, rg_v3_madd(A->dx, A->v, h)));
         if (B) arm_b = rg_v3_sub(pb, rg_v3_add(row->com_b, rg_v3_madd(B->dx, B->v, h)));
@@ -16155,10 +16161,11 @@ static rg_real rg__joint_visit_distance(rg_world *w, rg__joint_row *row, rg_real
     rg__solver *s = &w->solver;
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_vec3 pa = rg__joint_predict(A, row->com_a, row->arm_a, h);
-    rg_vec3 pb = B ? rg__joint_predict(B, row->com_b, row->arm_b, h) : row->com_b;
-    rg_vec3 d = rg_v3_sub(pa, pb), n;
-    rg_real length = rg_v3_length(d), k;
+    rg_vec3 pa, pb, d, n;
+    rg_real length, k;
+    rg__joint_predict_anchors(s, row, h, &pa, &pb);
+    d = rg_v3_sub(pa, pb);
+    length = rg_v3_length(d);
     /* the impulse along the line at the step's start, whose velocity rg__joint_project_distance
        took out: SHAKE's position step, which with that projection keeps a swing's energy (a
        pendulum on a 1 m rod released at 1 rad: period within 2e-4 of the analytic one; along the
@@ -16208,6 +16215,17 @@ static rg_real rg__joint_visit_weld(rg__solver *s, rg__joint_row *row, const rg_
     return rg_v3_length(error);
 }
 
+/* K's 2x2 block across an axis (t1, t2 perpendicular to it and to each other) solved for
+   (e1, e2): in *out the vector t1 x1 + t2 x2 with K_2x2 (x1, x2) = (e1, e2), shared by the
+   hinge's angular rows and the slider's linear ones; 0 when the block is singular. */
+static int rg__joint_across_solve(rg_mat3 k, rg_vec3 t1, rg_vec3 t2, rg_real e1, rg_real e2, rg_vec3 *out) {
+    rg_real k11 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t1)), k12 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t2));
+    rg_real k22 = rg_v3_dot(t2, rg_mat3_mul_v3(k, t2)), det = k11 * k22 - k12 * k12;
+    if (!(det > 0)) return 0;
+    *out = rg_v3_add(rg_v3_scale(t1, (k22 * e1 - k12 * e2) / det), rg_v3_scale(t2, (k11 * e2 - k12 * e1) / det));
+    return 1;
+}
+
 /* An accumulated angular impulse `total` about `axis` changed (rg__joint_clamped_change) and
    pushed on A and B (NULL: held); returns the change. */
 static rg_real rg__joint_axial_impulse(rg__joint_row *row, rg__solver_body *A, rg__solver_body *B, rg_vec3 axis, rg_real *total,
@@ -16230,20 +16248,13 @@ static rg_real rg__joint_visit_hinge(rg_world *w, rg__joint_row *row, rg_real h,
     rg_quat qa, qb, turn = rg__joint_predict_turn(s, row, j, h, &qa, &qb);
     rg_vec3 axis_a = rg_quat_rotate(qa, j->local_axis_a), axis = rg_quat_rotate(qb, j->local_axis_b);
     rg_vec3 theta = rg_v3_sub(rg_v3_cross(axis_a, axis), row->keep_turn), t1 = rg__prepare_perpendicular(axis), t2 = rg_v3_cross(axis, t1), L;
-    rg_real k11, k12, k22, det, e1, e2, error = rg_v3_length(theta), ka;
+    rg_real error = rg_v3_length(theta), ka;
     rg_mat3 k;
     if (hold & 1) A = NULL;
     if (hold & 2) B = NULL;
     k = rg__joint_turn_mass(A, B);
-    k11 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t1));
-    k12 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t2));
-    k22 = rg_v3_dot(t2, rg_mat3_mul_v3(k, t2));
     ka = rg_v3_dot(axis, rg_mat3_mul_v3(k, axis));
-    det = k11 * k22 - k12 * k12;
-    if (!(det > 0) || !(ka > 0)) return 0;
-    e1 = rg_v3_dot(t1, theta) / h;
-    e2 = rg_v3_dot(t2, theta) / h;
-    L = rg_v3_add(rg_v3_scale(t1, (k22 * e1 - k12 * e2) / det), rg_v3_scale(t2, (k11 * e2 - k12 * e1) / det));
+    if (!(ka > 0) || !rg__joint_across_solve(k, t1, t2, rg_v3_dot(t1, theta) / h, rg_v3_dot(t2, theta) / h, &L)) return 0;
     rg__joint_push_turn(A, B, L);
     row->angular = rg_v3_add(row->angular, L);
     row->across = rg_v3_add(row->across, L);
@@ -16272,12 +16283,12 @@ static rg_real rg__joint_visit_slider(rg_world *w, rg__joint_row *row, rg_real h
     rg__solver *s = &w->solver;
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
-    rg_vec3 pa = rg__joint_predict(A, row->com_a, row->arm_a, h);
-    rg_vec3 pb = B ? rg__joint_predict(B, row->com_b, row->arm_b, h) : row->com_b;
-    rg_vec3 rb = rg__joint_slider_arm_b(row), d = rg_v3_sub(pa, pb), axis, t1, t2, P;
+    rg_vec3 pa, pb, rb = rg__joint_slider_arm_b(row), d, axis, t1, t2, P;
     rg_quat qa, qb;
-    rg_real k11, k12, k22, ka, det, e1, e2, x, error;
+    rg_real ka, e1, e2, x, error;
     rg_mat3 k;
+    rg__joint_predict_anchors(s, row, h, &pa, &pb);
+    d = rg_v3_sub(pa, pb);
     (void)rg__joint_predict_turn(s, row, j, h, &qa, &qb);
     axis = rg_quat_rotate(qb, j->local_axis_b);
     t1 = rg__prepare_perpendicular(axis);
@@ -16285,18 +16296,13 @@ static rg_real rg__joint_visit_slider(rg_world *w, rg__joint_row *row, rg_real h
     if (hold & 1) A = NULL;
     if (hold & 2) B = NULL;
     k = rg__joint_point_mass(A, B, row->arm_a, rb);
-    k11 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t1));
-    k12 = rg_v3_dot(t1, rg_mat3_mul_v3(k, t2));
-    k22 = rg_v3_dot(t2, rg_mat3_mul_v3(k, t2));
     ka = rg_v3_dot(axis, rg_mat3_mul_v3(k, axis));
-    det = k11 * k22 - k12 * k12;
-    if (!(det > 0) || !(ka > 0)) return 0;
+    if (!(ka > 0)) return 0;
     e1 = rg_v3_dot(t1, rg_v3_sub(d, row->keep));
     e2 = rg_v3_dot(t2, rg_v3_sub(d, row->keep));
     error = rg__sqrt(e1 * e1 + e2 * e2);
-    e1 = e1 / h;
-    e2 = e2 / h;
-    P = rg_v3_add(rg_v3_scale(t1, (k12 * e2 - k22 * e1) / det), rg_v3_scale(t2, (k12 * e1 - k11 * e2) / det));
+    if (!rg__joint_across_solve(k, t1, t2, e1 / h, e2 / h, &P)) return 0;
+    P = rg_v3_neg(P);
     rg__joint_push(A, B, row->arm_a, rb, P);
     row->impulse = rg_v3_add(row->impulse, P);
     if (j->enable_limit) {
