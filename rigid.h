@@ -16104,7 +16104,7 @@ static int rg__joint_solve_begin(rg_world *w) {
         stbds_arrput(s->joint_rows, row);
     }
     n = (int)stbds_arrlen(s->joint_rows);
-    s->joint_shock_count = rg__joint_levels(w);
+    s->joint_shock_count = n > 0 ? rg__joint_levels(w) : 0; /* no walk over the bodies without joints */
     for (i = 0; i < n; ++i) {
         rg__joint_row *row = &s->joint_rows[i];
         rg__joint_keep_start(w, row);
