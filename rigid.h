@@ -1916,6 +1916,8 @@ typedef struct rg__solver {
                                      it carries others' rows there */
     int joint_shock_count;
     rg_vec3 *joint_loads;         /* rg__joint_shock_loads: by row the impulses before the pass, by body the load carried */
+    int *joint_tree;              /* rg__joint_limit_energy: by body the first body of its tree below what holds it */
+    rg_real *joint_energy;        /* ... by tree B, C, slack and then the scale (rg__shock_limit_energy's sums) */
     rg_vec3 *joint_offsets;       /* rg__joint_correct: each body's dx and dr, kept while the pass moves it */
     rg__solver_manifold *manifolds; /* stb_ds, in visit order (below) */
     rg__solver_point *points;     /* stb_ds */
@@ -2015,7 +2017,7 @@ static void rg__joint_solve_end(rg_world *w, rg_real h);
 static int rg__joint_levels(rg_world *w);
 static void rg__joint_shock(rg_world *w, rg_real h, int count, int mode);
 static void rg__joint_correct(rg_world *w, rg_real h, int count);
-static void rg__joint_shock_loads(rg_world *w, rg_real h, int count);
+static void rg__joint_shock_loads(rg_world *w, rg_real h, int count, rg_real slack_speed);
 
 /* ---- world ---- */
 struct rg_world {
@@ -10078,6 +10080,8 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->joint_loop);
     stbds_arrfree(s->joint_shocked);
     stbds_arrfree(s->joint_loads);
+    stbds_arrfree(s->joint_tree);
+    stbds_arrfree(s->joint_energy);
     stbds_arrfree(s->joint_offsets);
 }
 
@@ -12288,6 +12292,21 @@ static int rg__island_of_manifold(const rg__solver *s, const rg__solver_manifold
     return s->island[s->bodies[m->a].dynamic ? m->a : m->b];
 }
 
+/* Body i's terms of the kinetic energy KE(v0 + s dv) = KE(v0) + s B + s^2 C of the change of
+   its velocities since they were v0, w0 (rg__shock_limit_energy), added to sums[0] (B) and
+   sums[1] (C), and its slack at slack_speed to sums[2]. */
+static void rg__island_add_energy_terms(const rg_world *w, int i, rg_vec3 v0, rg_vec3 w0, rg_real slack_speed, rg_real *sums) {
+    const rg__body *body = &w->bodies[i];
+    const rg__solver_body *sb = &w->solver.bodies[i];
+    rg_vec3 dv = rg_v3_sub(sb->v, v0), dw, Idw;
+    dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(sb->w, w0));
+    w0 = rg_quat_rotate_inverse(body->orientation, w0);
+    Idw = rg_mat3_mul_v3(body->inertia_local, dw);
+    sums[0] += body->mass * rg_v3_dot(v0, dv) + rg_v3_dot(w0, Idw);
+    sums[1] += (body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, Idw)) / 2;
+    sums[2] += body->mass * slack_speed * slack_speed / 2;
+}
+
 /* A dynamic body keeps the part `scale` of the change of its velocities since they were v0, w0:
    v0 + scale (v - v0). */
 static void rg__island_body_keep_change(rg__solver_body *sb, rg_vec3 v0, rg_vec3 w0, rg_real scale) {
@@ -14007,16 +14026,9 @@ static void rg__shock_limit_energy(rg_world *w, rg_real slack_speed) {
             s->island_sums[3 * rg__island_of_manifold(s, m) + 2] = -1;
     }
     for (i = 0; i < n; ++i) {
-        const rg__body *body = &w->bodies[i];
         rg_real *sums = &s->island_sums[3 * s->island[i]];
-        rg_vec3 v0 = s->shock_start_v[i], dv = rg_v3_sub(s->bodies[i].v, v0), w0, dw, Idw;
         if (!s->bodies[i].dynamic || sums[2] < 0) continue;
-        w0 = rg_quat_rotate_inverse(body->orientation, s->shock_start_w[i]);
-        dw = rg_quat_rotate_inverse(body->orientation, rg_v3_sub(s->bodies[i].w, s->shock_start_w[i]));
-        Idw = rg_mat3_mul_v3(body->inertia_local, dw);
-        sums[0] += body->mass * rg_v3_dot(v0, dv) + rg_v3_dot(w0, Idw);
-        sums[1] += (body->mass * rg_v3_dot(dv, dv) + rg_v3_dot(dw, Idw)) / 2;
-        sums[2] += body->mass * slack_speed * slack_speed / 2;
+        rg__island_add_energy_terms(w, i, s->shock_start_v[i], s->shock_start_w[i], slack_speed, sums);
     }
     for (i = 0; i < n; ++i) {
         rg_real *sums = &s->island_sums[3 * i];
@@ -14279,7 +14291,7 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     w->stats.contact_iterations = sweeps;
     if (joints > 0) {
         shocked = s->joint_shock_count;
-        rg__joint_shock_loads(w, h, shocked);
+        rg__joint_shock_loads(w, h, shocked, RG__SLOP_FRACTION * tolerance * RG__PUSHOUT_RATE);
         rg__joint_solve_end(w, h);
     }
     /* what is carried to the next step: the sweeps' impulses, not shock propagation's, which
@@ -16557,6 +16569,51 @@ static void rg__joint_shock(rg_world *w, rg_real h, int count, int mode) {
         }
 }
 
+/* The shock pass's rows push the child alone, its parent held, which is exact for what hangs at
+   rest but creates momentum where the sweeps left the parent moving wrongly (a chain of 20 links
+   released from 0.5 rad: 56% more energy within 0.7 s, and the links then whip into each other).
+   So each tree of joints keeps only as much of the pass's velocity change as leaves its kinetic
+   energy no higher than before the pass, plus slack (rg__shock_limit_energy's rule for the
+   contacts' shock propagation), and its rows' impulses in the same part. An exact solve would
+   project onto the joints in the bodies' mass metric, which never adds kinetic energy. */
+static void rg__joint_limit_energy(rg_world *w, int count, rg_real slack_speed) {
+    rg__solver *s = &w->solver;
+    int i, bodies = (int)stbds_arrlen(s->bodies), limited = 0;
+    const rg_vec3 *before = s->joint_loads;
+    stbds_arrsetlen(s->joint_tree, bodies);
+    stbds_arrsetlen(s->joint_energy, 3 * bodies);
+    for (i = 0; i < 3 * bodies; ++i) s->joint_energy[i] = 0;
+    for (i = 0; i < bodies; ++i) s->joint_tree[i] = -1;
+    /* the rows come by level, so that a parent's tree is known before its child's */
+    for (i = 0; i < count; ++i) {
+        const rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
+        int la = s->joint_levels[row->a], lb = row->b >= 0 ? s->joint_levels[row->b] : 0;
+        int child = la > lb ? row->a : row->b, parent = la > lb ? row->b : row->a;
+        s->joint_tree[child] = parent >= 0 && s->joint_levels[parent] > 0 ? s->joint_tree[parent] : child;
+    }
+    for (i = 0; i < bodies; ++i)
+        if (s->joint_tree[i] >= 0 && s->bodies[i].dynamic)
+            rg__island_add_energy_terms(w, i, s->shock_start_v[i], s->shock_start_w[i], slack_speed,
+                                        &s->joint_energy[3 * s->joint_tree[i]]);
+    for (i = 0; i < bodies; ++i) {
+        rg_real *sums = &s->joint_energy[3 * i];
+        sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
+        if (sums[0] < 1) limited = 1;
+    }
+    if (!limited) return;
+    for (i = 0; i < bodies; ++i)
+        if (s->joint_tree[i] >= 0)
+            rg__island_body_keep_change(&s->bodies[i], s->shock_start_v[i], s->shock_start_w[i],
+                                        s->joint_energy[3 * s->joint_tree[i]]);
+    for (i = 0; i < count; ++i) {
+        rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
+        int la = s->joint_levels[row->a], lb = row->b >= 0 ? s->joint_levels[row->b] : 0;
+        rg_real scale = s->joint_energy[3 * s->joint_tree[la > lb ? row->a : row->b]];
+        row->impulse = rg_v3_madd(before[2 * i], rg_v3_sub(row->impulse, before[2 * i]), scale);
+        row->angular = rg_v3_madd(before[2 * i + 1], rg_v3_sub(row->angular, before[2 * i + 1]), scale);
+    }
+}
+
 /* The shock pass (rg__joint_shock) and each of its rows' reaction. A row's visits there push
    its child (the body farther from the root) alone, the parent held: what the child's own
    children take from it is never taken from the parent, so the parent's joint carries that load
@@ -16564,7 +16621,7 @@ static void rg__joint_shock(rg_world *w, rg_real h, int count, int mode) {
    loads of the child's own rows, force and moment about the origin) is handed on to its parent,
    and its reaction is the sweeps' impulse plus that load (a 20-link chain hanging at rest: the
    top joint 21.37 N for 21.37 N of links). */
-static void rg__joint_shock_loads(rg_world *w, rg_real h, int count) {
+static void rg__joint_shock_loads(rg_world *w, rg_real h, int count, rg_real slack_speed) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies);
     rg_vec3 *before, *carry;
@@ -16577,7 +16634,9 @@ static void rg__joint_shock_loads(rg_world *w, rg_real h, int count) {
         before[2 * i + 1] = row->angular;
     }
     for (i = 0; i < 2 * bodies; ++i) carry[i] = rg_v3(0, 0, 0);
+    rg__shock_keep_start(s);
     rg__joint_shock(w, h, count, 0);
+    rg__joint_limit_energy(w, count, slack_speed);
     for (i = count - 1; i >= 0; --i) {
         rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
         int la = s->joint_levels[row->a], lb = row->b >= 0 ? s->joint_levels[row->b] : 0;
