@@ -980,8 +980,7 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
    limit), distance, fixed, hinge and slider joints are solved, by impulses in the contact sweeps
    and then level by level from what holds them, their drift removed by moving the bodies
    (>>joint's "solving"); joints do not yet join the contacts' levels or first-order pass, and
-   joined bodies that strike each other (a long chain whipping, a pile of ragdolls) are not
-   stable yet. Its anchors and axis are given in world space at creation and kept in the bodies'
+   nets of joints (many loops) whose bodies strike each other are not stable yet. Its anchors and axis are given in world space at creation and kept in the bodies'
    frames (the world's for a null body_b): the joint holds the bodies as they were placed then. A
    joint's coordinate (rg_joint_position, limits, motor_speed) is the motion of body a relative
    to body b: the hinge angle right-handed about the axis carried by b, continuous (it counts
