@@ -980,8 +980,7 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
    limit), distance, fixed, hinge and slider joints are solved, by impulses in the contact sweeps
    and then level by level from what holds them, their drift removed by moving the bodies
    (>>joint's "solving"); joints do not yet join the contacts' levels or first-order pass, and
-   joined bodies that strike each other (a long chain whipping, a pile of ragdolls) are not
-   stable yet. Its anchors and axis are given in world space at creation and kept in the bodies'
+   nets of joints (many loops) whose bodies strike each other are not stable yet. Its anchors and axis are given in world space at creation and kept in the bodies'
    frames (the world's for a null body_b): the joint holds the bodies as they were placed then. A
    joint's coordinate (rg_joint_position, limits, motor_speed) is the motion of body a relative
    to body b: the hinge angle right-handed about the axis carried by b, continuous (it counts
@@ -1916,8 +1915,8 @@ typedef struct rg__solver {
                                      it carries others' rows there */
     int joint_shock_count;
     rg_vec3 *joint_loads;         /* rg__joint_shock_loads: by row the impulses before the pass, by body the load carried */
-    int *joint_tree;              /* rg__joint_limit_energy: by body the first body of its tree below what holds it */
-    rg_real *joint_energy;        /* ... by tree B, C, slack and then the scale (rg__shock_limit_energy's sums) */
+    int *joint_group;             /* rg__joint_groups: by body the root of its group of joined moving bodies */
+    rg_real *joint_energy;        /* by group B, C, slack, then the scale (rg__joint_warm_limit, rg__joint_limit_energy) */
     rg_vec3 *joint_offsets;       /* rg__joint_correct: each body's dx and dr, kept while the pass moves it */
     rg__solver_manifold *manifolds; /* stb_ds, in visit order (below) */
     rg__solver_point *points;     /* stb_ds */
@@ -10080,7 +10079,7 @@ static void rg__solver_destroy(rg_world *w) {
     stbds_arrfree(s->joint_loop);
     stbds_arrfree(s->joint_shocked);
     stbds_arrfree(s->joint_loads);
-    stbds_arrfree(s->joint_tree);
+    stbds_arrfree(s->joint_group);
     stbds_arrfree(s->joint_energy);
     stbds_arrfree(s->joint_offsets);
 }
@@ -12268,6 +12267,13 @@ static int rg__island_root(int *parent, int i) {
     return i;
 }
 
+/* a's and b's sets in `parent` made one, the smaller root the root. */
+static void rg__island_join(int *parent, int a, int b) {
+    int ra = rg__island_root(parent, a), rb = rg__island_root(parent, b);
+    if (ra < rb) parent[rb] = ra;
+    else if (rb < ra) parent[ra] = rb;
+}
+
 /* The islands of the contact graph: bodies joined by manifolds between two dynamic bodies
    (union-find with path halving, the smaller index the root). Fills s->island with each body's
    root. */
@@ -12277,12 +12283,7 @@ static void rg__island_build(rg__solver *s) {
     for (i = 0; i < n; ++i) s->island[i] = i;
     for (i = 0; i < count; ++i) {
         const rg__solver_manifold *m = &s->manifolds[i];
-        int ra, rb;
-        if (!s->bodies[m->a].dynamic || !s->bodies[m->b].dynamic) continue;
-        ra = rg__island_root(s->island, m->a);
-        rb = rg__island_root(s->island, m->b);
-        if (ra < rb) s->island[rb] = ra;
-        else if (rb < ra) s->island[ra] = rb;
+        if (s->bodies[m->a].dynamic && s->bodies[m->b].dynamic) rg__island_join(s->island, m->a, m->b);
     }
     for (i = 0; i < n; ++i) s->island[i] = rg__island_root(s->island, i);
 }
@@ -16084,6 +16085,94 @@ static void rg__joint_keep_start(rg_world *w, rg__joint_row *row) {
 
 /* The step's rows of the joints with a body that moves, their arms and masses at the step's
    start; returns how many. */
+/* The groups of moving bodies that joints join (union-find, as rg__island_build; held bodies,
+   frozen for the step, join nothing): in s->joint_group each body's root, -1 for a body in no
+   row. The energy limits of the joints' warm start and shock pass are per group. */
+static void rg__joint_groups(rg__solver *s) {
+    int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies);
+    stbds_arrsetlen(s->joint_group, bodies);
+    for (i = 0; i < bodies; ++i) s->joint_group[i] = i;
+    for (i = 0; i < n; ++i) {
+        const rg__joint_row *row = &s->joint_rows[i];
+        if (row->b >= 0 && !s->bodies[row->a].frozen && !s->bodies[row->b].frozen) rg__island_join(s->joint_group, row->a, row->b);
+    }
+    for (i = 0; i < bodies; ++i) s->joint_group[i] = rg__island_root(s->joint_group, i);
+}
+
+/* Each group's B, C and slack (rg__island_add_energy_terms) of the velocity change since
+   rg__shock_keep_start, in s->joint_energy by group root. */
+static void rg__joint_energy_terms(rg_world *w, rg_real slack_speed) {
+    rg__solver *s = &w->solver;
+    int i, bodies = (int)stbds_arrlen(s->bodies);
+    stbds_arrsetlen(s->joint_energy, 3 * bodies);
+    for (i = 0; i < 3 * bodies; ++i) s->joint_energy[i] = 0;
+    for (i = 0; i < bodies; ++i)
+        if (s->bodies[i].dynamic && !s->bodies[i].frozen)
+            rg__island_add_energy_terms(w, i, s->shock_start_v[i], s->shock_start_w[i], slack_speed,
+                                        &s->joint_energy[3 * s->joint_group[i]]);
+}
+
+/* Each moving body keeps its group's scale (s->joint_energy[3 root]) of its change since
+   rg__shock_keep_start. */
+static void rg__joint_keep_change(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, bodies = (int)stbds_arrlen(s->bodies);
+    for (i = 0; i < bodies; ++i)
+        if (!s->bodies[i].frozen)
+            rg__island_body_keep_change(&s->bodies[i], s->shock_start_v[i], s->shock_start_w[i],
+                                        s->joint_energy[3 * s->joint_group[i]]);
+}
+
+/* A row's group's scale: that of its moving body (a row has one). */
+static rg_real rg__joint_scale_of(const rg__solver *s, const rg__joint_row *row) {
+    int body = !s->bodies[row->a].frozen || row->b < 0 ? row->a : row->b;
+    return s->joint_energy[3 * s->joint_group[body]];
+}
+
+/* The joints' warm start limited as the contacts' (rg__warm_limit): a sweep of the joints is
+   projected Gauss-Seidel on f(p) = KE(v(p)) - p . t, t the rows' target velocities (none but
+   the motors': the sweeps keep the anchors' start separation, rg__joint_keep_start), and last
+   step's impulses are only a first iterate. Re-applied where the bodies no longer move as they
+   did (a ragdoll landing on its side, its forearm pressed between the ground and its torso: the
+   elbow's carried impulse spun the forearm at 200 rad/s, then 400 and 740, and the ragdoll came
+   apart), they would raise f above a cold start's; so each group keeps its warm start only as
+   far as it lowers f: f(s p) - f(0) = s (B - p . t) + s^2 C, with B and C the kinetic energy's
+   terms (rg__island_add_energy_terms), whole when that is negative at s = 1, else at its least,
+   s = -(B - p . t) / (2 C), or not at all. The rows of closed loops are warm started whole,
+   after: their impulses hold the loop's inner forces (a bridge's tension), which cancel on each
+   body only in last step's geometry, so that the limit took their mismatch for energy and cut
+   the tension the loop's slowly converging sweeps build up (a bridge of 20 planks: gaps of
+   22 mm at rest for 0.7 mm). */
+static void rg__joint_warm_limit(rg_world *w) {
+    rg__solver *s = &w->solver;
+    int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies);
+    rg__joint_energy_terms(w, 0);
+    for (i = 0; i < n; ++i) { /* the motors' power p . t, taken off B */
+        const rg__joint_row *row = &s->joint_rows[i];
+        const rg__joint *j = &w->joints[row->joint];
+        int body = !s->bodies[row->a].frozen || row->b < 0 ? row->a : row->b;
+        if (j->enable_motor) s->joint_energy[3 * s->joint_group[body]] -= row->motor * j->motor_speed;
+    }
+    for (i = 0; i < bodies; ++i) {
+        rg_real *sums = &s->joint_energy[3 * i], slope = sums[0], curvature = 2 * sums[1];
+        /* from here on sums[0] is the group's scale; a group whose sums are not finite starts cold */
+        if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
+        else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
+    }
+    rg__joint_keep_change(w);
+    for (i = 0; i < n; ++i) {
+        rg__joint_row *row = &s->joint_rows[i];
+        rg_real scale = rg__joint_scale_of(s, row);
+        if (scale == 1) continue;
+        row->impulse = rg_v3_scale(row->impulse, scale);
+        row->angular = rg_v3_scale(row->angular, scale);
+        row->across = rg_v3_scale(row->across, scale);
+        row->upper *= scale;
+        row->lower *= scale;
+        row->motor *= scale;
+    }
+}
+
 static int rg__joint_solve_begin(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(w->joints);
@@ -16116,7 +16205,10 @@ static int rg__joint_solve_begin(rg_world *w) {
         stbds_arrput(s->joint_rows, row);
     }
     n = (int)stbds_arrlen(s->joint_rows);
-    s->joint_shock_count = n > 0 ? rg__joint_levels(w) : 0; /* no walk over the bodies without joints */
+    if (n == 0) return 0; /* no walk over the bodies without joints */
+    s->joint_shock_count = rg__joint_levels(w);
+    rg__joint_groups(s);
+    rg__shock_keep_start(s);
     for (i = 0; i < n; ++i) {
         rg__joint_row *row = &s->joint_rows[i];
         rg__joint_keep_start(w, row);
@@ -16126,9 +16218,15 @@ static int rg__joint_solve_begin(rg_world *w) {
            the links' speeds grew 1.7 times a step after it left, gaps of 1.7 m; cold: 0.011 mm,
            and 0.033 mm under a 10 kg ball). Their reactions are the shock pass's loads
            (rg__joint_shock_loads). */
-        if (w->def.warm_starting && !s->joint_shocked[i]) rg__joint_warm_start(w, row);
-        if (w->joints[row->joint].type == RG_JOINT_DISTANCE) rg__joint_project_distance(w, row);
+        if (w->def.warm_starting && !s->joint_shocked[i] && !s->joint_loop[i]) rg__joint_warm_start(w, row);
     }
+    if (w->def.warm_starting) {
+        rg__joint_warm_limit(w);
+        for (i = 0; i < n; ++i)
+            if (s->joint_loop[i]) rg__joint_warm_start(w, &s->joint_rows[i]);
+    }
+    for (i = 0; i < n; ++i)
+        if (w->joints[s->joint_rows[i].joint].type == RG_JOINT_DISTANCE) rg__joint_project_distance(w, &s->joint_rows[i]);
     return n;
 }
 
@@ -16580,35 +16678,17 @@ static void rg__joint_limit_energy(rg_world *w, int count, rg_real slack_speed) 
     rg__solver *s = &w->solver;
     int i, bodies = (int)stbds_arrlen(s->bodies), limited = 0;
     const rg_vec3 *before = s->joint_loads;
-    stbds_arrsetlen(s->joint_tree, bodies);
-    stbds_arrsetlen(s->joint_energy, 3 * bodies);
-    for (i = 0; i < 3 * bodies; ++i) s->joint_energy[i] = 0;
-    for (i = 0; i < bodies; ++i) s->joint_tree[i] = -1;
-    /* the rows come by level, so that a parent's tree is known before its child's */
-    for (i = 0; i < count; ++i) {
-        const rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
-        int la = s->joint_levels[row->a], lb = row->b >= 0 ? s->joint_levels[row->b] : 0;
-        int child = la > lb ? row->a : row->b, parent = la > lb ? row->b : row->a;
-        s->joint_tree[child] = parent >= 0 && s->joint_levels[parent] > 0 ? s->joint_tree[parent] : child;
-    }
-    for (i = 0; i < bodies; ++i)
-        if (s->joint_tree[i] >= 0 && s->bodies[i].dynamic)
-            rg__island_add_energy_terms(w, i, s->shock_start_v[i], s->shock_start_w[i], slack_speed,
-                                        &s->joint_energy[3 * s->joint_tree[i]]);
+    rg__joint_energy_terms(w, slack_speed);
     for (i = 0; i < bodies; ++i) {
         rg_real *sums = &s->joint_energy[3 * i];
         sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
         if (sums[0] < 1) limited = 1;
     }
     if (!limited) return;
-    for (i = 0; i < bodies; ++i)
-        if (s->joint_tree[i] >= 0)
-            rg__island_body_keep_change(&s->bodies[i], s->shock_start_v[i], s->shock_start_w[i],
-                                        s->joint_energy[3 * s->joint_tree[i]]);
+    rg__joint_keep_change(w);
     for (i = 0; i < count; ++i) {
         rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
-        int la = s->joint_levels[row->a], lb = row->b >= 0 ? s->joint_levels[row->b] : 0;
-        rg_real scale = s->joint_energy[3 * s->joint_tree[la > lb ? row->a : row->b]];
+        rg_real scale = rg__joint_scale_of(s, row);
         row->impulse = rg_v3_madd(before[2 * i], rg_v3_sub(row->impulse, before[2 * i]), scale);
         row->angular = rg_v3_madd(before[2 * i + 1], rg_v3_sub(row->angular, before[2 * i + 1]), scale);
     }
