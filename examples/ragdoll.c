@@ -11,8 +11,9 @@
    end, how many parts are slower than 1 cm/s.
 
    The largest gap comes as one lands on its feet (2 cm), whose spine then leans up to 0.27 rad
-   past its cone for a moment as it slumps; within a second every gap is under 2 mm, and all
-   parts rest after 5 s (tests/test_joint_solver.c checks these poses).
+   past its cone for a moment as it slumps; within a second every gap is under 2 mm, and after
+   5 s every part is slower than 2 cm/s (tests/test_joint_solver.c checks these poses; a head, a
+   sphere on a ball joint free to twist, may roll on at millimetres a second).
 
    usage: ragdoll [--record file] [--every n] [--snapshot file.png] [--steps n] */
 #define RIGID_IMPLEMENTATION
