@@ -126,16 +126,14 @@ static int pin_is_down(const rg_world *w, rg_body_id pin) {
     return axis.y < cos(pi / 4) || rg_body_position(w, pin).y < -0.02;
 }
 
-static int same_body(rg_body_id a, rg_body_id b) { return a.index == b.index && a.generation == b.generation; }
-
 /* Whether the ball pushed a pin in the last step (the world's contacts, up to 1024 of them). */
 static int ball_hit_pin(const rg_world *w, rg_body_id ball, const rg_body_id *pins) {
     static rg_contact contacts[1024];
     int n = rg_world_contacts(w, contacts, 1024), i, k;
     for (i = 0; i < n && i < 1024; ++i)
         for (k = 0; k < PINS; ++k)
-            if (contacts[i].normal_impulse > 0 && ((same_body(contacts[i].a, ball) && same_body(contacts[i].b, pins[k])) ||
-                                                   (same_body(contacts[i].b, ball) && same_body(contacts[i].a, pins[k]))))
+            if (contacts[i].normal_impulse > 0 && ((example_same_body(contacts[i].a, ball) && example_same_body(contacts[i].b, pins[k])) ||
+                                                   (example_same_body(contacts[i].b, ball) && example_same_body(contacts[i].a, pins[k]))))
                 return 1;
     return 0;
 }

@@ -23,16 +23,14 @@
 
 #define LINKS 20
 
-static int same_body(rg_body_id a, rg_body_id b) { return a.index == b.index && a.generation == b.generation; }
-
 /* Whether the ball touched a link in the last step (the world's contacts, up to 256 of them). */
 static int ball_on_chain(const rg_world *w, rg_body_id ball, const rg_body_id *links) {
     static rg_contact contacts[256];
     int n = rg_world_contacts(w, contacts, 256), i, k;
     for (i = 0; i < n && i < 256; ++i)
         for (k = 0; k < LINKS; ++k)
-            if ((same_body(contacts[i].a, ball) && same_body(contacts[i].b, links[k])) ||
-                (same_body(contacts[i].b, ball) && same_body(contacts[i].a, links[k])))
+            if ((example_same_body(contacts[i].a, ball) && example_same_body(contacts[i].b, links[k])) ||
+                (example_same_body(contacts[i].b, ball) && example_same_body(contacts[i].a, links[k])))
                 return 1;
     return 0;
 }

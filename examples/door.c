@@ -20,8 +20,6 @@
 
 #include <math.h>
 
-static int same_body(rg_body_id a, rg_body_id b) { return a.index == b.index && a.generation == b.generation; }
-
 /* The last step's contacts between bodies a and b (up to 256 looked at), speculative ones (a
    gap within the world's contact_margin) included; *pushed: whether one of them applied an
    impulse. */
@@ -30,7 +28,7 @@ static int contacts_between(const rg_world *w, rg_body_id a, rg_body_id b, int *
     int n = rg_world_contacts(w, contacts, 256), i, count = 0;
     *pushed = 0;
     for (i = 0; i < n && i < 256; ++i)
-        if ((same_body(contacts[i].a, a) && same_body(contacts[i].b, b)) || (same_body(contacts[i].a, b) && same_body(contacts[i].b, a))) {
+        if ((example_same_body(contacts[i].a, a) && example_same_body(contacts[i].b, b)) || (example_same_body(contacts[i].a, b) && example_same_body(contacts[i].b, a))) {
             ++count;
             if (contacts[i].normal_impulse > 0) *pushed = 1;
         }

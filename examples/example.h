@@ -49,6 +49,9 @@ EXAMPLE__STATIC int example_parse(int argc, char **argv, example_options *o) {
 /* CPU seconds (the examples are single-threaded). */
 EXAMPLE__STATIC double example_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
+/* Whether two ids name the same body (index and generation). */
+EXAMPLE__STATIC int example_same_body(rg_body_id a, rg_body_id b) { return a.index == b.index && a.generation == b.generation; }
+
 /* Opens the recording the options ask for (NULL when none, or on failure, which is reported). */
 EXAMPLE__STATIC recorder *example_record_open(const example_options *o, const rg_world *w, const rg_body_id *ids,
                                               int count, double dt) {

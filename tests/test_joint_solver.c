@@ -5,6 +5,7 @@
    and the reaction force of bodies hanging at rest (from the world, from a static body, a chain
    of two). dt = 1/60, gravity 9.81 m/s^2 down y. */
 #include "test.h"
+#include "analytic.h"
 #include "../examples/scenes.h"
 
 #include <string.h>
@@ -77,24 +78,6 @@ static rg_joint_id js_distance_joint(rg_world *w, rg_body_id a, rg_vec3 anchor_a
     return rg_joint_create(w, &d, NULL);
 }
 
-/* K(k) = pi / (2 AGM(1, sqrt(1 - k^2))), the complete elliptic integral of the first kind. */
-static double js_elliptic_k(double k) {
-    double a = 1, b = sqrt(1 - k * k);
-    int i;
-    for (i = 0; i < 40 && fabs(a - b) > 1e-15 * a; ++i) {
-        double m = (a + b) / 2;
-        b = sqrt(a * b);
-        a = m;
-    }
-    return JS_PI / (2 * a);
-}
-
-/* The period of a physical pendulum, I theta'' = -m g L sin(theta), released at rest from theta0:
-   T = 4 sqrt(I_pivot / (m g L)) K(sin(theta0 / 2)), 2 pi sqrt(I_pivot / (m g L)) for small swings. */
-static double js_pendulum_period(double pivot_inertia, double mass, double length, double theta0) {
-    return 4 * sqrt(pivot_inertia / (mass * JS_G * length)) * js_elliptic_k(sin(theta0 / 2));
-}
-
 /* What a pendulum run measured. */
 typedef struct js_swing {
     double period, expected_period;  /* measured from the angle's zero crossings; analytic */
@@ -148,7 +131,7 @@ static int js_pendulum(rg_joint_type type, double theta0, int steps, js_swing *o
         ok = 0;
     }
     pivot_inertia = (type == RG_JOINT_BALL ? inertia : 0) + mass * length * length;
-    out->expected_period = js_pendulum_period(pivot_inertia, mass, length, theta0);
+    out->expected_period = rg_analytic_pendulum_period(pivot_inertia, mass, JS_G, length, theta0);
     energy0 = mass * JS_G * (start.y - pivot.y + js_distance(start, pivot));
     for (n = 1; n <= steps; ++n) {
         rg_vec3 c, v, omega, middle;
@@ -196,10 +179,10 @@ static int js_check_swing(const char *what, double theta0, const js_swing *s) {
 /* The analytic period's amplitude correction against the series 1 + t^2/16 + 11 t^4/3072 at
    0.2 rad (next term 173 t^6 / 737280 = 1.5e-8), and the factor 2 K / pi = 1.0663342 at 1 rad (from K's power series in k^2). */
 static void test_joint_solve_period_formula(void) {
-    double t = 0.2, t0 = js_pendulum_period(JS_G, 1, 1, 0);
+    double t = 0.2, t0 = rg_analytic_pendulum_period(JS_G, 1, JS_G, 1, 0);
     ENSURE_NEAR(t0, 2 * JS_PI, 1e-12);
-    ENSURE_NEAR(js_pendulum_period(JS_G, 1, 1, t) / t0, 1 + t * t / 16 + 11 * t * t * t * t / 3072, 1e-7);
-    ENSURE_NEAR(js_pendulum_period(JS_G, 1, 1, 1.0) / t0, 1.0663342, 1e-6);
+    ENSURE_NEAR(rg_analytic_pendulum_period(JS_G, 1, JS_G, 1, t) / t0, 1 + t * t / 16 + 11 * t * t * t * t / 3072, 1e-7);
+    ENSURE_NEAR(rg_analytic_pendulum_period(JS_G, 1, JS_G, 1, 1.0) / t0, 1.0663342, 1e-6);
 }
 
 /* 1. A ball joint at the pivot 1 m above the sphere's centre, released from 0.2 and 1.0 rad:
