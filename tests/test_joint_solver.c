@@ -848,6 +848,7 @@ static void test_joint_solve_ragdolls_land(void) {
     ENSURE_NEAR(worst_gap, 0, 30 * JS_MM);
     ENSURE(worst_excess < 0.02);
     scene_destroy_world(&sw);
+    scene_free(&s);
 }
 
 /* A 1 kg ball (radius 0.1 m, restitution e, no friction) at 2 m/s strikes face on a door on a
