@@ -983,13 +983,13 @@ RIGID_API rg_sensor_events rg_world_sensor_events(const rg_world *w);
    the contacts' levels or first-order pass, and nets of joints (many loops) whose bodies strike
    each other are not stable yet. Its anchors and axis are given in world space at creation and
    kept in the bodies' frames (the world's for a null body_b): the joint holds the bodies as
-   they were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the motion of body a relative
-   to body b: the hinge angle right-handed about the axis carried by b, continuous (it counts
-   whole turns, no wrap at pi: it is unwrapped at the end of every step, so a hinge must turn
-   less than half a turn between two steps); the slider's translation of a's anchor from b's
-   along the axis carried by b; the distance joint's length between its anchors. Ball and fixed
-   joints have position 0. A ball joint's cone angle is the angle between the axis carried by a
-   and the axis carried by b (equal at creation).
+   they were placed then. A joint's coordinate (rg_joint_position, limits, motor_speed) is the
+   motion of body a relative to body b: the hinge angle right-handed about the axis carried by
+   b, continuous (it counts whole turns, no wrap at pi: it is unwrapped at the end of every
+   step, so a hinge must turn less than half a turn between two steps); the slider's
+   translation of a's anchor from b's along the axis carried by b; the distance joint's length
+   between its anchors. Ball and fixed joints have position 0. A ball joint's cone angle is the
+   angle between the axis carried by a and the axis carried by b (equal at creation).
    Either body may be static or kinematic; at least one of them is dynamic at creation. A joint
    is destroyed with either of its bodies. With collide_connected 0 the two bodies' shapes make
    no contacts from the joint's creation (sensors still see them); when the joint is destroyed,
@@ -12570,18 +12570,22 @@ static void rg__warm_island_curvature(rg_world *w) {
    lowers f is kept whole, though a resting pile's lies a little past its minimum (pyramid: cut
    to the minimum, its top drifts twice as far). Scaling the impulses keeps them in their cones
    and the velocities' change is linear in them, so the scaled start is exact. sums[3 r] holds
-   p.u0, sums[3 r + 1] p.t and sums[3 r + 2] p.(u1 - u0) of the island with root r. */
+   p.u0, sums[3 r + 1] p.t and sums[3 r + 2] p.(u1 - u0) of the island with root r.
+   rg__warm_scale gives that part from the slope p.(u0 - t) and the curvature p.(u1 - u0) (an
+   island whose sums are not finite, overflowed, starts cold instead of taking all of it); the
+   joints' warm start takes it too (rg__joint_warm_limit). */
+static rg_real rg__warm_scale(rg_real slope, rg_real curvature) {
+    if (!rg__is_finite_real(slope + curvature)) return 0;
+    return slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
+}
+
 static void rg__warm_limit(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = (int)stbds_arrlen(s->bodies);
     rg__warm_island_curvature(w);
-    for (i = 0; i < n; ++i) {
+    for (i = 0; i < n; ++i) { /* from here on sums[0] is the island's scale */
         rg_real *sums = &s->island_sums[3 * i];
-        rg_real slope = sums[0] - sums[1], curvature = sums[2];
-        /* from here on sums[0] is the island's scale; an island whose sums are not finite
-           (overflowed) starts cold instead of taking all of it */
-        if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
-        else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
+        sums[0] = rg__warm_scale(sums[0] - sums[1], sums[2]);
     }
     for (i = 0; i < n; ++i)
         rg__island_body_keep_change(&s->bodies[i], w->bodies[i].linear_velocity, w->bodies[i].angular_velocity,
@@ -16110,11 +16114,9 @@ static void rg__joint_keep_start(rg_world *w, rg__joint_row *row) {
     if (j->type == RG_JOINT_DISTANCE && j->lower == j->upper) row->at_upper = row->at_lower = at;
 }
 
-/* The step's rows of the joints with a body that moves, their arms and masses at the step's
-   start; returns how many. */
 /* The groups of moving bodies that joints join (union-find, as rg__island_build; held bodies,
-   frozen for the step, join nothing): in s->joint_group each body's root, -1 for a body in no
-   row. The energy limits of the joints' warm start and shock pass are per group. */
+   frozen for the step, join nothing): in s->joint_group each body's root (a body in no row is
+   its own). The energy limits of the joints' warm start and shock pass are per group. */
 static void rg__joint_groups(rg__solver *s) {
     int i, n = (int)stbds_arrlen(s->joint_rows), bodies = (int)stbds_arrlen(s->bodies);
     stbds_arrsetlen(s->joint_group, bodies);
@@ -16150,10 +16152,9 @@ static void rg__joint_keep_change(rg_world *w) {
                                         s->joint_energy[3 * s->joint_group[i]]);
 }
 
-/* A row's group's scale: that of its moving body (a row has one). */
-static rg_real rg__joint_scale_of(const rg__solver *s, const rg__joint_row *row) {
-    int body = !s->bodies[row->a].frozen || row->b < 0 ? row->a : row->b;
-    return s->joint_energy[3 * s->joint_group[body]];
+/* A row's group: that of its moving body (a row has one). */
+static int rg__joint_group_of(const rg__solver *s, const rg__joint_row *row) {
+    return s->joint_group[!s->bodies[row->a].frozen || row->b < 0 ? row->a : row->b];
 }
 
 /* The joints' warm start limited as the contacts' (rg__warm_limit): a sweep of the joints is
@@ -16177,19 +16178,16 @@ static void rg__joint_warm_limit(rg_world *w) {
     for (i = 0; i < n; ++i) { /* the motors' power p . t, taken off B */
         const rg__joint_row *row = &s->joint_rows[i];
         const rg__joint *j = &w->joints[row->joint];
-        int body = !s->bodies[row->a].frozen || row->b < 0 ? row->a : row->b;
-        if (j->enable_motor) s->joint_energy[3 * s->joint_group[body]] -= row->motor * j->motor_speed;
+        if (j->enable_motor) s->joint_energy[3 * rg__joint_group_of(s, row)] -= row->motor * j->motor_speed;
     }
-    for (i = 0; i < bodies; ++i) {
-        rg_real *sums = &s->joint_energy[3 * i], slope = sums[0], curvature = 2 * sums[1];
-        /* from here on sums[0] is the group's scale; a group whose sums are not finite starts cold */
-        if (!rg__is_finite_real(slope + curvature)) sums[0] = 0;
-        else sums[0] = slope + curvature / 2 > 0 ? (slope < 0 ? -slope / curvature : 0) : 1;
+    for (i = 0; i < bodies; ++i) { /* from here on sums[0] is the group's scale */
+        rg_real *sums = &s->joint_energy[3 * i];
+        sums[0] = rg__warm_scale(sums[0], 2 * sums[1]);
     }
     rg__joint_keep_change(w);
     for (i = 0; i < n; ++i) {
         rg__joint_row *row = &s->joint_rows[i];
-        rg_real scale = rg__joint_scale_of(s, row);
+        rg_real scale = s->joint_energy[3 * rg__joint_group_of(s, row)];
         if (scale == 1) continue;
         row->impulse = rg_v3_scale(row->impulse, scale);
         row->angular = rg_v3_scale(row->angular, scale);
@@ -16236,13 +16234,16 @@ static int rg__joint_rows_build(rg_world *w) {
     return (int)stbds_arrlen(s->joint_rows);
 }
 
+/* The contact stage's start for the joints: the rows, the joint graph's levels and groups, what
+   the sweeps keep, the warm start (limited), the distance joints' projection; returns how many
+   rows. */
 static int rg__joint_solve_begin(rg_world *w) {
     rg__solver *s = &w->solver;
     int i, n = rg__joint_rows_build(w);
     if (n == 0) return 0; /* no walk over the bodies without joints */
     s->joint_shock_count = rg__joint_levels(w);
     rg__joint_groups(s);
-    rg__shock_keep_start(s);
+    if (w->def.warm_starting) rg__shock_keep_start(s); /* what rg__joint_warm_limit measures from */
     for (i = 0; i < n; ++i) {
         rg__joint_row *row = &s->joint_rows[i];
         rg__joint_keep_start(w, row);
@@ -16530,9 +16531,16 @@ static rg_real rg__joint_visit_cone(rg_world *w, rg__joint_row *row, rg_real h, 
    same sweeps as the colliding points; the joint's own constraint (its predicted position, the
    motor) is left to the contact sweeps. (Brought to zero instead, the relative velocities the
    contact sweeps had chosen on the predicted poses were undone at every step with a collision:
-   a ragdoll landing on its feet crept at 2.4 cm/s for 10 s, its gaps at rest 0.07 mm.) Without it an impact met a joined body as if free: a ball bouncing (e = 1)
-   off a door on a hinge, struck 0.3 m from the hinge, rebounded 22% slower than the analytic
-   rebound off the door's effective mass I / d^2. */
+   a ragdoll landing on its feet crept at 2.4 cm/s for 10 s, its gaps at rest 0.07 mm.) Without
+   the joints an impact met a joined body as if free: a ball bouncing (e = 1) off a door on a
+   hinge, struck 0.3 m from the hinge, rebounded 22% slower than the analytic rebound off the
+   door's effective mass I / d^2. */
+
+/* A row's bodies' relative spin (a's less b's). */
+static rg_vec3 rg__joint_relative_spin(const rg__solver_body *A, const rg__solver_body *B) {
+    return B ? rg_v3_sub(A->w, B->w) : A->w;
+}
+
 /* A row's relative velocity at its anchors (a's less b's), with the start's arms. */
 static rg_vec3 rg__joint_anchor_velocity(const rg__solver_body *A, const rg__solver_body *B, rg_vec3 ra, rg_vec3 rb) {
     rg_vec3 u = rg_v3_add(A->v, rg_v3_cross(A->w, ra));
@@ -16548,7 +16556,7 @@ static int rg__joint_collision_begin(rg_world *w) {
         const rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
         rg_vec3 rb = w->joints[row->joint].type == RG_JOINT_SLIDER ? rg__joint_slider_arm_b(row) : row->arm_b;
         s->joint_start_rates[2 * i] = rg__joint_anchor_velocity(A, B, row->arm_a, rb);
-        s->joint_start_rates[2 * i + 1] = B ? rg_v3_sub(A->w, B->w) : A->w;
+        s->joint_start_rates[2 * i + 1] = rg__joint_relative_spin(A, B);
     }
     return n;
 }
@@ -16560,8 +16568,8 @@ static rg_real rg__joint_collision_visit(rg_world *w, rg__joint_row *row) {
     const rg__joint *j = &w->joints[row->joint];
     rg__solver_body *A = &s->bodies[row->a], *B = row->b >= 0 ? &s->bodies[row->b] : NULL;
     const rg_vec3 *start = &s->joint_start_rates[2 * (row - s->joint_rows)];
-    rg_vec3 spin = B ? rg_v3_sub(A->w, B->w) : A->w, axis = rg_quat_rotate(row->rotation_b, j->local_axis_b), u, L;
-    rg_vec3 turn = rg_v3_sub(spin, start[1]); /* the relative spin the collisions added */
+    rg_vec3 axis = rg_quat_rotate(row->rotation_b, j->local_axis_b), u, L;
+    rg_vec3 turn = rg_v3_sub(rg__joint_relative_spin(A, B), start[1]); /* the relative spin the collisions added */
     rg_real worst = 0, arm = rg_v3_length(row->arm_a) + rg_v3_length(row->arm_b);
     rg_real slop = RG__SLOP_FRACTION * w->def.contact_tolerance / (arm > 0 ? arm : 1); /* rad */
     if (j->type == RG_JOINT_DISTANCE) {
@@ -16598,10 +16606,10 @@ static rg_real rg__joint_collision_visit(rg_world *w, rg__joint_row *row) {
         }
         /* at a limit, no faster out than before (one-sided, as the contact sweeps' limit rows) */
         if (j->enable_limit && ka > 0) {
-            rg_real rate = rg_v3_dot(axis, B ? rg_v3_sub(A->w, B->w) : A->w);
+            rg_real rate = rg_v3_dot(axis, rg__joint_relative_spin(A, B));
             if (j->angle >= j->upper - slop)
                 rg__joint_axial_impulse(row, A, B, axis, &row->upper, -(rate - rg__max_real(rate0, 0)) / ka, -RG__REAL_MAX, 0);
-            rate = rg_v3_dot(axis, B ? rg_v3_sub(A->w, B->w) : A->w);
+            rate = rg_v3_dot(axis, rg__joint_relative_spin(A, B)); /* after the upper limit's push */
             if (j->angle <= j->lower + slop)
                 rg__joint_axial_impulse(row, A, B, axis, &row->lower, -(rate - rg__min_real(rate0, 0)) / ka, 0, RG__REAL_MAX);
         }
@@ -16629,7 +16637,7 @@ static rg_real rg__joint_collision_visit(rg_world *w, rg__joint_row *row) {
         if (!A->frozen) c = rg_v3_cross(rg_mat3_mul_v3(A->inv_inertia, n), row->arm_a);
         if (B && !B->frozen) c = rg_v3_add(c, rg_v3_cross(rg_mat3_mul_v3(B->inv_inertia, n), row->arm_b));
         kn = rg_v3_dot(n, rg_mat3_mul_v3(rg__joint_turn_mass(A, B), n)) - rg_v3_dot(c, rg_mat3_mul_v3(row->mass, c));
-        rate = rg_v3_dot(n, B ? rg_v3_sub(A->w, B->w) : A->w); /* the axes closing */
+        rate = rg_v3_dot(n, rg__joint_relative_spin(A, B)); /* the axes closing */
         target = rg__min_real(rg_v3_dot(n, start[1]), 0);
         if (!(kn > 0)) return worst;
         rg__joint_clamped_change(&lambda, (target - rate) / kn, 0, RG__REAL_MAX);
@@ -16863,7 +16871,7 @@ static void rg__joint_limit_energy(rg_world *w, int count, rg_real slack_speed) 
     rg__joint_keep_change(w);
     for (i = 0; i < count; ++i) {
         rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
-        rg_real scale = rg__joint_scale_of(s, row);
+        rg_real scale = s->joint_energy[3 * rg__joint_group_of(s, row)];
         row->impulse = rg_v3_madd(before[2 * i], rg_v3_sub(row->impulse, before[2 * i]), scale);
         row->angular = rg_v3_madd(before[2 * i + 1], rg_v3_sub(row->angular, before[2 * i + 1]), scale);
     }

@@ -33,10 +33,6 @@ static double angle_between(rg_vec3 a, rg_vec3 b) {
 }
 
 int main(int argc, char **argv) {
-    static const double turns[RAGDOLLS][4] = {
-        /* axis and angle of each ragdoll's pose (standing: the identity) */
-        {1, 0, 0, 0},   {1, 0, 0, 1.5708}, {0, 0, 1, 1.5708}, {1, 0, 0, 3.1416}, {1, 0, 1, 0.7}, {0, 1, 1, 2.2},
-    };
     const double dt = 1.0 / 60;
     example_options o;
     scene s;
@@ -47,17 +43,8 @@ int main(int argc, char **argv) {
     int i, k, step, steps, resting = 0, parts;
     recorder *r;
     if (!example_parse(argc, argv, &o)) return 2;
-    /* the ground (a box whose top face is y = 0) and the ragdolls */
-    scene_build(&s, "stack");
-    s.count = 1;
-    for (i = 0; i < RAGDOLLS; ++i) {
-        double q[4], centre[3];
-        scene__axis_angle(turns[i][0], turns[i][1], turns[i][2], turns[i][3], q);
-        centre[0] = 2.5 * (i % 3 - 1);
-        centre[1] = 1 + 0.3 * i;
-        centre[2] = 2.5 * (i / 3) - 1.25;
-        scene__ragdoll(&s, centre, q);
-    }
+    /* the ground (a box whose top face is y = 0) and the ragdolls (scenes.h) */
+    scene_build(&s, "ragdolls-apart");
     if (!scene_create_world(&s, &wd, &sw)) return 1;
     parts = s.count - 1;
     /* each cone's axis in body a's frame, to follow it as a turns (rg_joint_axis gives b's) */

@@ -22,7 +22,8 @@
    Joined bodies never make contacts with each other (collide_connected 0 in every scene).
 
    scene_build(&s, "pyramid") fills s; scene_free(&s) releases it. Besides the scenes of
-   scene_names, scene_build knows "rain-2k" and "rain-5k" (the scaling run of tools/bench.c). With rigid.h included first,
+   scene_names, scene_build knows "rain-2k" and "rain-5k" (the scaling run of tools/bench.c) and
+   "ragdolls-apart" (examples/ragdoll's six ragdolls on the ground). With rigid.h included first,
    scene_create_world() builds the scene in a new rigid.h world. */
 #ifndef RIGID_SCENES_H
 #define RIGID_SCENES_H
@@ -283,6 +284,24 @@ SCENE__STATIC void scene__ragdoll(scene *s, const double centre[3], const double
     }
 }
 
+/* ragdolls-apart (examples/ragdoll and tests/test_joint_solver.c): six ragdolls 2.5 m apart on
+   a 3 x 2 grid, their hips 1 to 2.5 m up, each turned by an axis and angle: standing, face down,
+   on a side, head first, and two tilted. */
+SCENE__STATIC void scene__ragdolls_apart(scene *s) {
+    static const double turns[6][4] = {
+        {1, 0, 0, 0}, {1, 0, 0, 1.5708}, {0, 0, 1, 1.5708}, {1, 0, 0, 3.1416}, {1, 0, 1, 0.7}, {0, 1, 1, 2.2},
+    };
+    int i;
+    for (i = 0; i < 6; ++i) {
+        double q[4], centre[3];
+        scene__axis_angle(turns[i][0], turns[i][1], turns[i][2], turns[i][3], q);
+        centre[0] = 2.5 * (i % 3 - 1);
+        centre[1] = 1 + 0.3 * i;
+        centre[2] = 2.5 * (i / 3) - 1.25;
+        scene__ragdoll(s, centre, q);
+    }
+}
+
 /* ragdolls: rain's walls; 5 layers (y = 1 + 1.2 k) of 5 x 4 ragdolls lying face down, head to
    +z, at x = 2 (i - 2), z = 2.6 (j - 1.5), each turned by a random rotation of up to 0.4 rad
    (random_lcg, as rain's). */
@@ -475,6 +494,10 @@ SCENE__STATIC int scene_build(scene *s, const char *name) {
     } else if (strcmp(name, "ragdolls") == 0) {
         s->name = "ragdolls";
         scene__ragdolls(s);
+    } else if (strcmp(name, "ragdolls-apart") == 0) {
+        /* not in scene_names: examples/ragdoll's six ragdolls on the ground */
+        s->name = "ragdolls-apart";
+        scene__ragdolls_apart(s);
     } else {
         scene_free(s);
         return 0;

@@ -788,25 +788,13 @@ static void test_joint_solve_bridge_with_crate(void) {
    they land, gaps under 3 cm (a ragdoll landing on its feet at
    4.4 m/s: 2 cm) and the hinges within 0.02 rad of their limits (the issue's figure). */
 static void test_joint_solve_ragdolls_land(void) {
-    static const double turns[6][4] = {
-        {1, 0, 0, 0}, {1, 0, 0, 1.5708}, {0, 0, 1, 1.5708}, {1, 0, 0, 3.1416}, {1, 0, 1, 0.7}, {0, 1, 1, 2.2},
-    };
     scene s;
     scene_world sw;
     rg_world_def wd = rg_world_default_def();
     double worst_gap = 0, worst_excess = 0, fastest = 0, end_gap = 0, end_excess = 0, end_speed = 0, height0 = 0, released, kinetic = 0;
     double bound = 2 * sqrt(2 * JS_G * 3.3);
     int i, k, step;
-    scene_build(&s, "stack");
-    s.count = 1; /* the ground: a box whose top face is y = 0 */
-    for (i = 0; i < 6; ++i) {
-        double q[4], centre[3];
-        scene__axis_angle(turns[i][0], turns[i][1], turns[i][2], turns[i][3], q);
-        centre[0] = 2.5 * (i % 3 - 1);
-        centre[1] = 1 + 0.3 * i;
-        centre[2] = 2.5 * (i / 3) - 1.25;
-        scene__ragdoll(&s, centre, q);
-    }
+    ENSURE(scene_build(&s, "ragdolls-apart")); /* the ground and the six ragdolls */
     ENSURE(scene_create_world(&s, &wd, &sw));
     for (i = 1; i < s.count; ++i) height0 += rg_body_mass(sw.world, sw.ids[i]) * rg_body_position(sw.world, sw.ids[i]).y;
     for (step = 1; step <= 480; ++step) {
