@@ -1691,6 +1691,7 @@ typedef struct rg__pair_manifold {
     rg_vec3 normal;
     int count;
     int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
+    int meets;                    /* a point touches or closes within the step (rg__sleep_meets) */
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
@@ -1773,6 +1774,7 @@ typedef struct rg__narrowphase {
        asleep_dead counts them until rg__narrowphase_compact_asleep */
     rg__pair_manifold *asleep;
     int asleep_dead;
+    int asleep_points;            /* the points of those not taken out */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
     rg__pair_entry_hint *hints, *next_hints; /* stb_ds arrays: last and this step's pairs' entries */
     rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
@@ -2082,7 +2084,7 @@ static void rg__joint_shock_loads(rg_world *w, rg_real h, int count, rg_real sla
 /* The hooks of the shared functions into >>sleep (below). */
 static int rg__sleep_active(const rg__body *body);
 static void rg__sleep_wake(rg_world *w, int body);
-static void rg__sleep_wake_pair(rg_world *w, const rg__pair_manifold *m);
+static void rg__sleep_wake_pair(rg_world *w, rg__pair_manifold *m);
 
 /* ---- sleep ---- */
 typedef struct rg__sleep {
@@ -8730,6 +8732,7 @@ static rg__shape_pair_cache *rg__narrowphase_child(rg__pair_cache *cache, int i)
 
 /* Takes a sleeping pair's kept manifold out (rg__narrowphase_compact_asleep drops it later). */
 static void rg__narrowphase_drop_asleep(rg__narrowphase *np, int index) {
+    np->asleep_points -= np->asleep[index].count;
     np->asleep[index].count = -1;
     ++np->asleep_dead;
 }
@@ -9239,6 +9242,7 @@ static void rg__narrowphase_keep_asleep(rg__narrowphase *np, rg__pair_cache *cac
             continue;
         child->manifold_index = -2 - (int)stbds_arrlen(np->asleep);
         stbds_arrput(np->asleep, np->previous[i]);
+        np->asleep_points += np->previous[i].count;
     }
 }
 
@@ -9273,6 +9277,7 @@ static int rg__narrowphase_wake_asleep(rg_world *w) {
         stbds_arrput(np->manifolds, *m);
         contacts += m->count;
         rg__narrowphase_drop_asleep(np, i);
+        m = &np->manifolds[stbds_arrlen(np->manifolds) - 1];
     }
     return contacts;
 }
@@ -9447,7 +9452,8 @@ static void rg__narrowphase_update(rg_world *w) {
     stbds_arrsetlen(np->manifolds, kept);
     rg__narrowphase_forget_stale_pairs(np);
     /* a contact begun between an awake body and a sleeping one wakes the latter's island */
-    for (j = 0; j < kept; ++j) rg__sleep_wake_pair(w, &np->manifolds[j]);
+    if (w->def.enable_sleep)
+        for (j = 0; j < kept; ++j) rg__sleep_wake_pair(w, &np->manifolds[j]);
     if (w->sleep.woke) contacts += rg__narrowphase_wake_asleep(w);
     w->sleep.woke = 0;
     rg__narrowphase_compact_asleep(w);
@@ -9456,7 +9462,7 @@ static void rg__narrowphase_update(rg_world *w) {
     w->stats.manifold_reuses = reuses;
     w->stats.narrowphase_pair_count = hits + misses + reuses;
     w->stats.sleeping_manifold_count = (int)stbds_arrlen(np->asleep);
-    w->stats.contact_count = contacts;
+    w->stats.contact_count = contacts + np->asleep_points; /* rg_world_contacts reports both */
 }
 
 /* =============================================================================================
@@ -14534,18 +14540,62 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     }
 }
 
-/* rg_world_contacts: the last step's report, without the contacts of bodies destroyed since;
-   copies at most `capacity` into out and returns how many there are. */
-static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    int i, n = (int)stbds_arrlen(w->solver.report), total = 0;
+/* The contacts rg_world_contacts reports, each handed to fn in order: the last step's report,
+   then the points of the sleeping pairs' kept manifolds (>>sleep) with the impulses their last
+   awake step carried, without the contacts of bodies destroyed since. Returns how many. */
+typedef void rg__step_contact_fn(const rg_contact *c, void *context);
+static int rg__step_each_contact(const rg_world *w, rg__step_contact_fn *fn, void *context) {
+    const rg__narrowphase *np = &w->narrowphase;
+    int i, k, n = (int)stbds_arrlen(w->solver.report), total = 0;
     for (i = 0; i < n; ++i) {
         const rg_contact *c = &w->solver.report[i];
         /* a body destroyed since the step takes its contacts with it */
         if (!rg_body_is_valid(w, c->a) || !rg_body_is_valid(w, c->b)) continue;
-        if (out && total < capacity) out[total] = *c;
+        fn(c, context);
         ++total;
     }
+    for (i = 0; i < (int)stbds_arrlen(np->asleep); ++i) {
+        const rg__pair_manifold *m = &np->asleep[i];
+        rg_contact c;
+        if (m->count <= 0) continue;
+        c.a.index = (uint32_t)m->a;
+        c.a.generation = w->bodies[m->a].generation;
+        c.b.index = (uint32_t)m->b;
+        c.b.generation = w->bodies[m->b].generation;
+        if (!rg_body_is_valid(w, c.a) || !rg_body_is_valid(w, c.b)) continue;
+        c.normal = m->normal;
+        c.shape_a = rg__shape_id_of(w, m->shape_a);
+        c.shape_b = rg__shape_id_of(w, m->shape_b);
+        for (k = 0; k < m->count; ++k) {
+            c.point = m->points[k].point;
+            c.depth = m->points[k].depth;
+            c.normal_impulse = m->points[k].normal_impulse;
+            c.friction_impulse = m->points[k].friction_impulse;
+            fn(&c, context);
+            ++total;
+        }
+    }
     return total;
+}
+
+typedef struct rg__step_copy {
+    rg_contact *out;
+    int capacity, count;
+} rg__step_copy;
+
+static void rg__step_copy_contact(const rg_contact *c, void *context) {
+    rg__step_copy *copy = (rg__step_copy *)context;
+    if (copy->out && copy->count < copy->capacity) copy->out[copy->count] = *c;
+    ++copy->count;
+}
+
+/* rg_world_contacts: copies at most `capacity` into out and returns how many there are. */
+static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
+    rg__step_copy copy;
+    copy.out = out;
+    copy.capacity = capacity;
+    copy.count = 0;
+    return rg__step_each_contact(w, rg__step_copy_contact, &copy);
 }
 
 /* =============================================================================================
@@ -14617,27 +14667,48 @@ static void rg__sleep_wake_all(rg_world *w) {
         if ((w->bodies[i].generation & 1) && w->bodies[i].type != RG_BODY_STATIC) rg__sleep_wake(w, i);
 }
 
-/* Has the manifold a point touching (depth >= 0), not only speculative ones? */
-static int rg__sleep_touching(const rg__pair_manifold *m) {
+/* The velocity of a body's point p at the step's end before the contacts act (the step's start
+   plus gravity); a sleeping or static body's is zero. */
+static rg_vec3 rg__sleep_point_velocity(const rg_world *w, const rg__body *body, rg_vec3 p) {
+    rg_vec3 v;
+    if (!rg__sleep_active(body)) return rg_v3(0, 0, 0);
+    v = rg_v3_add(body->linear_velocity, rg_v3_cross(body->angular_velocity, rg_v3_sub(p, body->com)));
+    if (body->type == RG_BODY_DYNAMIC) v = rg_v3_madd(v, w->def.gravity, body->gravity_scale * w->step_dt);
+    return v;
+}
+
+/* Do the manifold's bodies meet in this step: a point touching, as the contact events take it
+   (deeper than -contact_tolerance, >>event), now or once the step's velocities have moved it?
+   The solver acts on those: a body that meets a sleeping one wakes it (else it would hit it as
+   a wall), and bodies that meet share an island (Newton's cradle: balls hanging just apart pass
+   an impact on within a step, so they must sleep and wake together). */
+static int rg__sleep_meets(const rg_world *w, const rg__pair_manifold *m) {
+    const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
+    rg_real touching = -w->def.contact_tolerance;
     int k;
-    for (k = 0; k < m->count; ++k)
-        if (m->points[k].depth >= 0) return 1;
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 p = m->points[k].point, v;
+        if (m->points[k].depth >= touching) return 1;
+        v = rg_v3_sub(rg__sleep_point_velocity(w, a, p), rg__sleep_point_velocity(w, b, p));
+        if (m->points[k].depth - w->step_dt * rg_v3_dot(v, m->normal) >= touching) return 1;
+    }
     return 0;
 }
 
-/* The narrow phase's test of a step's manifold: touching between a sleeping dynamic body and an
-   awake dynamic or moving kinematic one, it wakes the sleeping one's island. Such a contact has
-   just begun: touching bodies sleep together. */
-static void rg__sleep_wake_pair(rg_world *w, const rg__pair_manifold *m) {
+/* The narrow phase's test of a step's manifold (marked rg__pair_manifold.meets): between a
+   sleeping dynamic body and an awake dynamic or moving kinematic one that meets it, it wakes the
+   sleeping one's island: such a contact has just begun, since bodies that meet sleep together. */
+static void rg__sleep_wake_pair(rg_world *w, rg__pair_manifold *m) {
     const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
-    if (a->asleep == b->asleep || !rg__sleep_touching(m)) return;
+    m->meets = rg__sleep_meets(w, m);
+    if (a->asleep == b->asleep || !m->meets) return;
     if (a->asleep && a->type == RG_BODY_DYNAMIC && (b->type == RG_BODY_DYNAMIC || rg__sleep_pushes(b)))
         rg__sleep_wake(w, m->a);
     else if (b->asleep && b->type == RG_BODY_DYNAMIC && (a->type == RG_BODY_DYNAMIC || rg__sleep_pushes(a)))
         rg__sleep_wake(w, m->b);
 }
 
-/* Bodies a and b joined by a touching contact or a joint: the same island when both are awake
+/* Bodies a and b joined by a contact that meets or a joint: the same island when both are awake
    and dynamic; a moving kinematic one restarts the other's timer. */
 static void rg__sleep_link(rg_world *w, int a, int b) {
     rg__body *A = &w->bodies[a], *B = &w->bodies[b];
@@ -14648,7 +14719,7 @@ static void rg__sleep_link(rg_world *w, int a, int b) {
 }
 
 /* The islands of the awake bodies into w->sleep.island (each body's root, the island's lowest
-   index), from the step's touching manifolds and the joints. */
+   index), from the step's manifolds that meet and the joints. */
 static void rg__sleep_islands(rg_world *w) {
     rg__sleep *sl = &w->sleep;
     const rg__narrowphase *np = &w->narrowphase;
@@ -14656,7 +14727,7 @@ static void rg__sleep_islands(rg_world *w) {
     stbds_arrsetlen(sl->island, n);
     for (i = 0; i < n; ++i) sl->island[i] = i;
     for (i = 0; i < count; ++i)
-        if (rg__sleep_touching(&np->manifolds[i])) rg__sleep_link(w, np->manifolds[i].a, np->manifolds[i].b);
+        if (np->manifolds[i].meets) rg__sleep_link(w, np->manifolds[i].a, np->manifolds[i].b);
     for (i = 0; i < (int)stbds_arrlen(w->joints); ++i) {
         const rg__joint *j = &w->joints[i];
         if ((j->generation & 1) && j->b >= 0) rg__sleep_link(w, j->a, j->b);
@@ -18499,22 +18570,17 @@ static void rg__draw_joints(const rg_world *w, const rg_debug_draw *d) {
     }
 }
 
-/* The last step's contacts (those rg_world_contacts reports): a point and its normal, and the
-   normal impulse applied on a as a line along the normal. */
-static void rg__draw_contacts(const rg_world *w, const rg_debug_draw *d) {
-    int i, n = (int)stbds_arrlen(w->solver.report);
-    for (i = 0; i < n; ++i) {
-        const rg_contact *c = &w->solver.report[i];
-        if (!rg_body_is_valid(w, c->a) || !rg_body_is_valid(w, c->b)) continue;
-        if (d->draw_contacts) {
-            if (d->point) d->point(c->point, d->point_size, RG_DEBUG_COLOR_CONTACT, d->context);
-            if (d->line)
-                d->line(c->point, rg_v3_madd(c->point, c->normal, d->normal_length), RG_DEBUG_COLOR_NORMAL, d->context);
-        }
-        if (d->draw_impulses && d->line && c->normal_impulse > 0)
-            d->line(c->point, rg_v3_madd(c->point, c->normal, c->normal_impulse * d->impulse_scale),
-                    RG_DEBUG_COLOR_IMPULSE, d->context);
+/* A contact of those rg_world_contacts reports: a point and its normal, and the normal impulse
+   applied on a as a line along the normal. */
+static void rg__draw_contact(const rg_contact *c, void *context) {
+    const rg_debug_draw *d = (const rg_debug_draw *)context;
+    if (d->draw_contacts) {
+        if (d->point) d->point(c->point, d->point_size, RG_DEBUG_COLOR_CONTACT, d->context);
+        if (d->line) d->line(c->point, rg_v3_madd(c->point, c->normal, d->normal_length), RG_DEBUG_COLOR_NORMAL, d->context);
     }
+    if (d->draw_impulses && d->line && c->normal_impulse > 0)
+        d->line(c->point, rg_v3_madd(c->point, c->normal, c->normal_impulse * d->impulse_scale), RG_DEBUG_COLOR_IMPULSE,
+                d->context);
 }
 
 /* The 12 edges of each body's box: from each corner, along each axis whose bit it lacks. */
@@ -18548,7 +18614,7 @@ RIGID_API void rg_world_draw(const rg_world *w, const rg_debug_draw *draw) {
     if (!w || !draw) return;
     if (draw->draw_shapes && draw->triangle) rg__draw_shapes(w, draw);
     if (draw->draw_joints) rg__draw_joints(w, draw);
-    if (draw->draw_contacts || draw->draw_impulses) rg__draw_contacts(w, draw);
+    if (draw->draw_contacts || draw->draw_impulses) (void)rg__step_each_contact(w, rg__draw_contact, (void *)draw);
     if (draw->draw_aabbs && draw->line) rg__draw_aabbs(w, draw);
 }
 
