@@ -14642,11 +14642,15 @@ static void rg__sleep_wake(rg_world *w, int i) {
     rg__body *body = &w->bodies[i];
     body->sleep_time = 0;
     if (body->type == RG_BODY_STATIC) {
+        /* its manifolds kept aside, and those of the last step (an island that fell asleep at its
+           end has them there until the next narrow phase) */
         const rg__narrowphase *np = &w->narrowphase;
-        int k, n = (int)stbds_arrlen(np->asleep);
-        for (k = 0; k < n; ++k) {
-            const rg__pair_manifold *m = &np->asleep[k];
-            if (m->count >= 0 && (m->a == i || m->b == i)) rg__sleep_wake(w, m->a == i ? m->b : m->a);
+        int pass, k;
+        for (pass = 0; pass < 2; ++pass) {
+            const rg__pair_manifold *list = pass ? np->asleep : np->manifolds;
+            for (k = 0; k < (int)stbds_arrlen(list); ++k)
+                if (list[k].count >= 0 && (list[k].a == i || list[k].b == i))
+                    rg__sleep_wake(w, list[k].a == i ? list[k].b : list[k].a);
         }
         return;
     }
