@@ -61,6 +61,7 @@
          >>shock        rg__shock_         shock propagation, level by level
          >>separate     rg__separate_      the first-order pass: positions apart
          >>step         rg__step_          the contact stage's driver, what a step reports
+         >>sleep        rg__sleep_         islands at rest put to sleep, woken by contacts and calls
          >>world        rg__world_         world def, creation, rg_world_step, stats
          >>body         rg__body_          bodies by id: creation, state, forces, impulses;
                                            controls (type, mass, damping, gravity scale, locks)
@@ -111,6 +112,10 @@
          steps see current poses; >>event carries the manifolds to the end poses for contact
          begin and end (per shape pair, begin within contact_tolerance, end beyond 2) and
          collides sensors with their candidates at margin 0.
+      8. >>sleep times each awake body's rest and sends to sleep the islands that have all
+         rested 0.5 s. Sleeping bodies cost the steps after nothing: the narrow phase keeps their
+         pairs' manifolds aside uncollided (and wakes an island that an awake body meets), and
+         every stage above passes them by (the solver takes them as static).
 
    COMPILE-TIME OPTIONS (define before including)
       RIGID_IMPLEMENTATION            compile the implementation in this file
@@ -205,6 +210,8 @@
                                               manifold (>>event)
          RG__QUERY_REBUILD_GROWTH      1.5    the queries' tree is rebuilt when its SAH cost has
                                               grown this much since the last rebuild (>>query)
+         RG__SLEEP_TIME                0.5    seconds an island's bodies must all rest before it
+                                              sleeps (>>sleep)
 
    CONVENTIONS
       Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
@@ -787,20 +794,23 @@ RIGID_API int      rg_world_bodies(const rg_world *w, rg_body_id *out, int capac
 
 /* ---------------------------------------------------------------------------------------------
    Sleeping
-   Bodies at rest cost nothing: an island (the dynamic bodies joined by touching contacts, those
-   with a point at depth >= 0, not only speculative ones, or by joints; static and kinematic
-   bodies join none) falls asleep when every one of its bodies has stayed slower than its
-   sleep_threshold for 0.5 s (each body's own timer, restarted whenever it is faster; Box2D v3's
-   rule). A kinematic body is an island of its own and sleeps likewise when it rests. A sleeping
-   body's velocities are zero; the step does not move it, collides no pair of it with another
-   sleeping or static body (their manifolds are kept as they were, with their impulses, so that
-   waking resumes with warm starts), and gives the solver nothing of it: against an awake body it
-   counts as static. rg_world_contacts and the contact events leave sleeping pairs as they were
-   (no contacts reported, no end events).
+   Bodies at rest cost nothing: an island (the dynamic bodies joined by joints or by contacts
+   that touch, a point within contact_tolerance of touching as the contact events count it, not
+   only speculative ones farther apart, or that the step's velocities close; static and
+   kinematic bodies join none) falls asleep when every one of its bodies has stayed slower than
+   its sleep_threshold for 0.5 s (each body's own timer, restarted whenever it is faster; Box2D
+   v3's rule). A kinematic body is an island of its own and sleeps likewise when it rests. A
+   sleeping body's velocities are zero; the step does not move it, collides no pair of it with
+   another sleeping or static body (their manifolds are kept as they were, with their impulses,
+   so that waking resumes with warm starts), and gives the solver nothing of it: against an awake
+   body it counts as static. rg_world_contacts still reports the sleeping pairs' contacts (after
+   the step's, with the impulses their last awake step carried to the next), and a sleeping pair
+   stays touching for the contact events.
    An island wakes whole, and only the touched one, when: an awake dynamic body, or a moving
    kinematic one, touches one of its bodies (a contact begins); any setter, force, impulse or
-   transform is given to one of its bodies (rg_body_set_*, rg_body_apply_*); a joint is created
-   or destroyed on one; one of its bodies is destroyed or gets or loses a shape;
+   transform is given to one of its bodies (rg_body_set_*, rg_body_apply_*, rg_shape_set_filter,
+   rg_joint_set_limits, _motor; a static body's wake what rests on it); a joint is created or
+   destroyed on one; one of its bodies is destroyed or gets or loses a shape;
    rg_world_set_gravity (wakes every island); rg_body_set_awake. A body kept from sleeping
    (enable_sleep 0) keeps its island awake; a moving kinematic body keeps the bodies it touches
    or is joined to awake. rg_world_def.enable_sleep 0 turns sleeping off: no body sleeps, is_awake
@@ -1120,13 +1130,14 @@ typedef struct rg_contact {
     rg_shape_id shape_a, shape_b;
 } rg_contact;
 /* Returns the total number of contacts, fills at most capacity of them. out NULL or capacity
-   <= 0 only counts; a NULL world has none. */
+   <= 0 only counts; a NULL world has none. The last step's contacts come first, then those of
+   sleeping pairs ("Sleeping"), kept as they were when their bodies fell asleep. */
 RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity);
 
 typedef struct rg_world_stats {
     int body_count;
     int pair_count;            /* overlapping rg_body_aabb boxes with at least one dynamic body */
-    int contact_count;
+    int contact_count;         /* contact points, those of sleeping pairs included (as rg_world_contacts) */
     int collision_iterations;  /* used in the last step */
     int contact_iterations;    /* used in the last step */
     int witness_hits;          /* narrow-phase pairs whose cached separating feature held */

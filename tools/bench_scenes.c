@@ -67,6 +67,7 @@ static int run_start(scene_run *r, const scene *s, const options *o, int workers
     rg_world_def wd = rg_world_default_def();
     memset(r, 0, sizeof *r);
     r->workers = workers;
+    wd.enable_sleep = 0; /* the scenes' settings: sleeping off (tools/bench_sleep.c times it on) */
     if (o->warm >= 0) wd.warm_starting = o->warm;
     if (o->contact_iterations >= 0) wd.contact_iterations = o->contact_iterations;
     if (o->shock_iterations >= 0) wd.shock_iterations = o->shock_iterations;
