@@ -8788,7 +8788,8 @@ static void rg__narrowphase_destroy(rg_world *w) {
 
 /* The shape pair whose manifold m is (NULL if its pair's entry is gone). */
 static rg__shape_pair_cache *rg__narrowphase_child_of(rg__narrowphase *np, const rg__pair_manifold *m) {
-    ptrdiff_t at = stbds_hmgeti(np->cache, rg__broadphase_pair_key(m->a, m->b));
+    uint64_t key = rg__broadphase_pair_key(m->a, m->b);
+    ptrdiff_t at = stbds_hmgeti(np->cache, key);
     if (at < 0 || m->child >= np->cache[at].value.child_count) return NULL;
     return rg__narrowphase_child(&np->cache[at].value, m->child);
 }
