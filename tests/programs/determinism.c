@@ -14,8 +14,8 @@
      rain      the rain scene: 4 walls and turned cubes (the first 100 cubes; all 1000 in long)
      churn     cubes dropped in a heap while bodies are destroyed and created every 10 steps, so
                the free list, id generations and every module's add/remove paths are in the hash
-     churn-sleep  churn with sleeping on, three times as long: islands fall asleep and the
-               destructions and drops wake them
+     churn-sleep  churn with sleeping on, three times as long, bodies replaced every 90 steps:
+               the heap falls asleep and the destructions and drops wake it
    The first three run with sleeping off (rg_world_def.enable_sleep 0), as the benchmarks do. */
 #include <stdio.h>
 #include <string.h>
@@ -96,7 +96,7 @@ static uint64_t run_churn(int steps, int sleep, int *ok) {
     rg_body_def bd = rg_body_default_def();
     hash64 hash = HASH64_INIT;
     unsigned long long state = 7;
-    int i, step;
+    int i, step, period = sleep ? 90 : 10; /* with sleeping: time for the heap to fall asleep between */
     *ok = 0;
     if (!w || !ground || !cube || !plank) goto done;
     bd.type = RG_BODY_STATIC;
@@ -105,7 +105,7 @@ static uint64_t run_churn(int steps, int sleep, int *ok) {
     rg_body_create(w, &bd, NULL);
     for (i = 0; i < LIVE; ++i) ids[i] = churn_drop(w, (i % 3) ? cube : plank, &state);
     for (step = 0; step < steps; ++step) {
-        if (step % 10 == 9) {
+        if (step % period == period - 1) {
             /* five bodies go, five new ones come, in the slots the old ones freed */
             for (i = 0; i < 5; ++i) {
                 int k = (int)(random_lcg(&state) * LIVE);
