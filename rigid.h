@@ -8816,11 +8816,8 @@ static void rg__narrowphase_compact_asleep(rg_world *w) {
 static void rg__narrowphase_index_manifolds(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
     for (i = 0; i < n; ++i) {
-        const rg__pair_manifold *m = &w->narrowphase.manifolds[i];
-        uint64_t key = rg__broadphase_pair_key(m->a, m->b);
-        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
-        if (at >= 0 && m->child < w->narrowphase.cache[at].value.child_count)
-            rg__narrowphase_child(&w->narrowphase.cache[at].value, m->child)->manifold_index = i;
+        rg__shape_pair_cache *child = rg__narrowphase_child_of(&w->narrowphase, &w->narrowphase.manifolds[i]);
+        if (child) child->manifold_index = i;
     }
 }
 

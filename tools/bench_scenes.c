@@ -44,16 +44,6 @@ typedef struct options {
     long seed;                    /* the world's random_seed (Guendelman's order mixing), -1 for the default */
 } options;
 
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int n) {
-    qsort(values, (size_t)n, sizeof *values, compare_doubles);
-    return n ? values[n / 2] : 0;
-}
-
 /* One world of a scene being stepped, with its timings and the solver's figures. */
 typedef struct scene_run {
     scene_world sw;

@@ -23,16 +23,6 @@
 #include "rigid.h"
 #include "../examples/scenes.h"
 
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int n) {
-    qsort(values, (size_t)n, sizeof *values, compare_doubles);
-    return n ? values[n / 2] : 0;
-}
-
 typedef struct sleep_run {
     double awake_ms, asleep_ms;   /* medians of the steps with bodies awake, with none */
     int awake_steps, asleep_steps, last_asleep;
