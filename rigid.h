@@ -8730,7 +8730,10 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    of the last step is, so that points whose feature id reappears inherit the impulses the
    solver accumulated in them (warm starting). It also keeps the pair's last computed manifold:
    a pair that has hardly moved relative to itself reuses it without a collision
-   (rg__narrowphase_reuse_manifold). Nothing allocates once the pairs are stable. */
+   (rg__narrowphase_reuse_manifold). A pair without an awake body (>>sleep) is not collided: its
+   manifolds wait aside as they were (np->asleep) until one of its bodies wakes, and a contact
+   that meets a sleeping body wakes its island before the solver runs. Nothing allocates once the
+   pairs are stable. */
 
 /* From >>shape (below): */
 static int rg__shape_filters_pass(const rg__shape *a, const rg__shape *b);
