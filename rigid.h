@@ -14702,10 +14702,11 @@ static int rg__sleep_meets(const rg_world *w, const rg__pair_manifold *m) {
     const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
     rg_real touching = -w->def.contact_tolerance;
     int k;
-    for (k = 0; k < m->count; ++k) {
-        rg_vec3 p = m->points[k].point, v;
+    for (k = 0; k < m->count; ++k) /* most do touch: their velocities are not needed */
         if (m->points[k].depth >= touching) return 1;
-        v = rg_v3_sub(rg__sleep_point_velocity(w, a, p), rg__sleep_point_velocity(w, b, p));
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 p = m->points[k].point;
+        rg_vec3 v = rg_v3_sub(rg__sleep_point_velocity(w, a, p), rg__sleep_point_velocity(w, b, p));
         if (m->points[k].depth - w->step_dt * rg_v3_dot(v, m->normal) >= touching) return 1;
     }
     return 0;
