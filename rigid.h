@@ -233,8 +233,8 @@
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
       degenerate hulls and meshes, radii <= 0, a mesh on a dynamic body, negative damping or
-      sleep thresholds, unknown body types or lock bits, stale ids and dt <= 0 are refused and leave the world
-      unchanged; queries with bad input (NULL, NaN, capacity < 0, zero-length rays) find
+      sleep thresholds, unknown body types or lock bits, stale ids and dt <= 0 are refused and
+      leave the world unchanged; queries with bad input (NULL, NaN, capacity < 0, zero-length rays) find
       nothing, and the events of a NULL world are empty. So are
       absurd values, whatever the units: magnitudes beyond 1e15 (RG__MAX_MAGNITUDE), a dt above
       1 s, velocities (or forces that would give velocities within a 1 s step) whose kinetic
