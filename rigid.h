@@ -18199,9 +18199,11 @@ static void rg__snapshot_set_array(rg_world *w, int i, void *a) {
 
 /* An stb_ds array of n elements of `size` bytes from p, in the array a (grown if need be). */
 static void *rg__snapshot_fill_array(void *a, size_t size, size_t n, const unsigned char *p) {
+    stbds_array_header *header;
     if (n == 0 && !a) return NULL;
-    if ((size_t)stbds_arrcap(a) < n) a = stbds_arrgrowf(a, size, 0, n);
-    stbds_header(a)->length = n;
+    if (!a || stbds_header(a)->capacity < n) a = stbds_arrgrowf(a, size, 0, n);
+    header = (stbds_array_header *)a - 1;
+    header->length = n;
     if (n > 0) memcpy(a, p, n * size);
     return a;
 }
