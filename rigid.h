@@ -1607,6 +1607,9 @@ typedef struct rg__body_pair { int a, b; } rg__body_pair;  /* body indices, a < 
 typedef struct rg__sap_endpoint {
     rg_real value;
     int tag;
+#ifdef RIGID_DOUBLE
+    int zero;                     /* 0: no padding, whose stale bytes >>snapshot would copy */
+#endif
 } rg__sap_endpoint;
 
 typedef struct rg__sap_box { rg_real lo[3], hi[3]; } rg__sap_box;
@@ -1625,7 +1628,8 @@ typedef struct rg__sap_proxy {
     unsigned char dirty;          /* static body moved by rg_body_set_transform */
 } rg__sap_proxy;
 
-typedef struct rg__pair_entry { uint64_t key; int value; } rg__pair_entry; /* key (a << 32) | b */
+/* key (a << 32) | b; value 1, 64 bits so that the entry has no padding (>>snapshot copies it) */
+typedef struct rg__pair_entry { uint64_t key; uint64_t value; } rg__pair_entry;
 
 typedef struct rg__broadphase {
     rg__body_pair *pairs;         /* stb_ds array: the pairs whose tight boxes overlap, ascending (a, b) */
@@ -1730,6 +1734,7 @@ typedef struct rg__narrowphase_body {
 typedef struct rg__pair_entry_hint {
     uint64_t key;
     int entry;
+    int zero;                     /* 0: no padding, whose stale bytes >>snapshot would copy */
 } rg__pair_entry_hint;
 
 /* A shape pair of the step, listed on the calling thread and collided by a worker
@@ -1767,6 +1772,7 @@ typedef struct rg__event_pair {
     rg_shape_id shape_a, shape_b;
     rg_body_id body_a, body_b;
     int missed;                   /* contacts: steps in a row the pair has had no manifold */
+    int zero;                     /* 0: no padding, whose stale bytes >>snapshot would copy */
 } rg__event_pair;
 
 /* A contact pair at the end of a step, pooled over its manifolds (a mesh's triangles). */
@@ -8139,6 +8145,7 @@ static void rg__broadphase_insert(rg_world *w, int index, rg_real dt) {
     for (axis = 0; axis < 3; ++axis) {
         for (is_end = 0; is_end < 2; ++is_end) {
             rg__sap_endpoint e;
+            memset(&e, 0, sizeof e);
             e.value = is_end ? bp->bounds[index].now.hi[axis] : bp->bounds[index].now.lo[axis];
             e.tag = rg__broadphase_tag(p, index, is_end);
             stbds_arrput(bp->axes[axis], e);
@@ -8488,6 +8495,7 @@ static void rg__broadphase_rebuild(rg_world *w, rg_real dt) {
     for (axis = 0; axis < 3; ++axis) {
         stbds_arrsetlen(bp->axes[axis], 2 * count);
         e = bp->axes[axis];
+        if (count > 0) memset(e, 0, sizeof *e * 2 * (size_t)count); /* padding included (>>snapshot) */
         for (i = j = 0; i < slots; ++i) { /* all begins, then all ends: the tie order */
             if (bp->proxies[i].state != RG__SAP_IN_SWEEP) continue;
             e[j].value = bp->bounds[i].now.lo[axis];
@@ -8790,6 +8798,7 @@ static rg__pair_cache *rg__narrowphase_cache_entry(rg__narrowphase *np, uint64_t
     }
     hint.key = key;
     hint.entry = (int)at;
+    hint.zero = 0;
     stbds_arrput(np->next_hints, hint);
     return &np->cache[at].value;
 }
@@ -9388,6 +9397,7 @@ static rg__event_pair rg__event_pair_of(const rg_world *w, int a, int b) {
     p.body_b.index = (uint32_t)w->shapes[b].body;
     p.body_b.generation = w->bodies[w->shapes[b].body].generation;
     p.missed = 0;
+    p.zero = 0;
     return p;
 }
 
