@@ -224,7 +224,9 @@
       Compile with -ffp-contract=off (gcc contracts a*b+c into FMA otherwise, and ignores
       #pragma STDC FP_CONTRACT). Not guaranteed: between float and double builds, between
       machines or C libraries (sinf, cosf may round differently), with -ffast-math, or when the
-      calls come in another order (creation order is part of the input).
+      calls come in another order (creation order is part of the input). A snapshot
+      (rg_world_snapshot_save) loaded into any world of the same build gives the bits the saved
+      world gave: rollback is exact (>>snapshot).
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
