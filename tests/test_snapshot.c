@@ -270,6 +270,18 @@ static rg_world *snap_world(const snap_assets *a, snap_script *s) {
     return w;
 }
 
+/* A world with the scene saved after its warm-up, then run through the script and destroyed: the
+   snapshot (NULL if it failed), the script as it was at the save, and the run after it. */
+static void *snap_saved_run(const snap_assets *a, snap_script *saved_script, snap_run *first, size_t *size) {
+    snap_script s;
+    rg_world *w = snap_world(a, &s);
+    void *buffer = snap_save(w, size);
+    *saved_script = s;
+    snap_run_script(w, a, &s, first);
+    rg_world_destroy(w);
+    return buffer;
+}
+
 static int snap_run_is_busy(const snap_run *run) {
     int k, distinct = 0;
     for (k = 1; k < SNAP_STEPS; ++k) distinct += run->hash[k] != run->hash[k - 1];
@@ -334,12 +346,8 @@ static void test_snapshot_rollback_new_world(void) {
     size_t size;
     void *buffer;
     ENSURE(snap_assets_make(&a));
-    w = snap_world(&a, &s);
-    buffer = snap_save(w, &size);
-    saved_script = s;
+    buffer = snap_saved_run(&a, &saved_script, &first, &size);
     ENSURE(buffer != NULL);
-    snap_run_script(w, &a, &s, &first);
-    rg_world_destroy(w);
     w = snap_world(&a, &s);
     ENSURE(rg_world_snapshot_load(w, buffer, size) == RG_OK);
     s = saved_script;
@@ -376,17 +384,13 @@ static void test_snapshot_rollback_other_history(void) {
     snap_script s, saved_script, other_script;
     snap_run first, other;
     rg_world_def wd = rg_world_default_def();
-    rg_world *w, *busy;
+    rg_world *busy;
     size_t size;
     void *buffer;
     int k;
     ENSURE(snap_assets_make(&a));
-    w = snap_world(&a, &s);
-    buffer = snap_save(w, &size);
-    saved_script = s;
+    buffer = snap_saved_run(&a, &saved_script, &first, &size);
     ENSURE(buffer != NULL);
-    snap_run_script(w, &a, &s, &first);
-    rg_world_destroy(w);
     wd.worker_count = 3;
     wd.enqueue_task = snap_enqueue_inline;
     wd.finish_task = snap_finish;
