@@ -1,9 +1,9 @@
 /* Snapshots (rg_world_snapshot_size, _save, _load): rollback of a scene with hulls, spheres,
    capsules, a compound, a sensor, a static mesh ground and joints, through 120 steps that create
    and destroy bodies, shapes and joints and apply impulses: after a load the same calls give the
-   same hash of the public state at every step, in the world saved, in a new world made after
-   destroying the first, in an empty world, and in a world with another history and another
-   worker count. Bad buffers are refused and leave the world's own snapshot byte for byte as it
+   same hash of the public state at every step, in the world saved (also saved between calls
+   and their step), in a new world made after destroying the first, in an empty world, and in
+   a world with another history and another worker count. Bad buffers are refused and leave the world's own snapshot byte for byte as it
    was; the header is checked against an independent computation of the documented checksum. */
 #include "test.h"
 
