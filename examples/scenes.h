@@ -23,7 +23,8 @@
 
    scene_build(&s, "pyramid") fills s; scene_free(&s) releases it. Besides the scenes of
    scene_names, scene_build knows "rain-2k" and "rain-5k" (the scaling run of tools/bench.c) and
-   "ragdolls-apart" (examples/ragdoll's six ragdolls on the ground). With rigid.h included first,
+   "ragdolls-apart" (examples/ragdoll's six ragdolls on the ground) and "joint-net" (joint-grid's
+   net at 20 x 20). With rigid.h included first,
    scene_create_world() builds the scene in a new rigid.h world. */
 #ifndef RIGID_SCENES_H
 #define RIGID_SCENES_H
@@ -491,6 +492,10 @@ SCENE__STATIC int scene_build(scene *s, const char *name) {
     } else if (strcmp(name, "joint-grid") == 0) {
         s->name = "joint-grid";
         scene__joint_grid(s, 40, 0.5, 0.2, 25);
+    } else if (strcmp(name, "joint-net") == 0) {
+        /* not in scene_names: joint-grid's net at 20 x 20 (tests/test_joint_solver.c) */
+        s->name = "joint-net";
+        scene__joint_grid(s, 20, 0.5, 0.2, 25);
     } else if (strcmp(name, "ragdolls") == 0) {
         s->name = "ragdolls";
         scene__ragdolls(s);

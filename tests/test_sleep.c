@@ -3,9 +3,10 @@
    touched island and only it; a pendulum and a body on a moving platform never sleep; a body
    created asleep does not fall, then falls as the discrete free fall once woken; a scene that
    never rests gives the same bits with sleeping on and off; a body sleeps only after 0.5 s below
-   its threshold (the speeds recorded before); bad input. */
+   its threshold (the speeds recorded before); bad input; a snapshot rolls sleeping islands back. */
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SLEEP_DT (1.0f / 60)
@@ -566,6 +567,51 @@ static void test_sleep_bad_input(void) {
     rg_hull_destroy(cube);
 }
 
+/* Rollback with sleeping islands: pile a asleep and pile b woken by a dropped cube, saved
+   while a sleeps and the cube falls; the 90 steps after a load (the cube lands, b sleeps again,
+   a is hit by an impulse given after the load as before) give the same bits as the 90 steps
+   after the save, asleep flags included. */
+static void sleep_state(const sleep_piles *p, rg_body_id extra, double *out) {
+    int i, k = 0;
+    for (i = 0; i < 7; ++i) {
+        rg_body_id id = i < 3 ? p->a[i] : i < 6 ? p->b[i - 3] : extra;
+        rg_vec3 x = rg_body_position(p->w, id), v = rg_body_linear_velocity(p->w, id);
+        rg_quat q = rg_body_orientation(p->w, id);
+        out[k++] = x.x; out[k++] = x.y; out[k++] = x.z; out[k++] = v.x; out[k++] = v.y; out[k++] = v.z;
+        out[k++] = q.x; out[k++] = q.y; out[k++] = q.z; out[k++] = q.w;
+        out[k++] = rg_body_is_awake(p->w, id);
+    }
+}
+
+static void test_sleep_snapshot_rollback(void) {
+    sleep_piles p;
+    rg_body_id dropped;
+    double first[77], second[77];
+    size_t size;
+    void *buffer;
+    int step, run;
+    ENSURE(sleep_piles_create(&p));
+    dropped = sleep_box(p.w, p.cube, rg_v3(5, 4.5f, 0));
+    for (step = 0; step < 10; ++step) rg_world_step(p.w, SLEEP_DT);
+    ENSURE(sleep_awake_count(p.w, p.a, 3) == 0 && rg_body_is_awake(p.w, dropped));
+    size = rg_world_snapshot_size(p.w);
+    buffer = malloc(size);
+    ENSURE(buffer && rg_world_snapshot_save(p.w, buffer, size) == RG_OK);
+    for (run = 0; run < 2; ++run) {
+        if (run == 1) ENSURE(rg_world_snapshot_load(p.w, buffer, size) == RG_OK);
+        for (step = 0; step < 90; ++step) {
+            if (step == 45) ENSURE(rg_body_apply_impulse(p.w, p.a[2], rg_v3(0, 0, 50), rg_body_center_of_mass(p.w, p.a[2])) == RG_OK);
+            rg_world_step(p.w, SLEEP_DT);
+        }
+        sleep_state(&p, dropped, run == 0 ? first : second);
+    }
+    rg_test_note("after the load: pile a %d awake, pile b %d awake, the cube %s; the same bits as after the save",
+                 sleep_awake_count(p.w, p.a, 3), sleep_awake_count(p.w, p.b, 3), rg_body_is_awake(p.w, dropped) ? "awake" : "asleep");
+    ENSURE(memcmp(first, second, sizeof first) == 0);
+    free(buffer);
+    sleep_piles_destroy(&p);
+}
+
 void rg_tests_sleep(void) {
     RUN_TEST(test_sleep_pile_falls_asleep);
     RUN_TEST(test_sleep_sleeping_world_visits_nothing);
@@ -578,4 +624,5 @@ void rg_tests_sleep(void) {
     RUN_TEST(test_sleep_only_after_half_a_second_below_threshold);
     RUN_TEST(test_sleep_disabled);
     RUN_TEST(test_sleep_bad_input);
+    RUN_TEST(test_sleep_snapshot_rollback);
 }
