@@ -31,8 +31,8 @@
 
    TABLE OF CONTENTS
       Declarations (search for the title): Types, Math, Convex hulls, Narrow phase without a
-      world, Casts without a world, World and bodies, Body controls, Shapes, Triangle meshes,
-      Queries, Events, Joints, Inspection, Snapshots, Debug draw. The implementation, one
+      world, Casts without a world, World and bodies, Body controls, Sleeping, Shapes, Triangle
+      meshes, Queries, Events, Joints, Inspection, Snapshots, Debug draw. The implementation, one
       grep-able marker a stage, in the order of the step; the private names of a stage carry its
       prefix:
          marker         prefix             what
@@ -62,6 +62,7 @@
          >>shock        rg__shock_         shock propagation, level by level
          >>separate     rg__separate_      the first-order pass: positions apart
          >>step         rg__step_          the contact stage's driver, what a step reports
+         >>sleep        rg__sleep_         islands at rest put to sleep, woken by contacts and calls
          >>world        rg__world_         world def, creation, rg_world_step, stats
          >>body         rg__body_          bodies by id: creation, state, forces, impulses;
                                            controls (type, mass, damping, gravity scale, locks)
@@ -114,6 +115,10 @@
          steps see current poses; >>event carries the manifolds to the end poses for contact
          begin and end (per shape pair, begin within contact_tolerance, end beyond 2) and
          collides sensors with their candidates at margin 0.
+      8. >>sleep times each awake body's rest and sends to sleep the islands that have all
+         rested 0.5 s. Sleeping bodies cost the steps after nothing: the narrow phase keeps their
+         pairs' manifolds aside uncollided (and wakes an island that an awake body meets), and
+         every stage above passes them by (the solver takes them as static).
 
    COMPILE-TIME OPTIONS (define before including)
       RIGID_IMPLEMENTATION            compile the implementation in this file
@@ -208,6 +213,8 @@
                                               manifold (>>event)
          RG__QUERY_REBUILD_GROWTH      1.5    the queries' tree is rebuilt when its SAH cost has
                                               grown this much since the last rebuild (>>query)
+         RG__SLEEP_TIME                0.5    seconds an island's bodies must all rest before it
+                                              sleeps (>>sleep)
 
    CONVENTIONS
       Right-handed, y up by the default gravity. Quaternions are (x, y, z, w) with w the scalar,
@@ -230,9 +237,9 @@
 
    BAD INPUT
       Every function that can fail returns or writes an rg_result; NULL, NaN, infinities,
-      degenerate hulls and meshes, radii <= 0, a mesh on a dynamic body, negative damping,
-      unknown body types or lock bits, stale ids and dt <= 0 are refused and leave the world
-      unchanged; queries with bad input (NULL, NaN, capacity < 0, zero-length rays) find
+      degenerate hulls and meshes, radii <= 0, a mesh on a dynamic body, negative damping or
+      sleep thresholds, unknown body types or lock bits, stale ids and dt <= 0 are refused and
+      leave the world unchanged; queries with bad input (NULL, NaN, capacity < 0, zero-length rays) find
       nothing, and the events of a NULL world are empty. So are
       absurd values, whatever the units: magnitudes beyond 1e15 (RG__MAX_MAGNITUDE), a dt above
       1 s, velocities (or forces that would give velocities within a 1 s step) whose kinetic
@@ -668,6 +675,7 @@ typedef struct rg_world_def {
     void *(*enqueue_task)(rg_task_fn *task, int item_count, int min_range, void *task_context, void *user_context);
     void  (*finish_task)(void *handle, void *user_context);
     void   *user_task_context;    /* the callbacks' user_context */
+    int     enable_sleep;         /* default 1: islands at rest sleep ("Sleeping"); 0: no body ever sleeps */
     int     cookie;               /* set by rg_world_default_def; catches hand-zeroed defs */
 } rg_world_def;
 
@@ -704,11 +712,15 @@ typedef struct rg_body_def {
     rg_real gravity_scale;            /* default 1: the body falls with gravity times this */
     uint32_t locks;                   /* default 0; RG_LOCK_* flags: those velocity components stay
                                          zero (world axes; see "Body controls") */
+    rg_real sleep_threshold;          /* default 0.05 m/s: the body rests while its fastest point, |v| +
+                                         |w| times its extent from the centre of mass, is slower */
+    int     enable_sleep;             /* default 1; 0: the body never sleeps, nor does its island */
+    int     is_awake;                 /* default 1; 0: created asleep ("Sleeping") */
 } rg_body_def;
 
 RIGID_API rg_body_def rg_body_default_def(void);
 /* Null id and a result on failure: NULL world, NaN/infinite values, negative density or mass,
-   restitution outside [0, 1], negative friction or damping, lock bits other than RG_LOCK_*, an
+   restitution outside [0, 1], negative friction, damping or sleep threshold, lock bits other than RG_LOCK_*, an
    all-zero orientation, absurd values (beyond 1e15 in absolute value), mass properties that
    overflow rg_real, or velocities whose kinetic energy exceeds 1e30. All RG_ERR_INVALID_ARGUMENT. */
 RIGID_API rg_body_id  rg_body_create(rg_world *w, const rg_body_def *def, rg_result *result);
@@ -785,6 +797,38 @@ RIGID_API rg_real  rg_body_fixed_mass(const rg_world *w, rg_body_id id);  /* the
 /* Every live body, in ascending index: writes at most `capacity` ids and returns the total (0 for
    a NULL world; out NULL or capacity <= 0 only counts). */
 RIGID_API int      rg_world_bodies(const rg_world *w, rg_body_id *out, int capacity);
+
+/* ---------------------------------------------------------------------------------------------
+   Sleeping
+   Bodies at rest cost nothing: an island (the dynamic bodies joined by joints or by contacts
+   that touch, a point within contact_tolerance of touching as the contact events count it, not
+   only speculative ones farther apart, or that the step's velocities close; static and
+   kinematic bodies join none) falls asleep when every one of its bodies has stayed slower than
+   its sleep_threshold for 0.5 s (each body's own timer, restarted whenever it is faster; Box2D
+   v3's rule). A kinematic body is an island of its own and sleeps likewise when it rests. A
+   sleeping body's velocities are zero; the step does not move it, collides no pair of it with
+   another sleeping or static body (their manifolds are kept as they were, with their impulses,
+   so that waking resumes with warm starts), and gives the solver nothing of it: against an awake
+   body it counts as static. rg_world_contacts still reports the sleeping pairs' contacts (after
+   the step's, with the impulses their last awake step carried to the next), and a sleeping pair
+   stays touching for the contact events.
+   An island wakes whole, and only the touched one, when: an awake dynamic body, or a moving
+   kinematic one, touches one of its bodies (a contact begins); any setter, force, impulse or
+   transform is given to one of its bodies (rg_body_set_*, rg_body_apply_*, rg_shape_set_filter,
+   rg_joint_set_limits, _motor; a static body's wake what rests on it); a joint is created or
+   destroyed on one; one of its bodies is destroyed or gets or loses a shape;
+   rg_world_set_gravity (wakes every island); rg_body_set_awake. A body kept from sleeping
+   (enable_sleep 0) keeps its island awake; a moving kinematic body keeps the bodies it touches
+   or is joined to awake. rg_world_def.enable_sleep 0 turns sleeping off: no body sleeps, is_awake
+   0 and rg_body_set_awake(w, id, 0) are ignored.
+   ------------------------------------------------------------------------------------------- */
+
+/* 1 while the body is awake; 0 when it sleeps, for static bodies, a NULL world or a stale id. */
+RIGID_API int       rg_body_is_awake(const rg_world *w, rg_body_id id);
+/* awake 1 wakes the body's island (restarting its bodies' timers); 0 sends its island to sleep at
+   once (velocities zero), unless the world's enable_sleep is 0. RG_OK for a static body (nothing
+   changes), RG_ERR_INVALID_ARGUMENT for a NULL world, RG_ERR_STALE_ID for a stale id. */
+RIGID_API rg_result rg_body_set_awake(rg_world *w, rg_body_id id, int awake);
 
 /* ---------------------------------------------------------------------------------------------
    Shapes
@@ -1092,13 +1136,14 @@ typedef struct rg_contact {
     rg_shape_id shape_a, shape_b;
 } rg_contact;
 /* Returns the total number of contacts, fills at most capacity of them. out NULL or capacity
-   <= 0 only counts; a NULL world has none. */
+   <= 0 only counts; a NULL world has none. The last step's contacts come first, then those of
+   sleeping pairs ("Sleeping"), kept as they were when their bodies fell asleep. */
 RIGID_API int rg_world_contacts(const rg_world *w, rg_contact *out, int capacity);
 
 typedef struct rg_world_stats {
     int body_count;
     int pair_count;            /* overlapping rg_body_aabb boxes with at least one dynamic body */
-    int contact_count;
+    int contact_count;         /* contact points, those of sleeping pairs included (as rg_world_contacts) */
     int collision_iterations;  /* used in the last step */
     int contact_iterations;    /* used in the last step */
     int witness_hits;          /* narrow-phase pairs whose cached separating feature held */
@@ -1115,6 +1160,14 @@ typedef struct rg_world_stats {
     double seconds_broadphase, seconds_narrowphase, seconds_collision, seconds_contact,
            seconds_shock, seconds_integration;
     double seconds_query;      /* the queries' tree kept current at the step's end (refit, rebuild) */
+    /* sleeping ("Sleeping"), all of the last step */
+    int awake_body_count;      /* dynamic and kinematic bodies awake at its end (static ones never count) */
+    int narrowphase_pair_count; /* shape pairs the narrow phase collided or reused: none between
+                                  sleeping or static bodies (witness_hits + witness_misses +
+                                  manifold_reuses) */
+    int solver_body_count;     /* dynamic bodies the solver and the integration moved: the awake ones */
+    int solver_manifold_count; /* manifolds the solver was given: none without an awake dynamic body */
+    int sleeping_manifold_count; /* manifolds of sleeping pairs, kept as they were, visited by nothing */
 } rg_world_stats;
 RIGID_API rg_world_stats rg_world_get_stats(const rg_world *w);
 
@@ -1437,6 +1490,12 @@ typedef struct rg__body {
     int joint_list;               /* the body's joints (>>joint): the key 2 joint + side of the first,
                                      in ascending joint index, linked by rg__joint.link; -1 none */
     int joint_count;
+    /* sleeping (>>sleep) */
+    rg_real sleep_threshold;      /* rg_body_def.sleep_threshold, m/s */
+    rg_real sleep_time;           /* seconds it has been slower than that (0 while faster) */
+    int enable_sleep;             /* rg_body_def.enable_sleep */
+    int asleep;                   /* 1: asleep, the step leaves it where it is (never for static bodies) */
+    int sleep_next;               /* asleep: the next body of its island, a ring; -1 while awake */
 } rg__body;
 
 /* ---- shapes ---- */
@@ -1677,6 +1736,8 @@ typedef struct rg__pair_manifold {
     rg_vec3 normal;
     int count;
     int previous;                 /* this pair's manifold of the last step in rg__narrowphase.previous, or -1 */
+    int meets;                    /* a point touches or closes within the step (rg__sleep_meets) */
+    int zero;                     /* 0: no padding (double), whose stale bytes >>snapshot would copy */
     rg__contact_point points[RG_MANIFOLD_MAX];
 } rg__pair_manifold;
 
@@ -1707,7 +1768,8 @@ typedef struct rg__shape_pair_cache {
     rg__shape_pair_key key;
     rg_witness witness;           /* Baraff §7.1: the last separating feature */
     rg__kept_manifold kept;
-    int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1 */
+    int manifold_index;           /* this pair's manifold in rg__narrowphase.manifolds, or -1; -2 - i:
+                                     rg__narrowphase.asleep[i] */
 } rg__shape_pair_cache;
 
 /* What the narrow phase keeps for a pair of bodies from one step to the next: its shape pairs'
@@ -1754,6 +1816,12 @@ typedef struct rg__narrowphase_job {
 typedef struct rg__narrowphase {
     rg__pair_manifold *manifolds; /* stb_ds array: touching pairs of this step, in pair order */
     rg__pair_manifold *previous;  /* last step's manifolds (with the solver's impulses) */
+    /* the manifolds of sleeping pairs (no awake body), kept as they were (>>sleep): a shape pair's
+       manifold_index -2 - i names asleep[i]; count -1 marks one taken out (woken or its pair gone),
+       asleep_dead counts them until rg__narrowphase_compact_asleep */
+    rg__pair_manifold *asleep;
+    int asleep_dead;
+    int asleep_points;            /* the points of those not taken out */
     rg__pair_cache_entry *cache;  /* stb_ds hash map keyed by the pair */
     rg__pair_entry_hint *hints, *next_hints; /* stb_ds arrays: last and this step's pairs' entries */
     rg__narrowphase_body *bodies; /* stb_ds array, by body index: this step's poses */
@@ -2062,6 +2130,20 @@ static void rg__joint_correct(rg_world *w, rg_real h, int count);
 static void rg__joint_limit_sweeps(rg_world *w, rg_real slack_speed);
 static void rg__joint_shock_loads(rg_world *w, rg_real h, int count, rg_real slack_speed);
 
+/* The hooks of the shared functions into >>sleep (below). */
+static int rg__sleep_active(const rg__body *body);
+static void rg__sleep_wake(rg_world *w, int body);
+static void rg__sleep_wake_pair(rg_world *w, rg__pair_manifold *m);
+
+/* ---- sleep ---- */
+typedef struct rg__sleep {
+    int *island;                  /* stb_ds, by body: union-find of the awake dynamic bodies, then roots */
+    rg_real *least;               /* stb_ds, by island root: its bodies' smallest sleep_time */
+    int *ring;                    /* stb_ds: an island's bodies, as it is sent to sleep */
+    int woke;                     /* an island woke since the narrow phase last took its manifolds back */
+    int zero;                     /* 0: no padding, whose stale bytes >>snapshot would copy */
+} rg__sleep;
+
 /* ---- world ---- */
 struct rg_world {
     rg_world_def def;
@@ -2078,6 +2160,7 @@ struct rg_world {
     rg__query query;
     rg__solver solver;
     rg__events events;
+    rg__sleep sleep;
     rg_world_stats stats;
     rg_real step_dt;              /* dt of the step being taken (0 before the first) */
     rg_real previous_step_dt;     /* dt of the step before it (0 before the second): warm starts scale by the ratio */
@@ -8112,6 +8195,7 @@ static void rg__broadphase_compute_box(rg_world *w, int index, rg_real dt, int s
 static void rg__broadphase_update_box(rg_world *w, int index, rg_real dt) {
     rg__broadphase *bp = &w->broadphase;
     bp->bounds[index].before = bp->bounds[index].now;
+    if (w->bodies[index].asleep) return; /* it has not moved: its boxes stay (>>sleep) */
     rg__broadphase_compute_box(w, index, dt, 1);
 }
 
@@ -8687,16 +8771,36 @@ RIGID_API int rg_world_pairs(const rg_world *w, rg_body_id *a, rg_body_id *b, in
    of the last step is, so that points whose feature id reappears inherit the impulses the
    solver accumulated in them (warm starting). It also keeps the pair's last computed manifold:
    a pair that has hardly moved relative to itself reuses it without a collision
-   (rg__narrowphase_reuse_manifold). Nothing allocates once the pairs are stable. */
+   (rg__narrowphase_reuse_manifold). A pair without an awake body (>>sleep) is not collided: its
+   manifolds wait aside as they were (np->asleep) until one of its bodies wakes, and a contact
+   that meets a sleeping body wakes its island before the solver runs. Nothing allocates once the
+   pairs are stable. */
 
 /* From >>shape (below): */
 static int rg__shape_filters_pass(const rg__shape *a, const rg__shape *b);
 static rg_shape_id rg__shape_id_of(const rg_world *w, int index);
 
-/* Deletes a pair's cache entry, its shape pairs with it. */
+/* Shape pair i of a body pair's cache. */
+static rg__shape_pair_cache *rg__narrowphase_child(rg__pair_cache *cache, int i) {
+    return i == 0 ? &cache->first : &cache->more[i - 1];
+}
+
+/* Takes a sleeping pair's kept manifold out (rg__narrowphase_compact_asleep drops it later). */
+static void rg__narrowphase_drop_asleep(rg__narrowphase *np, int index) {
+    np->asleep_points -= np->asleep[index].count;
+    np->asleep[index].count = -1;
+    ++np->asleep_dead;
+}
+
+/* Deletes a pair's cache entry, its shape pairs and their kept sleeping manifolds with it. */
 static void rg__narrowphase_delete_entry(rg__narrowphase *np, uint64_t key) {
     ptrdiff_t at = stbds_hmgeti(np->cache, key);
+    int c;
     if (at < 0) return;
+    for (c = 0; c < np->cache[at].value.child_count; ++c) {
+        int index = rg__narrowphase_child(&np->cache[at].value, c)->manifold_index;
+        if (index <= -2) rg__narrowphase_drop_asleep(np, -2 - index);
+    }
     stbds_arrfree(np->cache[at].value.more);
     (void)stbds_hmdel(np->cache, key);
 }
@@ -8706,6 +8810,7 @@ static void rg__narrowphase_destroy(rg_world *w) {
     for (i = 0; i < stbds_hmlen(w->narrowphase.cache); ++i) stbds_arrfree(w->narrowphase.cache[i].value.more);
     stbds_arrfree(w->narrowphase.manifolds);
     stbds_arrfree(w->narrowphase.previous);
+    stbds_arrfree(w->narrowphase.asleep);
     stbds_hmfree(w->narrowphase.cache);
     stbds_arrfree(w->narrowphase.keys);
     stbds_arrfree(w->narrowphase.children);
@@ -8725,20 +8830,38 @@ static void rg__narrowphase_destroy(rg_world *w) {
     stbds_arrfree(w->narrowphase.jobs);
 }
 
-/* Shape pair i of a body pair's cache. */
-static rg__shape_pair_cache *rg__narrowphase_child(rg__pair_cache *cache, int i) {
-    return i == 0 ? &cache->first : &cache->more[i - 1];
+/* The shape pair whose manifold m is (NULL if its pair's entry is gone). */
+static rg__shape_pair_cache *rg__narrowphase_child_of(rg__narrowphase *np, const rg__pair_manifold *m) {
+    uint64_t key = rg__broadphase_pair_key(m->a, m->b);
+    ptrdiff_t at = stbds_hmgeti(np->cache, key);
+    if (at < 0 || m->child >= np->cache[at].value.child_count) return NULL;
+    return rg__narrowphase_child(&np->cache[at].value, m->child);
+}
+
+/* The sleeping pairs' kept manifolds without those taken out, their shape pairs pointed at their
+   new places. */
+static void rg__narrowphase_compact_asleep(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, kept = 0, n = (int)stbds_arrlen(np->asleep);
+    if (np->asleep_dead == 0) return;
+    for (i = 0; i < n; ++i) {
+        rg__shape_pair_cache *child;
+        if (np->asleep[i].count < 0) continue;
+        if (kept != i) np->asleep[kept] = np->asleep[i];
+        child = rg__narrowphase_child_of(np, &np->asleep[kept]);
+        if (child) child->manifold_index = -2 - kept;
+        ++kept;
+    }
+    stbds_arrsetlen(np->asleep, kept);
+    np->asleep_dead = 0;
 }
 
 /* Repoints the shape pairs' caches at their manifolds after the manifold array changed. */
 static void rg__narrowphase_index_manifolds(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->narrowphase.manifolds);
     for (i = 0; i < n; ++i) {
-        const rg__pair_manifold *m = &w->narrowphase.manifolds[i];
-        uint64_t key = rg__broadphase_pair_key(m->a, m->b);
-        ptrdiff_t at = stbds_hmgeti(w->narrowphase.cache, key);
-        if (at >= 0 && m->child < w->narrowphase.cache[at].value.child_count)
-            rg__narrowphase_child(&w->narrowphase.cache[at].value, m->child)->manifold_index = i;
+        rg__shape_pair_cache *child = rg__narrowphase_child_of(&w->narrowphase, &w->narrowphase.manifolds[i]);
+        if (child) child->manifold_index = i;
     }
 }
 
@@ -8758,6 +8881,7 @@ static void rg__narrowphase_remove_body(rg_world *w, int index) {
         stbds_arrsetlen(np->manifolds, kept);
         rg__narrowphase_index_manifolds(w);
     }
+    rg__narrowphase_compact_asleep(w);
 }
 
 /* The world position of a body frame's origin: the centre of mass less the rotated local centre. */
@@ -9158,6 +9282,60 @@ static void rg__narrowphase_reserve_scratch(rg_world *w, const int need[3]) {
     }
 }
 
+/* A pair without an awake body (sleeping or static, >>sleep) is not collided: the manifolds of
+   its shape pairs of the last step are kept as they are, with their impulses, in np->asleep. */
+static void rg__narrowphase_keep_asleep(rg__narrowphase *np, rg__pair_cache *cache, rg__body_pair pair) {
+    int c;
+    for (c = 0; c < cache->child_count; ++c) {
+        rg__shape_pair_cache *child = rg__narrowphase_child(cache, c);
+        int i = child->manifold_index;
+        if (i < 0) continue; /* none, or kept already */
+        child->manifold_index = -1;
+        if (i >= (int)stbds_arrlen(np->previous) || np->previous[i].a != pair.a || np->previous[i].b != pair.b ||
+            np->previous[i].child != c)
+            continue;
+        child->manifold_index = -2 - (int)stbds_arrlen(np->asleep);
+        stbds_arrput(np->asleep, np->previous[i]);
+        np->asleep_points += np->previous[i].count;
+    }
+}
+
+/* A pair that woke since its manifolds were kept: they become last step's (np->previous), so that
+   the pair's collision, reused or new, starts warm from them. */
+static void rg__narrowphase_take_back(rg__narrowphase *np, rg__pair_cache *cache) {
+    int c;
+    for (c = 0; c < cache->child_count; ++c) {
+        rg__shape_pair_cache *child = rg__narrowphase_child(cache, c);
+        int i = child->manifold_index;
+        if (i > -2) continue;
+        child->manifold_index = (int)stbds_arrlen(np->previous);
+        stbds_arrput(np->previous, np->asleep[-2 - i]);
+        rg__narrowphase_drop_asleep(np, -2 - i);
+    }
+}
+
+/* Islands woken in this step by a contact begun with them (rg__sleep_wake_pair): their kept
+   manifolds join the step's as they are (the bodies have not moved since), each its own last
+   step's manifold, so that the solver warm-starts them. Returns their points. */
+static int rg__narrowphase_wake_asleep(rg_world *w) {
+    rg__narrowphase *np = &w->narrowphase;
+    int i, n = (int)stbds_arrlen(np->asleep), contacts = 0;
+    for (i = 0; i < n; ++i) {
+        rg__pair_manifold *m = &np->asleep[i];
+        rg__shape_pair_cache *child;
+        if (m->count < 0 || (!rg__sleep_active(&w->bodies[m->a]) && !rg__sleep_active(&w->bodies[m->b]))) continue;
+        child = rg__narrowphase_child_of(np, m);
+        m->previous = (int)stbds_arrlen(np->previous);
+        stbds_arrput(np->previous, *m);
+        if (child) child->manifold_index = (int)stbds_arrlen(np->manifolds);
+        stbds_arrput(np->manifolds, *m);
+        contacts += m->count;
+        rg__narrowphase_drop_asleep(np, i);
+        m = &np->manifolds[stbds_arrlen(np->manifolds) - 1];
+    }
+    return contacts;
+}
+
 /* The step's shape pairs, each with its manifold's slot (np->manifolds[j] for job j): what
    rg__narrowphase_update lists on the calling thread and the workers then collide. */
 static void rg__narrowphase_list_jobs(rg_world *w) {
@@ -9177,6 +9355,11 @@ static void rg__narrowphase_list_jobs(rg_world *w) {
         cache = rg__narrowphase_cache_entry(np, rg__broadphase_pair_key(pair.a, pair.b), &cursor);
         entry = np->next_hints[stbds_arrlen(np->next_hints) - 1].entry;
         cache->stamp = np->step;
+        if (!rg__sleep_active(body_a) && !rg__sleep_active(body_b)) {
+            rg__narrowphase_keep_asleep(np, cache, pair);
+            continue;
+        }
+        rg__narrowphase_take_back(np, cache);
         margin = rg__narrowphase_pair_margin(w, body_a, pose_a, body_b, pose_b, gravity_reach);
         if (!pose_a->collidable || !pose_b->collidable || !rg__collide_margin(margin, &taken)) {
             cache->child_count = 0;
@@ -9322,10 +9505,18 @@ static void rg__narrowphase_update(rg_world *w) {
     }
     stbds_arrsetlen(np->manifolds, kept);
     rg__narrowphase_forget_stale_pairs(np);
+    /* a contact begun between an awake body and a sleeping one wakes the latter's island */
+    if (w->def.enable_sleep)
+        for (j = 0; j < kept; ++j) rg__sleep_wake_pair(w, &np->manifolds[j]);
+    if (w->sleep.woke) contacts += rg__narrowphase_wake_asleep(w);
+    w->sleep.woke = 0;
+    rg__narrowphase_compact_asleep(w);
     w->stats.witness_hits = hits;
     w->stats.witness_misses = misses;
     w->stats.manifold_reuses = reuses;
-    w->stats.contact_count = contacts;
+    w->stats.narrowphase_pair_count = hits + misses + reuses;
+    w->stats.sleeping_manifold_count = (int)stbds_arrlen(np->asleep);
+    w->stats.contact_count = contacts + np->asleep_points; /* rg_world_contacts reports both */
 }
 
 /* =============================================================================================
@@ -9682,6 +9873,12 @@ static int rg__event_still_near(const rg_world *w, const rg__event_pair *p) {
     return lo < (int)stbds_arrlen(pairs) && rg__broadphase_pair_key(pairs[lo].a, pairs[lo].b) == key;
 }
 
+/* Is a touching pair asleep: neither of its bodies awake (>>sleep), one of them sleeping? */
+static int rg__event_asleep(const rg_world *w, const rg__event_pair *p) {
+    const rg__body *a = &w->bodies[w->shapes[p->shape_a.index].body], *b = &w->bodies[w->shapes[p->shape_b.index].body];
+    return (a->asleep || b->asleep) && !rg__sleep_active(a) && !rg__sleep_active(b);
+}
+
 /* The touching set merged with this step's pairs (both by key): begins, ends, the new set. */
 static void rg__event_update_contacts(rg_world *w) {
     rg__events *ev = &w->events;
@@ -9707,7 +9904,9 @@ static void rg__event_update_contacts(rg_world *w) {
         if (old && (!now || old->key < now->pair.key || (old->key == now->pair.key && !rg__event_same_pair(old, &now->pair)))) {
             /* no manifold this step (or a stale pair of the same slots: it ends) */
             int stale = now && old->key == now->pair.key;
-            if (!stale && old->missed < RG__EVENT_MISSED_STEPS && rg__event_still_near(w, old)) {
+            if (!stale && rg__event_asleep(w, old)) {
+                stbds_arrput(ev->kept, *old); /* a sleeping pair stays as it was */
+            } else if (!stale && old->missed < RG__EVENT_MISSED_STEPS && rg__event_still_near(w, old)) {
                 rg__event_pair carried = *old;
                 ++carried.missed;
                 stbds_arrput(ev->kept, carried);
@@ -10286,7 +10485,7 @@ static rg_vec3 rg__integrate_linear_acceleration(const rg_world *w, const rg__bo
 static void rg__integrate_velocity(const rg_world *w, rg__body *body, rg_real h) {
     rg_mat3 rotation;
     rg_vec3 omega_local;
-    if (!(body->generation & 1) || body->type != RG_BODY_DYNAMIC) return;
+    if (!(body->generation & 1) || body->type != RG_BODY_DYNAMIC || body->asleep) return;
     body->linear_velocity = rg_v3_madd(body->linear_velocity, rg__integrate_linear_acceleration(w, body), h);
     body->angular_velocity = rg_v3_madd(body->angular_velocity, rg_mat3_mul_v3(body->inv_inertia_world, body->torque), h);
     if (!rg__integrate_inertia_is_spherical(body->inertia_local)) {
@@ -10343,7 +10542,7 @@ static void rg__integrate_world_inertia(rg__body *body) {
 static void rg__integrate_position(const rg_world *w, int i, rg_real h, int offsets) {
     rg__body *body = &w->bodies[i];
     rg_vec3 move, turn;
-    if (!(body->generation & 1) || body->type == RG_BODY_STATIC) return;
+    if (!(body->generation & 1) || body->type == RG_BODY_STATIC || body->asleep) return;
     move = rg_v3_scale(body->linear_velocity, h);
     turn = rg_v3_scale(body->angular_velocity, h);
     if (offsets && body->type == RG_BODY_DYNAMIC) {
@@ -11361,7 +11560,7 @@ static void rg__prepare_gather_velocities(rg_world *w) {
 static void rg__prepare_scatter_velocities(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->bodies);
     for (i = 0; i < n; ++i) {
-        if (!(w->bodies[i].generation & 1) || w->bodies[i].type != RG_BODY_DYNAMIC) continue;
+        if (!(w->bodies[i].generation & 1) || w->bodies[i].type != RG_BODY_DYNAMIC || w->bodies[i].asleep) continue;
         w->bodies[i].linear_velocity = w->solver.bodies[i].v;
         w->bodies[i].angular_velocity = w->solver.bodies[i].w;
     }
@@ -11376,16 +11575,17 @@ static void rg__prepare_body_freeze(rg__solver_body *sb) {
 }
 
 /* The solver's bodies, one per body slot: velocities of the step's start, and the inverse
-   masses, zero (frozen) for static, kinematic and free slots. */
+   masses, zero (frozen) for static, kinematic, sleeping (>>sleep) and free slots. */
 static void rg__prepare_gather_bodies(rg_world *w) {
     rg__solver *s = &w->solver;
-    int i, n = (int)stbds_arrlen(w->bodies);
+    int i, n = (int)stbds_arrlen(w->bodies), moving = 0;
     stbds_arrsetlen(s->bodies, n);
     if (n > 0) memset(s->bodies, 0, (size_t)n * sizeof *s->bodies);
     for (i = 0; i < n; ++i) {
         const rg__body *body = &w->bodies[i];
         rg__solver_body *sb = &s->bodies[i];
-        sb->dynamic = (body->generation & 1) && body->type == RG_BODY_DYNAMIC;
+        sb->dynamic = (body->generation & 1) && body->type == RG_BODY_DYNAMIC && !body->asleep;
+        moving += sb->dynamic;
         sb->v = sb->v0 = body->linear_velocity;
         sb->w = sb->w0 = body->angular_velocity;
         if (sb->dynamic) {
@@ -11397,6 +11597,8 @@ static void rg__prepare_gather_bodies(rg_world *w) {
             rg__prepare_body_freeze(sb);
         }
     }
+    w->stats.solver_body_count = moving;
+    w->stats.solver_manifold_count = (int)stbds_arrlen(w->narrowphase.manifolds);
 }
 
 /* A unit vector perpendicular to n, the same for the same n. */
@@ -14394,18 +14596,255 @@ static void rg__step_resolve_contacts(rg_world *w, rg_real h) {
     }
 }
 
-/* rg_world_contacts: the last step's report, without the contacts of bodies destroyed since;
-   copies at most `capacity` into out and returns how many there are. */
-static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
-    int i, n = (int)stbds_arrlen(w->solver.report), total = 0;
+/* The contacts rg_world_contacts reports, each handed to fn in order: the last step's report,
+   then the points of the sleeping pairs' kept manifolds (>>sleep) with the impulses their last
+   awake step carried, without the contacts of bodies destroyed since. Returns how many. */
+typedef void rg__step_contact_fn(const rg_contact *c, void *context);
+static int rg__step_each_contact(const rg_world *w, rg__step_contact_fn *fn, void *context) {
+    const rg__narrowphase *np = &w->narrowphase;
+    int i, k, n = (int)stbds_arrlen(w->solver.report), total = 0;
     for (i = 0; i < n; ++i) {
         const rg_contact *c = &w->solver.report[i];
         /* a body destroyed since the step takes its contacts with it */
         if (!rg_body_is_valid(w, c->a) || !rg_body_is_valid(w, c->b)) continue;
-        if (out && total < capacity) out[total] = *c;
+        fn(c, context);
         ++total;
     }
+    for (i = 0; i < (int)stbds_arrlen(np->asleep); ++i) {
+        const rg__pair_manifold *m = &np->asleep[i];
+        rg_contact c;
+        if (m->count <= 0) continue;
+        c.a.index = (uint32_t)m->a;
+        c.a.generation = w->bodies[m->a].generation;
+        c.b.index = (uint32_t)m->b;
+        c.b.generation = w->bodies[m->b].generation;
+        if (!rg_body_is_valid(w, c.a) || !rg_body_is_valid(w, c.b)) continue;
+        c.normal = m->normal;
+        c.shape_a = rg__shape_id_of(w, m->shape_a);
+        c.shape_b = rg__shape_id_of(w, m->shape_b);
+        for (k = 0; k < m->count; ++k) {
+            c.point = m->points[k].point;
+            c.depth = m->points[k].depth;
+            c.normal_impulse = m->points[k].normal_impulse;
+            c.friction_impulse = m->points[k].friction_impulse;
+            fn(&c, context);
+            ++total;
+        }
+    }
     return total;
+}
+
+typedef struct rg__step_copy {
+    rg_contact *out;
+    int capacity, count;
+} rg__step_copy;
+
+static void rg__step_copy_contact(const rg_contact *c, void *context) {
+    rg__step_copy *copy = (rg__step_copy *)context;
+    if (copy->out && copy->count < copy->capacity) copy->out[copy->count] = *c;
+    ++copy->count;
+}
+
+/* rg_world_contacts: copies at most `capacity` into out and returns how many there are. */
+static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
+    rg__step_copy copy;
+    copy.out = out;
+    copy.capacity = capacity;
+    copy.count = 0;
+    return rg__step_each_contact(w, rg__step_copy_contact, &copy);
+}
+
+/* =============================================================================================
+   >>sleep: islands at rest put to sleep, woken by contacts and calls (Box2D v3's rules)
+   =============================================================================================
+
+   At the end of each step every awake body's timer grows by the step while its fastest point
+   (rg__sleep_speed) is slower than its threshold, and restarts otherwise (or when it may not
+   sleep). The islands are the union-find of >>island over the awake dynamic bodies joined by a
+   touching manifold of the step (a point at depth >= 0) or by a joint; an island whose smallest
+   timer reaches RG__SLEEP_TIME falls asleep whole: velocities zero, its bodies linked in a ring
+   (rg__body.sleep_next) that waking walks. A kinematic body is an island of its own; while it
+   moves it restarts the timers of the bodies it touches or is joined to. The sleeping bodies then
+   cost the step nothing: >>narrowphase keeps their pairs' manifolds aside untouched (np->asleep)
+   and wakes an island that an awake body begins to touch (rg__sleep_wake_pair), the solver takes
+   them as static, >>integrate, >>broadphase and >>query skip them. None of this changes a step
+   in which every body is awake: the timers are read only here. */
+
+/* Seconds an island's bodies must all have rested before it sleeps (Box2D's b2_timeToSleep). */
+#ifndef RG__SLEEP_TIME
+#define RG__SLEEP_TIME ((rg_real)0.5)
+#endif
+
+/* Does the step move the body: live, kinematic or dynamic, awake? */
+static int rg__sleep_active(const rg__body *body) {
+    return (body->generation & 1) && body->type != RG_BODY_STATIC && !body->asleep;
+}
+
+/* The speed of the body's fastest point, bounded by |v| + |w| r with r its extent from the
+   centre of mass. */
+static rg_real rg__sleep_speed(const rg__body *body) {
+    return rg_v3_length(body->linear_velocity) + rg_v3_length(body->angular_velocity) * body->radius;
+}
+
+/* An awake kinematic body faster than its threshold: it keeps what it touches awake. */
+static int rg__sleep_pushes(const rg__body *body) {
+    return rg__sleep_active(body) && body->type == RG_BODY_KINEMATIC && !(rg__sleep_speed(body) <= body->sleep_threshold);
+}
+
+/* Wakes body i's island (its ring) and restarts the timers; an awake body's timer restarts, which
+   keeps its island awake RG__SLEEP_TIME longer. A static body wakes the sleeping bodies it touches
+   (it is about to move, change or go). */
+static void rg__sleep_wake(rg_world *w, int i) {
+    rg__body *body = &w->bodies[i];
+    body->sleep_time = 0;
+    if (body->type == RG_BODY_STATIC) {
+        /* its manifolds kept aside, and those of the last step (an island that fell asleep at its
+           end has them there until the next narrow phase) */
+        const rg__narrowphase *np = &w->narrowphase;
+        int pass, k;
+        for (pass = 0; pass < 2; ++pass) {
+            const rg__pair_manifold *list = pass ? np->asleep : np->manifolds;
+            for (k = 0; k < (int)stbds_arrlen(list); ++k)
+                if (list[k].count >= 0 && (list[k].a == i || list[k].b == i))
+                    rg__sleep_wake(w, list[k].a == i ? list[k].b : list[k].a);
+        }
+        return;
+    }
+    if (!body->asleep) return;
+    do {
+        rg__body *member = &w->bodies[i];
+        i = member->sleep_next;
+        member->asleep = 0;
+        member->sleep_time = 0;
+        member->sleep_next = -1;
+    } while (w->bodies[i].asleep);
+    w->sleep.woke = 1;
+}
+
+static void rg__sleep_wake_all(rg_world *w) {
+    int i, n = (int)stbds_arrlen(w->bodies);
+    for (i = 0; i < n; ++i)
+        if ((w->bodies[i].generation & 1) && w->bodies[i].type != RG_BODY_STATIC) rg__sleep_wake(w, i);
+}
+
+/* The velocity of a body's point p at the step's end before the contacts act (the step's start
+   plus gravity); a sleeping or static body's is zero. */
+static rg_vec3 rg__sleep_point_velocity(const rg_world *w, const rg__body *body, rg_vec3 p) {
+    rg_vec3 v;
+    if (!rg__sleep_active(body)) return rg_v3(0, 0, 0);
+    v = rg_v3_add(body->linear_velocity, rg_v3_cross(body->angular_velocity, rg_v3_sub(p, body->com)));
+    if (body->type == RG_BODY_DYNAMIC) v = rg_v3_madd(v, w->def.gravity, body->gravity_scale * w->step_dt);
+    return v;
+}
+
+/* Do the manifold's bodies meet in this step: a point touching, as the contact events take it
+   (deeper than -contact_tolerance, >>event), now or once the step's velocities have moved it?
+   The solver acts on those: a body that meets a sleeping one wakes it (else it would hit it as
+   a wall), and bodies that meet share an island (Newton's cradle: balls hanging just apart pass
+   an impact on within a step, so they must sleep and wake together). */
+static int rg__sleep_meets(const rg_world *w, const rg__pair_manifold *m) {
+    const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
+    rg_real touching = -w->def.contact_tolerance;
+    int k;
+    for (k = 0; k < m->count; ++k) /* most do touch: their velocities are not needed */
+        if (m->points[k].depth >= touching) return 1;
+    for (k = 0; k < m->count; ++k) {
+        rg_vec3 p = m->points[k].point;
+        rg_vec3 v = rg_v3_sub(rg__sleep_point_velocity(w, a, p), rg__sleep_point_velocity(w, b, p));
+        if (m->points[k].depth - w->step_dt * rg_v3_dot(v, m->normal) >= touching) return 1;
+    }
+    return 0;
+}
+
+/* The narrow phase's test of a step's manifold (marked rg__pair_manifold.meets): between a
+   sleeping dynamic body and an awake dynamic or moving kinematic one that meets it, it wakes the
+   sleeping one's island: such a contact has just begun, since bodies that meet sleep together. */
+static void rg__sleep_wake_pair(rg_world *w, rg__pair_manifold *m) {
+    const rg__body *a = &w->bodies[m->a], *b = &w->bodies[m->b];
+    m->meets = rg__sleep_meets(w, m);
+    if (a->asleep == b->asleep || !m->meets) return;
+    if (a->asleep && a->type == RG_BODY_DYNAMIC && (b->type == RG_BODY_DYNAMIC || rg__sleep_pushes(b)))
+        rg__sleep_wake(w, m->a);
+    else if (b->asleep && b->type == RG_BODY_DYNAMIC && (a->type == RG_BODY_DYNAMIC || rg__sleep_pushes(a)))
+        rg__sleep_wake(w, m->b);
+}
+
+/* Bodies a and b joined by a contact that meets or a joint: the same island when both are awake
+   and dynamic; a moving kinematic one restarts the other's timer. */
+static void rg__sleep_link(rg_world *w, int a, int b) {
+    rg__body *A = &w->bodies[a], *B = &w->bodies[b];
+    if (!rg__sleep_active(A) || !rg__sleep_active(B)) return;
+    if (A->type == RG_BODY_DYNAMIC && B->type == RG_BODY_DYNAMIC) rg__island_join(w->sleep.island, a, b);
+    else if (B->type == RG_BODY_DYNAMIC && rg__sleep_pushes(A)) B->sleep_time = 0;
+    else if (A->type == RG_BODY_DYNAMIC && rg__sleep_pushes(B)) A->sleep_time = 0;
+}
+
+/* The islands of the awake bodies into w->sleep.island (each body's root, the island's lowest
+   index), from the step's manifolds that meet and the joints. */
+static void rg__sleep_islands(rg_world *w) {
+    rg__sleep *sl = &w->sleep;
+    const rg__narrowphase *np = &w->narrowphase;
+    int i, n = (int)stbds_arrlen(w->bodies), count = (int)stbds_arrlen(np->manifolds);
+    stbds_arrsetlen(sl->island, n);
+    for (i = 0; i < n; ++i) sl->island[i] = i;
+    for (i = 0; i < count; ++i)
+        if (np->manifolds[i].meets) rg__sleep_link(w, np->manifolds[i].a, np->manifolds[i].b);
+    for (i = 0; i < (int)stbds_arrlen(w->joints); ++i) {
+        const rg__joint *j = &w->joints[i];
+        if ((j->generation & 1) && j->b >= 0) rg__sleep_link(w, j->a, j->b);
+    }
+    for (i = 0; i < n; ++i) sl->island[i] = rg__island_root(sl->island, i);
+}
+
+/* Sends to sleep the awake bodies of the islands whose root's sl->least has reached
+   RG__SLEEP_TIME: velocities zero, each island's bodies in a ring in ascending index (the root,
+   its lowest, comes first; each new member closes the ring back to it). */
+static void rg__sleep_send(rg_world *w) {
+    rg__sleep *sl = &w->sleep;
+    int i, n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(sl->ring, n);
+    for (i = 0; i < n; ++i) {
+        rg__body *body = &w->bodies[i];
+        int root = sl->island[i];
+        if (!rg__sleep_active(body) || !(sl->least[root] >= RG__SLEEP_TIME)) continue;
+        body->asleep = 1;
+        body->linear_velocity = body->angular_velocity = rg_v3(0, 0, 0);
+        body->sleep_next = root;
+        if (i != root) w->bodies[sl->ring[root]].sleep_next = i;
+        sl->ring[root] = i;
+    }
+}
+
+/* The end of rg_world_step: the timers of the step (dt), the islands, those at rest put to
+   sleep, and the awake bodies counted. */
+static void rg__sleep_update(rg_world *w, rg_real dt) {
+    rg__sleep *sl = &w->sleep;
+    int i, n = (int)stbds_arrlen(w->bodies), awake = 0;
+    for (i = 0; i < n; ++i) {
+        rg__body *body = &w->bodies[i];
+        if (!rg__sleep_active(body)) continue;
+        if (w->def.enable_sleep && body->enable_sleep && rg__sleep_speed(body) <= body->sleep_threshold)
+            body->sleep_time += dt;
+        else
+            body->sleep_time = 0;
+    }
+    if (w->def.enable_sleep) {
+        rg__sleep_islands(w);
+        stbds_arrsetlen(sl->least, n);
+        for (i = 0; i < n; ++i) sl->least[i] = RG__SLEEP_TIME;
+        for (i = 0; i < n; ++i)
+            if (rg__sleep_active(&w->bodies[i]))
+                sl->least[sl->island[i]] = rg__min_real(sl->least[sl->island[i]], w->bodies[i].sleep_time);
+        rg__sleep_send(w);
+    }
+    for (i = 0; i < n; ++i) awake += rg__sleep_active(&w->bodies[i]);
+    w->stats.awake_body_count = awake;
+}
+
+static void rg__sleep_destroy(rg_world *w) {
+    stbds_arrfree(w->sleep.island);
+    stbds_arrfree(w->sleep.least);
+    stbds_arrfree(w->sleep.ring);
 }
 
 /* =============================================================================================
@@ -14428,6 +14867,7 @@ RIGID_API rg_world_def rg_world_default_def(void) {
     def.enqueue_task = NULL;
     def.finish_task = NULL;
     def.user_task_context = NULL;
+    def.enable_sleep = 1;
     def.cookie = RG__WORLD_COOKIE;
     return def;
 }
@@ -14482,6 +14922,7 @@ RIGID_API void rg_world_destroy(rg_world *w) {
     rg__narrowphase_destroy(w);
     rg__event_destroy(w);
     rg__broadphase_destroy(w);
+    rg__sleep_destroy(w);
     stbds_arrfree(w->bodies);
     stbds_arrfree(w->shapes);
     stbds_arrfree(w->joints);
@@ -14491,6 +14932,7 @@ RIGID_API void rg_world_destroy(rg_world *w) {
 RIGID_API rg_result rg_world_set_gravity(rg_world *w, rg_vec3 gravity) {
     if (!w || !rg__v3_is_sane(gravity)) return RG_ERR_INVALID_ARGUMENT;
     w->def.gravity = gravity;
+    rg__sleep_wake_all(w);
     return RG_OK;
 }
 RIGID_API rg_vec3 rg_world_gravity(const rg_world *w) { return w ? w->def.gravity : rg_v3(0, 0, 0); }
@@ -14540,6 +14982,7 @@ RIGID_API rg_result rg_world_step(rg_world *w, rg_real dt) {
         w->bodies[i].torque = rg_v3(0, 0, 0);
     }
     rg__joint_step_end(w); /* hinge angles unwrapped at the final poses */
+    rg__sleep_update(w, dt);
     return RG_OK;
 }
 
@@ -14572,6 +15015,9 @@ RIGID_API rg_body_def rg_body_default_def(void) {
     def.static_friction = (rg_real)0.6;
     def.dynamic_friction = (rg_real)0.5;
     def.gravity_scale = 1;
+    def.sleep_threshold = (rg_real)0.05;
+    def.enable_sleep = 1;
+    def.is_awake = 1;
     return def;
 }
 
@@ -14598,6 +15044,7 @@ static int rg__body_def_is_valid(const rg_body_def *def) {
     if (def->type == RG_BODY_DYNAMIC && def->hull && !(def->density > 0) && !(def->mass > 0)) return 0;
     if (!rg__is_finite_real(def->restitution) || def->restitution < 0 || def->restitution > 1) return 0;
     if (!rg__body_controls_are_valid(def->linear_damping, def->angular_damping, def->gravity_scale, def->locks)) return 0;
+    if (!rg__body_coefficient_is_valid(def->sleep_threshold)) return 0;
     return rg__body_coefficient_is_valid(def->static_friction) && rg__body_coefficient_is_valid(def->dynamic_friction) &&
            rg__body_coefficient_is_valid(def->rolling_friction) && rg__body_coefficient_is_valid(def->spinning_friction);
 }
@@ -14677,6 +15124,9 @@ static int rg__body_from_def(const rg_world *w, const rg_body_def *def, rg__body
     body->angular_damping = def->angular_damping;
     body->gravity_scale = def->gravity_scale;
     body->locks = def->locks;
+    body->sleep_threshold = def->sleep_threshold;
+    body->enable_sleep = def->enable_sleep != 0;
+    body->sleep_next = -1;
     body->orientation = rg_quat_normalize(def->orientation);
     body->com = def->position;
     if (def->hull) rg__body_first_shape(def, first);
@@ -14688,6 +15138,11 @@ static int rg__body_from_def(const rg_world *w, const rg_body_def *def, rg__body
         body->linear_velocity = def->linear_velocity;
         body->angular_velocity = def->angular_velocity;
         rg__body_clear_locked(body);
+    }
+    /* created asleep: still until something wakes it (rg_body_create makes its ring) */
+    if (def->type != RG_BODY_STATIC && !def->is_awake && w->def.enable_sleep) {
+        body->asleep = 1;
+        body->linear_velocity = body->angular_velocity = rg_v3(0, 0, 0);
     }
     body->restitution = def->restitution;
     body->static_friction = def->static_friction;
@@ -14726,6 +15181,7 @@ RIGID_API rg_body_id rg_body_create(rg_world *w, const rg_body_def *def, rg_resu
     generation = w->bodies[index].generation + 1; /* free slots are even, so this is odd */
     w->bodies[index] = candidate;
     w->bodies[index].generation = generation;
+    if (candidate.asleep) w->bodies[index].sleep_next = index; /* an island of its own */
     if (def->hull) (void)rg__shape_insert(w, index, &first, NULL);
     rg__broadphase_add_body(w, index);
     ++w->body_count;
@@ -14739,6 +15195,7 @@ RIGID_API rg_result rg_body_destroy(rg_world *w, rg_body_id id) {
     rg__body *body = rg__world_body(w, id);
     if (!w) return RG_ERR_INVALID_ARGUMENT;
     if (!body) return RG_ERR_STALE_ID;
+    rg__sleep_wake(w, (int)id.index); /* its island, or what it holds up if static */
     rg__event_forget(w, (int)id.index, -1);
     rg__narrowphase_remove_body(w, (int)id.index);
     rg__broadphase_remove_body(w, (int)id.index);
@@ -14858,6 +15315,7 @@ RIGID_API rg_result rg_body_set_transform(rg_world *w, rg_body_id id, rg_vec3 po
     rg__integrate_world_inertia(body);
     rg__broadphase_body_moved(w, (int)id.index);
     rg__query_body_moved(w, (int)id.index);
+    rg__sleep_wake(w, (int)id.index);
     return RG_OK;
 }
 RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_vec3 v) {
@@ -14865,6 +15323,7 @@ RIGID_API rg_result rg_body_set_linear_velocity(rg_world *w, rg_body_id id, rg_v
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(v), &body);
     if (r != RG_OK) return r;
     if (!rg__body_velocities_are_valid(body, v, body->angular_velocity)) return RG_ERR_INVALID_ARGUMENT;
+    rg__sleep_wake(w, (int)id.index);
     if (body->type != RG_BODY_STATIC) body->linear_velocity = v;
     rg__body_clear_locked(body);
     return RG_OK;
@@ -14874,6 +15333,7 @@ RIGID_API rg_result rg_body_set_angular_velocity(rg_world *w, rg_body_id id, rg_
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(omega), &body);
     if (r != RG_OK) return r;
     if (!rg__body_velocities_are_valid(body, body->linear_velocity, omega)) return RG_ERR_INVALID_ARGUMENT;
+    rg__sleep_wake(w, (int)id.index);
     if (body->type != RG_BODY_STATIC) body->angular_velocity = omega;
     rg__body_clear_locked(body);
     return RG_OK;
@@ -14894,19 +15354,21 @@ RIGID_API rg_result rg_body_apply_impulse(rg_world *w, rg_body_id id, rg_vec3 im
     omega = rg_v3_add(body->angular_velocity,
         rg_mat3_mul_v3(body->inv_inertia_world, rg_v3_cross(rg_v3_sub(world_point, body->com), impulse)));
     if (!rg__body_velocities_are_valid(body, v, omega)) return RG_ERR_INVALID_ARGUMENT;
+    rg__sleep_wake(w, (int)id.index);
     body->linear_velocity = v;
     body->angular_velocity = omega;
     rg__body_clear_locked(body);
     return RG_OK;
 }
 /* Accumulated force and torque are accepted when a step of RG__MAX_TIME_STEP under them alone
-   leaves the body's velocities valid. */
-static rg_result rg__body_accumulate(rg__body *body, rg_vec3 force, rg_vec3 torque) {
+   leaves the body's velocities valid; they wake the body's island. */
+static rg_result rg__body_accumulate(rg_world *w, rg__body *body, rg_vec3 force, rg_vec3 torque) {
     rg_vec3 f = rg_v3_add(body->force, force), t = rg_v3_add(body->torque, torque);
     rg_vec3 v = rg_v3_madd(body->linear_velocity, f, body->inv_mass * RG__MAX_TIME_STEP);
     rg_vec3 omega = rg_v3_madd(body->angular_velocity, rg_mat3_mul_v3(body->inv_inertia_world, t), RG__MAX_TIME_STEP);
     if (!rg__v3_is_sane(f) || !rg__v3_is_sane(t) || !rg__body_velocities_are_valid(body, v, omega))
         return RG_ERR_INVALID_ARGUMENT;
+    rg__sleep_wake(w, (int)(body - w->bodies));
     body->force = f;
     body->torque = t;
     return RG_OK;
@@ -14915,13 +15377,13 @@ RIGID_API rg_result rg_body_apply_force(rg_world *w, rg_body_id id, rg_vec3 forc
     rg__body *body;
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(force) && rg__v3_is_sane(world_point), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    return rg__body_accumulate(body, force, rg_v3_cross(rg_v3_sub(world_point, body->com), force));
+    return rg__body_accumulate(w, body, force, rg_v3_cross(rg_v3_sub(world_point, body->com), force));
 }
 RIGID_API rg_result rg_body_apply_torque(rg_world *w, rg_body_id id, rg_vec3 torque) {
     rg__body *body;
     rg_result r = rg__body_for_update(w, id, rg__v3_is_sane(torque), &body);
     if (r != RG_OK || body->type != RG_BODY_DYNAMIC) return r;
-    return rg__body_accumulate(body, rg_v3(0, 0, 0), torque);
+    return rg__body_accumulate(w, body, rg_v3(0, 0, 0), torque);
 }
 
 /* ---- >>body.controls: type, mass, damping, gravity scale, locks, the live bodies ------------- */
@@ -14967,6 +15429,10 @@ RIGID_API rg_result rg_body_set_type(rg_world *w, rg_body_id id, rg_body_type ty
     if (body->type == type) return RG_OK;
     if (type == RG_BODY_DYNAMIC && rg__body_has_mesh(w, body)) return RG_ERR_INVALID_ARGUMENT;
     if (!rg__body_retyped(w, body, type, &retyped)) return RG_ERR_INVALID_ARGUMENT;
+    rg__sleep_wake(w, (int)id.index);
+    retyped.asleep = 0;
+    retyped.sleep_time = 0;
+    retyped.sleep_next = -1;
     *body = retyped;
     rg__narrowphase_remove_body(w, (int)id.index);
     rg__broadphase_remove_body(w, (int)id.index);
@@ -14981,6 +15447,10 @@ RIGID_API rg_result rg_body_set_mass(rg_world *w, rg_body_id id, rg_real mass) {
     trial = *body;
     trial.fixed_mass = mass;
     if (!rg__shape_update_body_mass(w, &trial, NULL, NULL)) return RG_ERR_INVALID_ARGUMENT;
+    rg__sleep_wake(w, (int)id.index);
+    trial.asleep = 0;
+    trial.sleep_time = 0;
+    trial.sleep_next = -1;
     *body = trial;
     return RG_OK;
 }
@@ -14991,6 +15461,7 @@ RIGID_API rg_result rg_body_set_damping(rg_world *w, rg_body_id id, rg_real line
     if (r != RG_OK) return r;
     body->linear_damping = linear;
     body->angular_damping = angular;
+    rg__sleep_wake(w, (int)id.index);
     return RG_OK;
 }
 
@@ -14999,6 +15470,7 @@ RIGID_API rg_result rg_body_set_gravity_scale(rg_world *w, rg_body_id id, rg_rea
     rg_result r = rg__body_for_update(w, id, rg__body_controls_are_valid(0, 0, scale, 0), &body);
     if (r != RG_OK) return r;
     body->gravity_scale = scale;
+    rg__sleep_wake(w, (int)id.index);
     return RG_OK;
 }
 
@@ -15010,6 +15482,33 @@ RIGID_API rg_result rg_body_set_locks(rg_world *w, rg_body_id id, uint32_t locks
     body->locks = locks;
     rg__integrate_world_inertia(body);
     rg__body_clear_locked(body);
+    rg__sleep_wake(w, (int)id.index);
+    return RG_OK;
+}
+
+/* Sleeping (>>sleep). */
+RIGID_API int rg_body_is_awake(const rg_world *w, rg_body_id id) {
+    rg__body *body = rg__world_body(w, id);
+    return body && rg__sleep_active(body);
+}
+
+RIGID_API rg_result rg_body_set_awake(rg_world *w, rg_body_id id, int awake) {
+    rg__body *body = rg__world_body(w, id);
+    int i, n;
+    if (!w) return RG_ERR_INVALID_ARGUMENT;
+    if (!body) return RG_ERR_STALE_ID;
+    if (body->type == RG_BODY_STATIC) return RG_OK;
+    if (awake) {
+        rg__sleep_wake(w, (int)id.index);
+        return RG_OK;
+    }
+    if (!w->def.enable_sleep || body->asleep) return RG_OK;
+    rg__sleep_islands(w);
+    n = (int)stbds_arrlen(w->bodies);
+    stbds_arrsetlen(w->sleep.least, n);
+    for (i = 0; i < n; ++i) w->sleep.least[i] = 0;
+    w->sleep.least[w->sleep.island[id.index]] = RG__SLEEP_TIME;
+    rg__sleep_send(w);
     return RG_OK;
 }
 
@@ -15381,6 +15880,7 @@ static rg_shape_id rg__shape_add(rg_world *w, rg_body_id body_id, rg__shape *can
         return id;
     }
     id = rg__shape_insert(w, (int)body_id.index, candidate, result);
+    if (id.generation != 0) rg__sleep_wake(w, (int)body_id.index);
     rg__narrowphase_remove_body(w, (int)body_id.index);
     rg__broadphase_body_moved(w, (int)body_id.index);
     return id;
@@ -15490,6 +15990,7 @@ RIGID_API rg_result rg_shape_destroy(rg_world *w, rg_shape_id id) {
     if (!rg__shape_update_body_mass(w, body, shape, NULL)) return RG_ERR_INVALID_ARGUMENT;
     if (body->hull == shape->hull && shape->type == RG_SHAPE_HULL && (int)id.index == body->first_shape)
         body->hull = NULL;
+    rg__sleep_wake(w, shape->body);
     rg__event_forget(w, -1, (int)id.index);
     rg__narrowphase_remove_body(w, shape->body);
     rg__broadphase_body_moved(w, shape->body);
@@ -15527,6 +16028,7 @@ RIGID_API rg_result rg_shape_set_filter(rg_world *w, rg_shape_id id, uint32_t ca
     shape->category_bits = category_bits;
     shape->mask_bits = mask_bits;
     shape->group = group;
+    rg__sleep_wake(w, shape->body);
     return RG_OK;
 }
 RIGID_API int rg_shape_get_sphere(const rg_world *w, rg_shape_id id, rg_vec3 *center, rg_real *radius) {
@@ -15750,6 +16252,17 @@ static rg_joint_id rg__joint_id_of(const rg_world *w, int index) {
     return id;
 }
 
+/* A joint made, changed or destroyed wakes both its bodies' islands (>>sleep). A joint whose
+   bodies sleep (or are static) is left as it was by the step. */
+static void rg__joint_wake(rg_world *w, const rg__joint *j) {
+    rg__sleep_wake(w, j->a);
+    if (j->b >= 0) rg__sleep_wake(w, j->b);
+}
+static int rg__joint_asleep(const rg_world *w, const rg__joint *j) {
+    return (w->bodies[j->a].asleep || (j->b >= 0 && w->bodies[j->b].asleep)) && !rg__sleep_active(&w->bodies[j->a]) &&
+           (j->b < 0 || !rg__sleep_active(&w->bodies[j->b]));
+}
+
 RIGID_API rg_joint_id rg_joint_create(rg_world *w, const rg_joint_def *def, rg_result *result) {
     rg_joint_id id = {0, 0};
     rg__joint candidate;
@@ -15778,6 +16291,7 @@ RIGID_API rg_joint_id rg_joint_create(rg_world *w, const rg_joint_def *def, rg_r
     rg__joint_link_in(w, candidate.a, 2 * index);
     if (candidate.b >= 0) rg__joint_link_in(w, candidate.b, 2 * index + 1);
     ++w->joint_count;
+    rg__joint_wake(w, &w->joints[index]);
     rg__set_result(result, RG_OK);
     return rg__joint_id_of(w, index);
 }
@@ -15786,6 +16300,7 @@ RIGID_API rg_joint_id rg_joint_create(rg_world *w, const rg_joint_def *def, rg_r
    would wrap is retired, so that an old id never aliases a new joint). */
 static void rg__joint_release(rg_world *w, int index) {
     rg__joint *j = &w->joints[index];
+    rg__joint_wake(w, j);
     rg__joint_link_out(w, j->a, 2 * index);
     if (j->b >= 0) rg__joint_link_out(w, j->b, 2 * index + 1);
     --w->joint_count;
@@ -15898,7 +16413,7 @@ static void rg__joint_step_end(rg_world *w) {
     int i, n = (int)stbds_arrlen(w->joints);
     for (i = 0; i < n; ++i) {
         rg__joint *j = &w->joints[i];
-        if ((j->generation & 1) && j->type == RG_JOINT_HINGE) j->angle = rg__joint_position_of(w, j);
+        if ((j->generation & 1) && j->type == RG_JOINT_HINGE && !rg__joint_asleep(w, j)) j->angle = rg__joint_position_of(w, j);
     }
 }
 
@@ -16288,7 +16803,7 @@ static int rg__joint_rows_build(rg_world *w) {
         const rg__solver_body *A, *B;
         rg__joint_frame f;
         rg__joint_row row;
-        if (!(j->generation & 1)) continue;
+        if (!(j->generation & 1) || rg__joint_asleep(w, j)) continue; /* its reactions as they were */
         j->reaction_force = j->reaction_torque = rg_v3(0, 0, 0);
         A = &s->bodies[j->a];
         B = j->b >= 0 ? &s->bodies[j->b] : NULL;
@@ -17175,6 +17690,7 @@ RIGID_API rg_result rg_joint_set_limits(rg_world *w, rg_joint_id id, int enable,
     j->lower = lo;
     j->upper = hi;
     j->limit_impulse = 0;
+    rg__joint_wake(w, j);
     return RG_OK;
 }
 
@@ -17188,6 +17704,7 @@ RIGID_API rg_result rg_joint_set_motor(rg_world *w, rg_joint_id id, int enable, 
     j->motor_speed = speed;
     j->max_motor_force = max_force;
     if (!j->enable_motor) j->motor_impulse = 0;
+    rg__joint_wake(w, j);
     return RG_OK;
 }
 
@@ -17496,6 +18013,7 @@ static void rg__query_box_mover(rg_world *w, int body) {
     rg_mat3 rotation;
     rg_vec3 origin;
     int index;
+    if (w->bodies[body].asleep) return; /* it has not moved (>>sleep) */
     rg__query_frame(&w->bodies[body], &rotation, &origin);
     for (index = w->bodies[body].first_shape; index >= 0; index = w->shapes[index].next) {
         rg__query_node *leaf;
@@ -18039,6 +18557,7 @@ static const rg__snapshot_field rg__snapshot_fields[] = {
     RG__SNAPSHOT_OF(narrowphase.manifolds, RG__SNAPSHOT_ARRAY),
     RG__SNAPSHOT_OF(narrowphase.cache, RG__SNAPSHOT_CACHE),
     RG__SNAPSHOT_OF(narrowphase.next_hints, RG__SNAPSHOT_ARRAY),
+    RG__SNAPSHOT_OF(narrowphase.asleep, RG__SNAPSHOT_ARRAY), /* sleeping pairs' manifolds (>>sleep) */
     RG__SNAPSHOT_REGION(narrowphase.previous, RG__SNAPSHOT_KEEP),
     RG__SNAPSHOT_REGION(narrowphase.hints, RG__SNAPSHOT_KEEP),
     RG__SNAPSHOT_REGION(narrowphase.bodies, RG__SNAPSHOT_KEEP),
@@ -18080,7 +18599,12 @@ static const rg__snapshot_field rg__snapshot_fields[] = {
     RG__SNAPSHOT_REGION(events.ended, RG__SNAPSHOT_KEEP),
     RG__SNAPSHOT_REGION(events.sensor_bodies, RG__SNAPSHOT_KEEP),
     RG__SNAPSHOT_REGION(events.kinematic, RG__SNAPSHOT_KEEP),
-    RG__SNAPSHOT_REGION(events.has_sensor, RG__SNAPSHOT_KEEP)
+    RG__SNAPSHOT_REGION(events.has_sensor, RG__SNAPSHOT_KEEP),
+    /* sleep: the islands' union-find is the step's (the sleep state is the bodies', the
+       narrow phase's asleep and sleep.woke) */
+    RG__SNAPSHOT_REGION(sleep.island, RG__SNAPSHOT_KEEP),
+    RG__SNAPSHOT_REGION(sleep.least, RG__SNAPSHOT_KEEP),
+    RG__SNAPSHOT_REGION(sleep.ring, RG__SNAPSHOT_KEEP)
 };
 #define RG__SNAPSHOT_FIELD_COUNT ((int)(sizeof rg__snapshot_fields / sizeof rg__snapshot_fields[0]))
 
@@ -18564,22 +19088,17 @@ static void rg__draw_joints(const rg_world *w, const rg_debug_draw *d) {
     }
 }
 
-/* The last step's contacts (those rg_world_contacts reports): a point and its normal, and the
-   normal impulse applied on a as a line along the normal. */
-static void rg__draw_contacts(const rg_world *w, const rg_debug_draw *d) {
-    int i, n = (int)stbds_arrlen(w->solver.report);
-    for (i = 0; i < n; ++i) {
-        const rg_contact *c = &w->solver.report[i];
-        if (!rg_body_is_valid(w, c->a) || !rg_body_is_valid(w, c->b)) continue;
-        if (d->draw_contacts) {
-            if (d->point) d->point(c->point, d->point_size, RG_DEBUG_COLOR_CONTACT, d->context);
-            if (d->line)
-                d->line(c->point, rg_v3_madd(c->point, c->normal, d->normal_length), RG_DEBUG_COLOR_NORMAL, d->context);
-        }
-        if (d->draw_impulses && d->line && c->normal_impulse > 0)
-            d->line(c->point, rg_v3_madd(c->point, c->normal, c->normal_impulse * d->impulse_scale),
-                    RG_DEBUG_COLOR_IMPULSE, d->context);
+/* A contact of those rg_world_contacts reports: a point and its normal, and the normal impulse
+   applied on a as a line along the normal. */
+static void rg__draw_contact(const rg_contact *c, void *context) {
+    const rg_debug_draw *d = (const rg_debug_draw *)context;
+    if (d->draw_contacts) {
+        if (d->point) d->point(c->point, d->point_size, RG_DEBUG_COLOR_CONTACT, d->context);
+        if (d->line) d->line(c->point, rg_v3_madd(c->point, c->normal, d->normal_length), RG_DEBUG_COLOR_NORMAL, d->context);
     }
+    if (d->draw_impulses && d->line && c->normal_impulse > 0)
+        d->line(c->point, rg_v3_madd(c->point, c->normal, c->normal_impulse * d->impulse_scale), RG_DEBUG_COLOR_IMPULSE,
+                d->context);
 }
 
 /* The 12 edges of each body's box: from each corner, along each axis whose bit it lacks. */
@@ -18613,7 +19132,7 @@ RIGID_API void rg_world_draw(const rg_world *w, const rg_debug_draw *draw) {
     if (!w || !draw) return;
     if (draw->draw_shapes && draw->triangle) rg__draw_shapes(w, draw);
     if (draw->draw_joints) rg__draw_joints(w, draw);
-    if (draw->draw_contacts || draw->draw_impulses) rg__draw_contacts(w, draw);
+    if (draw->draw_contacts || draw->draw_impulses) (void)rg__step_each_contact(w, rg__draw_contact, (void *)draw);
     if (draw->draw_aabbs && draw->line) rg__draw_aabbs(w, draw);
 }
 

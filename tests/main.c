@@ -154,6 +154,7 @@ void rg_tests_threads(void);
 void rg_tests_joints(void);
 void rg_tests_joint_solver(void);
 void rg_tests_joint_slider(void);
+void rg_tests_sleep(void);
 void rg_tests_snapshot(void);
 
 int main(int argc, char **argv) {
@@ -188,6 +189,7 @@ int main(int argc, char **argv) {
     rg_tests_joints();
     rg_tests_joint_solver();
     rg_tests_joint_slider();
+    rg_tests_sleep();
     rg_tests_snapshot();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;

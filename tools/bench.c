@@ -113,6 +113,7 @@ static void *rigid_create(const scene *s, const char **error) {
     /* the scene's iteration count caps both of rigid.h's loops */
     def.collision_iterations = s->iterations;
     def.contact_iterations = s->iterations;
+    def.enable_sleep = 0; /* the peers run with sleeping off (docs/scenes.md) */
     if (!sw || !scene_create_world(s, &def, sw)) {
         if (sw) scene_destroy_world(sw);
         free(sw);

@@ -56,6 +56,7 @@ static rg_world *build_scene(const scene *sc, int n, rg_hull *cube) {
     double side = sc->layer ? 1.25 * sqrt((double)n) : 1.25 * cbrt((double)n);
     int i;
     wd.gravity = rg_v3(0, 0, 0);
+    wd.enable_sleep = 0; /* the sweep is timed with every body moving */
     w = rg_world_create(&wd, NULL);
     for (i = 0; i < n; ++i) {
         rg_body_def bd = rg_body_default_def();

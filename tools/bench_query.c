@@ -161,6 +161,7 @@ static void bench_upkeep(const char *name, int steps) {
     int i, created_rebuilds;
     scene_build(&s, name);
     wd.contact_iterations = s.iterations;
+    wd.enable_sleep = 0; /* the scenes' settings: sleeping off */
     scene_create_world(&s, &wd, &sw);
     created_rebuilds = sw.world->query.rebuilds;   /* as the bodies were created: not the step's */
     for (i = 0; i < steps; ++i) {

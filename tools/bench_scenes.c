@@ -44,16 +44,6 @@ typedef struct options {
     long seed;                    /* the world's random_seed (Guendelman's order mixing), -1 for the default */
 } options;
 
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int n) {
-    qsort(values, (size_t)n, sizeof *values, compare_doubles);
-    return n ? values[n / 2] : 0;
-}
-
 /* One world of a scene being stepped, with its timings and the solver's figures. */
 typedef struct scene_run {
     scene_world sw;
@@ -67,6 +57,7 @@ static int run_start(scene_run *r, const scene *s, const options *o, int workers
     rg_world_def wd = rg_world_default_def();
     memset(r, 0, sizeof *r);
     r->workers = workers;
+    wd.enable_sleep = 0; /* the scenes' settings: sleeping off (tools/bench_sleep.c times it on) */
     if (o->warm >= 0) wd.warm_starting = o->warm;
     if (o->contact_iterations >= 0) wd.contact_iterations = o->contact_iterations;
     if (o->shock_iterations >= 0) wd.shock_iterations = o->shock_iterations;

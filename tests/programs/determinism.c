@@ -13,7 +13,10 @@
      pyramid   the 210-cube pyramid
      rain      the rain scene: 4 walls and turned cubes (the first 100 cubes; all 1000 in long)
      churn     cubes dropped in a heap while bodies are destroyed and created every 10 steps, so
-               the free list, id generations and every module's add/remove paths are in the hash */
+               the free list, id generations and every module's add/remove paths are in the hash
+     churn-sleep  churn with sleeping on, three times as long, bodies replaced every 90 steps:
+               the heap falls asleep and the destructions and drops wake it
+   The first three run with sleeping off (rg_world_def.enable_sleep 0), as the benchmarks do. */
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
@@ -42,13 +45,14 @@ static int finite_world(const rg_world *w, const rg_body_id *ids, int count) {
 }
 
 /* a scene of examples/scenes.h, keeping its first `keep` boxes (all if keep <= 0) */
-static uint64_t run_scene(const char *name, int keep, int steps, int *ok) {
+static uint64_t run_scene(const char *name, int keep, int steps, int sleep, int *ok) {
     scene s;
     scene_world sw;
     rg_world_def wd = rg_world_default_def();
     hash64 hash = HASH64_INIT;
     int i;
     *ok = 0;
+    wd.enable_sleep = sleep;
     if (!scene_build(&s, name)) return 0;
     if (keep > 0 && keep < s.count) s.count = keep;
     if (scene_create_world(&s, &wd, &sw)) {
@@ -79,10 +83,12 @@ static rg_body_id churn_drop(rg_world *w, const rg_hull *hull, unsigned long lon
     return rg_body_create(w, &bd, NULL);
 }
 
-static uint64_t run_churn(int steps, int *ok) {
+static uint64_t run_churn(int steps, int sleep, int *ok) {
     enum { LIVE = 60 };
     rg_world_def wd = rg_world_default_def();
-    rg_world *w = rg_world_create(&wd, NULL);
+    rg_world *w;
+    wd.enable_sleep = sleep;
+    w = rg_world_create(&wd, NULL);
     rg_hull *ground = rg_hull_create_box(rg_v3(10, 0.5f, 10), NULL);
     rg_hull *cube = rg_hull_create_box(rg_v3(0.5f, 0.5f, 0.5f), NULL);
     rg_hull *plank = rg_hull_create_box(rg_v3(1.0f, 0.2f, 0.4f), NULL);
@@ -90,7 +96,7 @@ static uint64_t run_churn(int steps, int *ok) {
     rg_body_def bd = rg_body_default_def();
     hash64 hash = HASH64_INIT;
     unsigned long long state = 7;
-    int i, step;
+    int i, step, period = sleep ? 90 : 10; /* with sleeping: time for the heap to fall asleep between */
     *ok = 0;
     if (!w || !ground || !cube || !plank) goto done;
     bd.type = RG_BODY_STATIC;
@@ -99,7 +105,7 @@ static uint64_t run_churn(int steps, int *ok) {
     rg_body_create(w, &bd, NULL);
     for (i = 0; i < LIVE; ++i) ids[i] = churn_drop(w, (i % 3) ? cube : plank, &state);
     for (step = 0; step < steps; ++step) {
-        if (step % 10 == 9) {
+        if (step % period == period - 1) {
             /* five bodies go, five new ones come, in the slots the old ones freed */
             for (i = 0; i < 5; ++i) {
                 int k = (int)(random_lcg(&state) * LIVE);
@@ -123,15 +129,16 @@ int main(int argc, char **argv) {
     int is_long = argc > 1 && strcmp(argv[1], "long") == 0, runs = argc > 1 && strcmp(argv[1], "once") == 0 ? 1 : 2;
     int steps = is_long ? 600 : 120, passed = 0, failed = 0, run;
     const char *precision = sizeof(rg_real) == sizeof(double) ? "double" : "float";
-    const char *names[3] = {"pyramid", "rain", "churn"};
+    const char *names[4] = {"pyramid", "rain", "churn", "churn-sleep"};
     int scene;
-    for (scene = 0; scene < 3; ++scene) {
+    for (scene = 0; scene < 4; ++scene) {
         uint64_t hashes[2];
         int ok[2];
         for (run = 0; run < runs; ++run) {
-            if (scene == 0) hashes[run] = run_scene("pyramid", 0, steps, &ok[run]);
-            else if (scene == 1) hashes[run] = run_scene("rain", is_long ? 0 : 5 + 100, steps, &ok[run]);
-            else hashes[run] = run_churn(steps, &ok[run]);
+            if (scene == 0) hashes[run] = run_scene("pyramid", 0, steps, 0, &ok[run]);
+            else if (scene == 1) hashes[run] = run_scene("rain", is_long ? 0 : 5 + 100, steps, 0, &ok[run]);
+            else if (scene == 2) hashes[run] = run_churn(steps, 0, &ok[run]);
+            else hashes[run] = run_churn(3 * steps, 1, &ok[run]); /* long enough for heaps to sleep */
         }
         if (runs == 1) {
             hashes[1] = hashes[0];
