@@ -1,7 +1,9 @@
-/* rigid.h - v0.3.0 - 3D rigid-body physics in one header - MIT license (see end of file)
+/* rigid.h - v0.5.0 - 3D rigid-body physics in one header - MIT license (see end of file)
 
    rigid.h simulates rigid bodies that fall, collide, roll, slide, bounce and stack: bodies made
-   of spheres, capsules and convex hulls (several per body), on static triangle meshes.
+   of spheres, capsules and convex hulls (several per body), on static triangle meshes, joined
+   by ball, hinge, slider, fixed and distance joints; bodies at rest sleep, and a world's whole
+   state saves and loads bit for bit.
    Method: iterative impulses with friction (Bender & Schmitt 2006), time sequencing and shock
    propagation (Guendelman, Bridson & Fedkiw 2003), sort-and-sweep broad phase and
    separating-plane witnesses (Baraff 1997), polyhedral mass properties (Mirtich 1996).
@@ -323,6 +325,13 @@
       linked with other compilers' (the symbols differ, like those of RIGID_DOUBLE).
 
    REVISION HISTORY
+      0.5.0  (2026-11) sleeping islands (bodies joined by touching contacts or joints, asleep
+             after 0.5 s below their thresholds, costing nothing in the step; woken by contact,
+             any setter, force or impulse, joints and shapes changed, gravity; per body and per
+             world switches); snapshots of the whole world (rg_world_snapshot_size, _save,
+             _load: bit-exact rollback within a build and precision, refused when corrupted or
+             from another build); the joints' contact stage adds no kinetic energy beyond their
+             motors' work, per group of joined bodies
       0.4.1  (2026-11) the joints' API (rg_joint_*: ids, checks, collide_connected, positions,
              limits and motor settings, debug drawing); ball, distance, fixed and hinge joints
              (limits, motor) solved by impulses in the contact sweeps (predicted anchors and
@@ -365,9 +374,9 @@
 #define RIGID_H_INCLUDED
 
 #define RIGID_VERSION_MAJOR 0
-#define RIGID_VERSION_MINOR 4
-#define RIGID_VERSION_PATCH 1
-#define RIGID_VERSION_STRING "0.4.1"
+#define RIGID_VERSION_MINOR 5
+#define RIGID_VERSION_PATCH 0
+#define RIGID_VERSION_STRING "0.5.0"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16769,6 +16778,22 @@ static void rg__joint_warm_limit(rg_world *w) {
     rg__joint_scale_rows(s);
 }
 
+/* Each group's part s in [0, 1] of its velocity change since rg__shock_keep_start that leaves
+   its kinetic energy no higher than then plus slack (rg__shock_energy_scale), the motors' work
+   allowed when `motors` is 1, in s->joint_energy[3 root]; returns 1 when some group is limited. */
+static int rg__joint_group_scales(rg_world *w, rg_real slack_speed, int motors) {
+    rg__solver *s = &w->solver;
+    int i, bodies = (int)stbds_arrlen(s->bodies), limited = 0;
+    rg__joint_energy_terms(w, slack_speed);
+    if (motors) rg__joint_motor_power(w);
+    for (i = 0; i < bodies; ++i) {
+        rg_real *sums = &s->joint_energy[3 * i];
+        sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
+        if (sums[0] < 1) limited = 1;
+    }
+    return limited;
+}
+
 /* After the sweeps: each group keeps only as much of the stage's velocity change (warm start and
    sweeps, from rg__shock_keep_start in rg__joint_solve_begin) as adds no kinetic energy beyond
    the motors' work, plus slack (rg__shock_energy_scale), and its rows' impulses in the same part.
@@ -16778,18 +16803,9 @@ static void rg__joint_warm_limit(rg_world *w) {
    edge: the warm start added 2.3 kJ, then 5.9, 18.7, 142 kJ in four steps, the sweeps took off
    a tenth of it, and the spheres spun up to 10^4 rad/s). */
 static void rg__joint_limit_sweeps(rg_world *w, rg_real slack_speed) {
-    rg__solver *s = &w->solver;
-    int i, bodies = (int)stbds_arrlen(s->bodies), limited = 0;
-    rg__joint_energy_terms(w, slack_speed);
-    rg__joint_motor_power(w);
-    for (i = 0; i < bodies; ++i) {
-        rg_real *sums = &s->joint_energy[3 * i];
-        sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
-        if (sums[0] < 1) limited = 1;
-    }
-    if (!limited) return;
+    if (!rg__joint_group_scales(w, slack_speed, 1)) return;
     rg__joint_keep_change(w);
-    rg__joint_scale_rows(s);
+    rg__joint_scale_rows(&w->solver);
 }
 
 /* The step's rows: each valid joint with a body that moves, posed at the bodies' poses now (arms,
@@ -17453,15 +17469,9 @@ static void rg__joint_shock(rg_world *w, rg_real h, int count, int mode) {
    project onto the joints in the bodies' mass metric, which never adds kinetic energy. */
 static void rg__joint_limit_energy(rg_world *w, int count, rg_real slack_speed) {
     rg__solver *s = &w->solver;
-    int i, bodies = (int)stbds_arrlen(s->bodies), limited = 0;
+    int i;
     const rg_vec3 *before = s->joint_loads;
-    rg__joint_energy_terms(w, slack_speed);
-    for (i = 0; i < bodies; ++i) {
-        rg_real *sums = &s->joint_energy[3 * i];
-        sums[0] = rg__shock_energy_scale(sums[0], sums[1], sums[2]);
-        if (sums[0] < 1) limited = 1;
-    }
-    if (!limited) return;
+    if (!rg__joint_group_scales(w, slack_speed, 0)) return;
     rg__joint_keep_change(w);
     for (i = 0; i < count; ++i) {
         rg__joint_row *row = &s->joint_rows[s->joint_order[i]];
