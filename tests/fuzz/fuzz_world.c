@@ -18,6 +18,9 @@
        normal across its edges on its counter-clockwise side; an edge not shared by exactly two
        triangles running opposite ways is active, one shared by two coplanar ones inactive; a
        query of the mesh's box finds every triangle in ascending order;
+     - with the flags byte's bit 8, every step is taken a second time from a snapshot saved
+       before it (rg_world_snapshot_load: the same result and state hash), and the snapshot
+       with one bit flipped is refused with the world unchanged;
    and for the whole script: running it again on a second world gives the same state hashes
    after every step (determinism: no uninitialised memory, no pointer-order dependence).
    Steps of every accepted length are taken, subnormal ones included. What this harness found is
@@ -856,14 +859,31 @@ static uint64_t run_script(const uint8_t *data, size_t size) {
         }
         default: {                                                /* step */
             uint8_t k = fuzz_u8(&r);
+            size_t saved_size;
+            void *saved;
             rg_real dt = k < 160 ? (rg_real)(1.0 / 60) : k < 200 ? (rg_real)(fabs(fuzz_plain(&r)) / 8)
                                                                : (rg_real)fuzz_number(&r);
             if (st.steps >= MAX_STEPS) {
                 not_taken = 1;
                 break;
             }
+            /* with flags bit 8, each step is also taken again from a snapshot saved before it
+               (rollback: the same result and state), and a copy with one bit flipped must be
+               refused with the world unchanged */
+            saved_size = w && (flags & 8) ? rg_world_snapshot_size(w) : 0;
+            saved = saved_size ? malloc(saved_size) : NULL;
+            if (saved && rg_world_snapshot_save(w, saved, saved_size) != RG_OK) fuzz_fail("rg_world_snapshot_save refused", op);
             res = rg_world_step(w, dt);
             trace("step %.9g", (double)dt);
+            if (saved) {
+                uint64_t after = world_hash(&st);
+                if (rg_world_snapshot_load(w, saved, saved_size) != RG_OK) fuzz_fail("rg_world_snapshot_load refused its own snapshot", op);
+                if (rg_world_step(w, dt) != res || world_hash(&st) != after) fuzz_fail("the step after a snapshot load differs", op);
+                ((unsigned char *)saved)[(size_t)k * 7919u % saved_size] ^= (unsigned char)(1u << (k % 8));
+                if (rg_world_snapshot_load(w, saved, saved_size) == RG_OK || world_hash(&st) != after)
+                    fuzz_fail("a corrupted snapshot was loaded", op);
+                free(saved);
+            }
             if (res == RG_OK) {
                 ++st.steps;
                 if (!world_is_finite(&st)) fuzz_fail("a step made a body non-finite", op);
