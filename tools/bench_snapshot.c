@@ -18,16 +18,6 @@
 #include "examples/scenes.h"
 #include "tests/programs/state_hash.h"
 
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n) {
-    qsort(t, (size_t)n, sizeof *t, compare_doubles);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
 /* Every body's pose and velocities. */
 static uint64_t world_hash(const rg_world *w, const scene_world *sw, int count) {
     hash64 h = HASH64_INIT;
