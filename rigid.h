@@ -14670,7 +14670,8 @@ static int rg__step_contacts(const rg_world *w, rg_contact *out, int capacity) {
    At the end of each step every awake body's timer grows by the step while its fastest point
    (rg__sleep_speed) is slower than its threshold, and restarts otherwise (or when it may not
    sleep). The islands are the union-find of >>island over the awake dynamic bodies joined by a
-   touching manifold of the step (a point at depth >= 0) or by a joint; an island whose smallest
+   manifold of the step that meets (rg__sleep_meets: a point within contact_tolerance of
+   touching, now or after the step's motion) or by a joint; an island whose smallest
    timer reaches RG__SLEEP_TIME falls asleep whole: velocities zero, its bodies linked in a ring
    (rg__body.sleep_next) that waking walks. A kinematic body is an island of its own; while it
    moves it restarts the timers of the bodies it touches or is joined to. The sleeping bodies then
@@ -14741,7 +14742,7 @@ static void rg__sleep_wake_all(rg_world *w) {
 static rg_vec3 rg__sleep_point_velocity(const rg_world *w, const rg__body *body, rg_vec3 p) {
     rg_vec3 v;
     if (!rg__sleep_active(body)) return rg_v3(0, 0, 0);
-    v = rg_v3_add(body->linear_velocity, rg_v3_cross(body->angular_velocity, rg_v3_sub(p, body->com)));
+    v = rg__body_point_velocity(body, p);
     if (body->type == RG_BODY_DYNAMIC) v = rg_v3_madd(v, w->def.gravity, body->gravity_scale * w->step_dt);
     return v;
 }
